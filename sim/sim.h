@@ -1,0 +1,82 @@
+/*
+** sim.h — the allocation-tracking simulator: ground truth for every gap.
+**
+** The simulator executes a traversal in a tracked workspace and reports the
+** first write that corrupts a live input, overflows the workspace, or finds
+** no free slot.  It never evaluates a closed form and never includes
+** anything from formulas/.  Semantics are those of DESIGN.md, "Execution
+** configurations"; sim/README.md restates them next to the code.
+**
+** Two engines implement the same semantics:
+**   RIP_ENGINE_PLAIN  scalar by scalar: every tap of every output is
+**                     enumerated into a per-scalar last-reader map, every
+**                     output scalar write is checked individually.
+**   RIP_ENGINE_FAST   pixel by pixel: last readers per input pixel from the
+**                     separable row/column reader sets, one check per output
+**                     pixel.  Tests show both give the same truth.
+*/
+#ifndef RIPSIM_SIM_H
+#define RIPSIM_SIM_H
+
+#include "layer.h"
+
+typedef enum {
+    RIP_EXEC_PADDED_GATHER = 0,
+    RIP_EXEC_PADDED_TAPS,
+    RIP_EXEC_DENSE_GATHER,
+    RIP_EXEC_DENSE_TAPS,
+    RIP_EXEC_HB_TAPS,          /* herringbone_taps: window release */
+    RIP_EXEC_HB_TAPS_READER,   /* herringbone_taps_reader: last-reader release */
+    RIP_EXEC_COUNT
+} rip_exec;
+
+typedef enum { RIP_ENGINE_PLAIN = 0, RIP_ENGINE_FAST = 1 } rip_engine;
+
+typedef enum {
+    RIP_RUN_OK = 0,       /* traversal completed */
+    RIP_RUN_CORRUPTION,   /* RiP: a write landed on a live input scalar */
+    RIP_RUN_OVERFLOW,     /* RiP: a write at an address >= workspace size */
+    RIP_RUN_NO_SLOT       /* herringbone: a write found no free slot */
+} rip_run_outcome;
+
+typedef struct rip_run_report {
+    rip_run_outcome outcome;
+    int64_t step;      /* traversal step (output pixel ordinal) of the failure */
+    int64_t pixel_r, pixel_c; /* output pixel of the failure */
+    int64_t address;   /* RiP: workspace address written; herringbone: -1 */
+} rip_run_report;
+
+/* DESIGN.md name of an execution configuration, e.g. "rip_dense_taps". */
+const char *rip_exec_name(rip_exec e);
+/* Inverse of rip_exec_name; returns RIP_EXEC_COUNT if unknown. */
+rip_exec rip_exec_from_name(const char *name);
+
+typedef struct rip_sim rip_sim;
+
+/*
+** Prepare a simulation of layer L (derived) under configuration e: computes
+** the reader/release tables once so that rip_sim_run() can be called for
+** many gaps.  Returns NULL if memory for the tables cannot be allocated.
+*/
+rip_sim *rip_sim_new(const rip_layer *L, rip_exec e, rip_engine engine);
+void rip_sim_free(rip_sim *s);
+
+/* Run the traversal with gap delta >= 0.  Returns true iff it completes;
+** rep (may be NULL) receives the outcome and where it failed. */
+bool rip_sim_run(rip_sim *s, int64_t delta, rip_run_report *rep);
+
+/*
+** Truth: the smallest delta in [0, N_out] for which the run completes,
+** found by binary search over rip_sim_run().  Returns 0 and writes *gap on
+** success, -1 if memory could not be allocated.
+*/
+int rip_sim_truth(const rip_layer *L, rip_exec e, rip_engine engine, int64_t *gap);
+
+/*
+** Herringbone visiting order of an h_out x w_out grid (DESIGN.md legs):
+** writes the h_out*w_out pixel indices r*w_out + c in visit order into
+** order[].  Returns 0, or -1 if h_out or w_out < 1.
+*/
+int rip_herringbone_order(int64_t h_out, int64_t w_out, int64_t *order);
+
+#endif

@@ -1,0 +1,135 @@
+/*
+** layer.c — validation and derived sizes of one convolution layer.
+**
+** See layer.h for the contract.  The checks run in a fixed order so that the
+** message names the first offending field a user would look at.
+*/
+#include "layer.h"
+
+#include <stdio.h>
+
+int64_t rip_floor_div(int64_t a, int64_t b)
+{
+    int64_t q = a / b;
+    if ((a % b != 0) && ((a < 0) != (b < 0)))
+        q -= 1;
+    return q;
+}
+
+int64_t rip_ceil_div(int64_t a, int64_t b)
+{
+    int64_t q = a / b;
+    if ((a % b != 0) && ((a < 0) == (b < 0)))
+        q += 1;
+    return q;
+}
+
+rip_layer rip_layer_make(int64_t cin, int64_t cout, int64_t h_in, int64_t w_in,
+                         int64_t k_h, int64_t k_w, int64_t s_h, int64_t s_w,
+                         int64_t d_h, int64_t d_w, int64_t p_h, int64_t p_w)
+{
+    rip_layer L = {0};
+    L.cin = cin; L.cout = cout; L.h_in = h_in; L.w_in = w_in;
+    L.k_h = k_h; L.k_w = k_w; L.s_h = s_h; L.s_w = s_w;
+    L.d_h = d_h; L.d_w = d_w;
+    L.p_top = p_h; L.p_bottom = p_h; L.p_left = p_w; L.p_right = p_w;
+    return L;
+}
+
+/* a*b into *r; false on overflow or negative operands. */
+static bool mul_ok(int64_t a, int64_t b, int64_t *r)
+{
+    if (a < 0 || b < 0)
+        return false;
+    return !__builtin_mul_overflow(a, b, r);
+}
+
+static bool add_ok(int64_t a, int64_t b, int64_t *r)
+{
+    return !__builtin_add_overflow(a, b, r);
+}
+
+static int fail(char err[RIP_ERR_LEN], const char *field, const char *what, int64_t v)
+{
+    snprintf(err, RIP_ERR_LEN, "%s: %s (got %lld)", field, what, (long long)v);
+    return -1;
+}
+
+static int fail_overflow(char err[RIP_ERR_LEN], const char *field, const char *product)
+{
+    snprintf(err, RIP_ERR_LEN, "%s: too large, %s overflows 64-bit arithmetic", field, product);
+    return -1;
+}
+
+int rip_layer_derive(rip_layer *L, char err[RIP_ERR_LEN])
+{
+    const int64_t limit = (int64_t)1 << 62;
+    struct { const char *name; int64_t v; } pos[] = {
+        {"cin", L->cin}, {"cout", L->cout}, {"h_in", L->h_in}, {"w_in", L->w_in},
+        {"k_h", L->k_h}, {"k_w", L->k_w}, {"s_h", L->s_h}, {"s_w", L->s_w},
+        {"d_h", L->d_h}, {"d_w", L->d_w},
+    };
+    for (size_t i = 0; i < sizeof pos / sizeof pos[0]; i++)
+        if (pos[i].v < 1)
+            return fail(err, pos[i].name, "must be >= 1", pos[i].v);
+    struct { const char *name; int64_t v; } pads[] = {
+        {"p_top", L->p_top}, {"p_bottom", L->p_bottom},
+        {"p_left", L->p_left}, {"p_right", L->p_right},
+    };
+    for (size_t i = 0; i < 4; i++)
+        if (pads[i].v < 0)
+            return fail(err, pads[i].name, "padding must be >= 0", pads[i].v);
+
+    int64_t t;
+    if (!mul_ok(L->d_h, L->k_h - 1, &t) || !add_ok(t, 1, &L->keff_h) || L->keff_h > limit)
+        return fail_overflow(err, "d_h", "d_h*(k_h-1)+1");
+    if (!mul_ok(L->d_w, L->k_w - 1, &t) || !add_ok(t, 1, &L->keff_w) || L->keff_w > limit)
+        return fail_overflow(err, "d_w", "d_w*(k_w-1)+1");
+    if (!add_ok(L->h_in, L->p_top, &t) || !add_ok(t, L->p_bottom, &L->h_p) || L->h_p > limit)
+        return fail_overflow(err, "p_top", "h_in+p_top+p_bottom");
+    if (!add_ok(L->w_in, L->p_left, &t) || !add_ok(t, L->p_right, &L->w_p) || L->w_p > limit)
+        return fail_overflow(err, "p_left", "w_in+p_left+p_right");
+    if (L->h_p < L->keff_h) {
+        snprintf(err, RIP_ERR_LEN,
+                 "h_out: padded height %lld is smaller than the dilated kernel %lld, the layer has no output",
+                 (long long)L->h_p, (long long)L->keff_h);
+        return -1;
+    }
+    if (L->w_p < L->keff_w) {
+        snprintf(err, RIP_ERR_LEN,
+                 "w_out: padded width %lld is smaller than the dilated kernel %lld, the layer has no output",
+                 (long long)L->w_p, (long long)L->keff_w);
+        return -1;
+    }
+    L->h_out = (L->h_p - L->keff_h) / L->s_h + 1;
+    L->w_out = (L->w_p - L->keff_w) / L->s_w + 1;
+
+    int64_t hw;
+    if (!mul_ok(L->h_p, L->w_p, &hw) || !mul_ok(hw, L->cin, &L->n_in_padded) || L->n_in_padded > limit)
+        return fail_overflow(err, "cin", "h_p*w_p*cin");
+    if (!mul_ok(L->h_in, L->w_in, &hw) || !mul_ok(hw, L->cin, &L->n_in_dense))
+        return fail_overflow(err, "cin", "h_in*w_in*cin");
+    if (!mul_ok(L->h_out, L->w_out, &hw) || !mul_ok(hw, L->cout, &L->n_out) || L->n_out > limit)
+        return fail_overflow(err, "cout", "h_out*w_out*cout");
+
+    /* The bound that covers every closed-form term (layer.h). */
+    int64_t ch, ss, ext, ext2, b;
+    if (!add_ok(L->cin, L->cout, &ch) || ch > limit)
+        return fail_overflow(err, "cout", "cin+cout");
+    if (!mul_ok(L->s_h, L->s_w, &ss) || !mul_ok(ch, ss, &b) || b > limit)
+        return fail_overflow(err, "s_h", "(cin+cout)*s_h*s_w");
+    if (!add_ok(L->h_p, L->w_p, &ext) || !add_ok(ext, L->keff_h, &ext) ||
+        !add_ok(ext, L->keff_w, &ext) || !mul_ok(ext, ext, &ext2))
+        return fail_overflow(err, "h_in", "(h_p+w_p+keff_h+keff_w)^2");
+    if (!mul_ok(b, ext2, &t) || t >= limit)
+        return fail_overflow(err, L->cin >= L->h_in ? "cin" : "h_in",
+                             "(cin+cout)*s_h*s_w*(h_p+w_p+keff_h+keff_w)^2");
+    return 0;
+}
+
+bool rip_layer_is_restricted(const rip_layer *L)
+{
+    return L->p_top == 0 && L->p_bottom == 0 && L->p_left == 0 && L->p_right == 0 &&
+           L->s_h == 1 && L->s_w == 1 && L->d_h == 1 && L->d_w == 1 &&
+           L->k_h == L->k_w && (L->k_h % 2) == 1 && L->h_in == L->w_in;
+}

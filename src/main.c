@@ -1,1 +1,55 @@
-int main(void) { return 0; }
+/*
+** main.c — the ripsim command: dispatch to subcommands.
+*/
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+
+#ifndef RIPSIM_VERSION
+#define RIPSIM_VERSION "unknown"
+#endif
+
+static const struct {
+    const char *name;
+    int (*run)(int, char **);
+    const char *summary;
+} commands[] = {
+    {"layer", rip_cmd_layer, "one layer: closed forms beside simulated truths (paper Tab. 2)"},
+};
+
+static void usage(FILE *to)
+{
+    fprintf(to,
+            "usage: ripsim [--help] [--version] COMMAND [ARGS]\n"
+            "\n"
+            "ripsim checks the closed forms of in-place convolution memory bounds (the RiP\n"
+            "paper) against an allocation-tracking simulator.\n"
+            "\n"
+            "commands:\n");
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        fprintf(to, "  %-10s %s\n", commands[i].name, commands[i].summary);
+    fprintf(to, "\n'ripsim COMMAND --help' describes one command.\n");
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        usage(stderr);
+        return RIP_EX_USAGE;
+    }
+    const char *cmd = argv[1];
+    if (strcmp(cmd, "-h") == 0 || strcmp(cmd, "--help") == 0 || strcmp(cmd, "help") == 0) {
+        usage(stdout);
+        return RIP_EX_OK;
+    }
+    if (strcmp(cmd, "--version") == 0 || strcmp(cmd, "-V") == 0) {
+        printf("ripsim %s\n", RIPSIM_VERSION);
+        return RIP_EX_OK;
+    }
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        if (strcmp(cmd, commands[i].name) == 0)
+            return commands[i].run(argc - 1, argv + 1);
+    fprintf(stderr, "ripsim: unknown command '%s'\nTry 'ripsim --help'.\n", cmd);
+    return RIP_EX_USAGE;
+}

@@ -1,0 +1,22 @@
+/*
+** cli.h — exit statuses and the subcommand table of the ripsim binary.
+**
+** Exit statuses follow sysexits(3) so that scripts can tell a typo in the
+** command line (64) from bad data (65) from an environment problem.
+*/
+#ifndef RIPSIM_CLI_H
+#define RIPSIM_CLI_H
+
+#define RIP_EX_OK 0
+#define RIP_EX_FAIL 1        /* the command ran and reports a failed check */
+#define RIP_EX_USAGE 64      /* bad command line */
+#define RIP_EX_DATAERR 65    /* bad input data: SPEC, CSV row, database */
+#define RIP_EX_SOFTWARE 70   /* internal error */
+#define RIP_EX_OSERR 71      /* out of memory and similar */
+#define RIP_EX_CANTCREAT 73  /* output file cannot be created */
+#define RIP_EX_IOERR 74      /* read or write error */
+
+/* Each subcommand: argv[0] is the subcommand name.  Returns an exit status. */
+int rip_cmd_layer(int argc, char **argv);
+
+#endif

@@ -1,1 +1,158 @@
-/* placeholder: being written */
+/*
+** exec.c — the public face of the simulator: configuration names, the
+** rip_sim object's life cycle, and the dispatch of a run to its engine.
+**
+** The engines themselves live in rip_plain.c, rip_fast.c (row-major RiP)
+** and hb_plain.c, hb_fast.c (herringbone); the binary search in search.c.
+*/
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim_internal.h"
+
+static const char *const exec_names[RIP_EXEC_COUNT] = {
+    [RIP_EXEC_PADDED_GATHER] = "rip_padded_gather",
+    [RIP_EXEC_PADDED_TAPS] = "rip_padded_taps",
+    [RIP_EXEC_DENSE_GATHER] = "rip_dense_gather",
+    [RIP_EXEC_DENSE_TAPS] = "rip_dense_taps",
+    [RIP_EXEC_HB_TAPS] = "herringbone_taps",
+    [RIP_EXEC_HB_TAPS_READER] = "herringbone_taps_reader",
+};
+
+/* Name of e, or "unknown" for a value outside the enum (never NULL, so a
+** caller may print it unchecked). */
+const char *rip_exec_name(rip_exec e)
+{
+    if ((int)e < 0 || e >= RIP_EXEC_COUNT)
+        return "unknown";
+    return exec_names[e];
+}
+
+/* The configuration called name, RIP_EXEC_COUNT if none (or name NULL). */
+rip_exec rip_exec_from_name(const char *name)
+{
+    if (name == NULL)
+        return RIP_EXEC_COUNT;
+    for (int e = 0; e < RIP_EXEC_COUNT; e++)
+        if (strcmp(name, exec_names[e]) == 0)
+            return (rip_exec)e;
+    return RIP_EXEC_COUNT;
+}
+
+int64_t *rip_sim_alloc_i64(int64_t n)
+{
+    if (n < 0 || (uint64_t)n >= SIZE_MAX / sizeof(int64_t))
+        return NULL;
+    return calloc(n > 0 ? (size_t)n : 1, sizeof(int64_t));
+}
+
+/*
+** True iff the derived fields of L agree with its user-facing ones, i.e. L
+** went through rip_layer_derive().  The engines index arrays with these
+** sizes, so a layer that was never derived must be refused rather than
+** trusted: a wrong h_out would write out of bounds.
+*/
+static bool layer_is_derived(const rip_layer *L)
+{
+    if (L->cin < 1 || L->cout < 1 || L->h_in < 1 || L->w_in < 1 || L->k_h < 1 ||
+        L->k_w < 1 || L->s_h < 1 || L->s_w < 1 || L->d_h < 1 || L->d_w < 1 ||
+        L->p_top < 0 || L->p_bottom < 0 || L->p_left < 0 || L->p_right < 0)
+        return false;
+    /* Recompute every derived field with overflow checks: a garbage layer
+    ** must not reach signed overflow (undefined behaviour) here either. */
+    int64_t kh, kw, hp, wp, t, in_p, in_d, out;
+    if (__builtin_mul_overflow(L->d_h, L->k_h - 1, &kh) || __builtin_add_overflow(kh, 1, &kh) ||
+        __builtin_mul_overflow(L->d_w, L->k_w - 1, &kw) || __builtin_add_overflow(kw, 1, &kw) ||
+        __builtin_add_overflow(L->h_in, L->p_top, &hp) || __builtin_add_overflow(hp, L->p_bottom, &hp) ||
+        __builtin_add_overflow(L->w_in, L->p_left, &wp) || __builtin_add_overflow(wp, L->p_right, &wp))
+        return false;
+    if (L->keff_h != kh || L->keff_w != kw || L->h_p != hp || L->w_p != wp ||
+        hp < kh || wp < kw)
+        return false;
+    if (L->h_out != (hp - kh) / L->s_h + 1 || L->w_out != (wp - kw) / L->s_w + 1)
+        return false;
+    if (__builtin_mul_overflow(hp, wp, &t) || __builtin_mul_overflow(t, L->cin, &in_p) ||
+        __builtin_mul_overflow(L->h_in, L->w_in, &t) || __builtin_mul_overflow(t, L->cin, &in_d) ||
+        __builtin_mul_overflow(L->h_out, L->w_out, &t) || __builtin_mul_overflow(t, L->cout, &out))
+        return false;
+    /* The engines add an address and a gap; keep sizes clear of the top. */
+    if (in_p > (INT64_C(1) << 62) || out > (INT64_C(1) << 62))
+        return false;
+    return L->n_in_padded == in_p && L->n_in_dense == in_d && L->n_out == out;
+}
+
+static bool exec_is_rip(rip_exec e)
+{
+    return e == RIP_EXEC_PADDED_GATHER || e == RIP_EXEC_PADDED_TAPS ||
+           e == RIP_EXEC_DENSE_GATHER || e == RIP_EXEC_DENSE_TAPS;
+}
+
+/*
+** Contract (sim.h): a simulation of derived layer L under e with engine.
+** Returns NULL when L is not derived, e or engine is out of range, or
+** memory runs out; never a half-built object.
+*/
+rip_sim *rip_sim_new(const rip_layer *L, rip_exec e, rip_engine engine)
+{
+    if (L == NULL || (int)e < 0 || e >= RIP_EXEC_COUNT ||
+        (engine != RIP_ENGINE_PLAIN && engine != RIP_ENGINE_FAST) || !layer_is_derived(L))
+        return NULL;
+
+    rip_sim *s = calloc(1, sizeof *s);
+    if (s == NULL)
+        return NULL;
+    s->L = *L;
+    s->exec = e;
+    s->engine = engine;
+    s->n_pix = L->h_out * L->w_out;
+    s->taps = (e == RIP_EXEC_PADDED_TAPS || e == RIP_EXEC_DENSE_TAPS);
+    s->n_stored = (e == RIP_EXEC_DENSE_GATHER || e == RIP_EXEC_DENSE_TAPS)
+                      ? L->n_in_dense : L->n_in_padded;
+
+    int rc;
+    if (exec_is_rip(e))
+        rc = engine == RIP_ENGINE_PLAIN ? rip_plain_build(s) : rip_fast_build(s);
+    else
+        rc = engine == RIP_ENGINE_PLAIN ? hb_plain_build(s) : hb_fast_build(s);
+    if (rc != 0) {
+        rip_sim_free(s);
+        return NULL;
+    }
+    return s;
+}
+
+/* Frees s and every table it owns; s may be NULL. */
+void rip_sim_free(rip_sim *s)
+{
+    if (s == NULL)
+        return;
+    free(s->last_reader);
+    free(s->first_live);
+    free(s->order);
+    free(s->released);
+    free(s);
+}
+
+/*
+** Contract (sim.h): run with gap delta.  s == NULL or delta < 0 is not a
+** run: the answer is false with rep->step = -1 (outcome OVERFLOW for RiP,
+** NO_SLOT for herringbone, the failure a too-small workspace would give).
+*/
+bool rip_sim_run(rip_sim *s, int64_t delta, rip_run_report *rep)
+{
+    rip_run_report local;
+    if (rep == NULL)
+        rep = &local;
+    rep->outcome = RIP_RUN_OK;
+    rep->step = rep->pixel_r = rep->pixel_c = rep->address = -1;
+    if (s == NULL || delta < 0) {
+        rep->outcome = (s != NULL && !exec_is_rip(s->exec)) ? RIP_RUN_NO_SLOT : RIP_RUN_OVERFLOW;
+        return false;
+    }
+    if (exec_is_rip(s->exec))
+        return s->engine == RIP_ENGINE_PLAIN ? rip_plain_run(s, delta, rep)
+                                             : rip_fast_run(s, delta, rep);
+    return s->engine == RIP_ENGINE_PLAIN ? hb_plain_run(s, delta, rep)
+                                         : hb_fast_run(s, delta, rep);
+}

@@ -104,12 +104,16 @@ int rip_layer_derive(rip_layer *L, char err[RIP_ERR_LEN])
     L->h_out = (L->h_p - L->keff_h) / L->s_h + 1;
     L->w_out = (L->w_p - L->keff_w) / L->s_w + 1;
 
+    /* Name the factor at which a product leaves the safe range. */
+    const char *spatial = L->h_in >= L->w_in ? "h_in" : "w_in";
     int64_t hw;
-    if (!mul_ok(L->h_p, L->w_p, &hw) || !mul_ok(hw, L->cin, &L->n_in_padded) || L->n_in_padded > limit)
+    if (!mul_ok(L->h_p, L->w_p, &hw) || hw > limit)
+        return fail_overflow(err, spatial, "h_p*w_p");
+    if (!mul_ok(hw, L->cin, &L->n_in_padded) || L->n_in_padded > limit)
         return fail_overflow(err, "cin", "h_p*w_p*cin");
-    if (!mul_ok(L->h_in, L->w_in, &hw) || !mul_ok(hw, L->cin, &L->n_in_dense))
-        return fail_overflow(err, "cin", "h_in*w_in*cin");
-    if (!mul_ok(L->h_out, L->w_out, &hw) || !mul_ok(hw, L->cout, &L->n_out) || L->n_out > limit)
+    L->n_in_dense = L->h_in * L->w_in * L->cin;   /* <= n_in_padded */
+    hw = L->h_out * L->w_out;                     /* <= h_p*w_p */
+    if (!mul_ok(hw, L->cout, &L->n_out) || L->n_out > limit)
         return fail_overflow(err, "cout", "h_out*w_out*cout");
 
     /* The bound that covers every closed-form term (layer.h). */
@@ -120,9 +124,9 @@ int rip_layer_derive(rip_layer *L, char err[RIP_ERR_LEN])
         return fail_overflow(err, "s_h", "(cin+cout)*s_h*s_w");
     if (!add_ok(L->h_p, L->w_p, &ext) || !add_ok(ext, L->keff_h, &ext) ||
         !add_ok(ext, L->keff_w, &ext) || !mul_ok(ext, ext, &ext2))
-        return fail_overflow(err, "h_in", "(h_p+w_p+keff_h+keff_w)^2");
+        return fail_overflow(err, spatial, "(h_p+w_p+keff_h+keff_w)^2");
     if (!mul_ok(b, ext2, &t) || t >= limit)
-        return fail_overflow(err, L->cin >= L->h_in ? "cin" : "h_in",
+        return fail_overflow(err, L->cin + L->cout >= L->h_p + L->w_p ? (L->cin >= L->cout ? "cin" : "cout") : spatial,
                              "(cin+cout)*s_h*s_w*(h_p+w_p+keff_h+keff_w)^2");
     return 0;
 }

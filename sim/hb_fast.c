@@ -1,1 +1,95 @@
-/* placeholder: being written */
+/*
+** hb_fast.c — the fast (pixel by pixel) engine for the two herringbone
+** configurations.  Same semantics as hb_plain.c, computed per input pixel
+** (its cin channels share a release time) and checked per output pixel.
+**
+** Why a single table lookup gives the release time: the visit time vt(r,c)
+** of the herringbone order is non-decreasing in r and in c.  (Rows major,
+** W >= H: pixel (r,c) lies on leg 2r at position c-r if r <= c, else on
+** leg 2c+1 at position r-c-1; legs are visited in index order.  Raising r
+** or c either stays on the same leg further along or moves to a later leg;
+** columns major is the mirror image.)  Hence
+**   window rule  max vt over the rectangle r <= R, c <= C is vt(R,C), with
+**                R = min(floor(i/s_h), h_out-1), C likewise (readers.c);
+**   reader rule  max vt over rows(i) x cols(j) is vt(maxrow(i), maxcol(j)),
+**                and an empty product means never read.
+** The plain engine assumes none of this (prefix-max DP, tap enumeration),
+** so the tests that compare the two also check the argument.
+*/
+#include "sim_internal.h"
+
+/*
+** Fill s->order, s->released, s->released_at_start.  Returns 0, or -1 when
+** memory runs out.  Cost O(h_p*w_p + n_pix + h_out*k_h + w_out*k_w) time,
+** O(h_p + w_p + n_pix) int64 of memory.
+*/
+int hb_fast_build(rip_sim *s)
+{
+    const rip_layer *L = &s->L;
+    const int64_t W = L->w_out;
+    const bool reader = (s->exec == RIP_EXEC_HB_TAPS_READER);
+    int rc = -1;
+    int64_t *rowt = NULL; /* output row per input row */
+    int64_t *colt = NULL; /* output column per input column */
+    int64_t *vt = NULL;   /* visit step per output pixel */
+    /* Each allocation checked at once, per-pixel tables first: a layer
+    ** too large to simulate fails before anything big has been zeroed. */
+    if ((s->order = rip_sim_alloc_i64(s->n_pix)) == NULL ||
+        (s->released = rip_sim_alloc_i64(s->n_pix)) == NULL ||
+        (vt = rip_sim_alloc_i64(s->n_pix)) == NULL ||
+        (rowt = rip_sim_alloc_i64(L->h_p)) == NULL || (colt = rip_sim_alloc_i64(L->w_p)) == NULL)
+        goto out;
+    if (rip_herringbone_order(L->h_out, W, s->order) != 0)
+        goto out;
+    for (int64_t t = 0; t < s->n_pix; t++)
+        vt[s->order[t]] = t;
+
+    if (reader) {
+        rip_axis_last_reader(L->h_p, L->h_out, L->k_h, L->s_h, L->d_h, rowt);
+        rip_axis_last_reader(L->w_p, W, L->k_w, L->s_w, L->d_w, colt);
+    } else {
+        rip_axis_window_corner(L->h_p, L->h_out, L->s_h, rowt);
+        rip_axis_window_corner(L->w_p, W, L->s_w, colt);
+    }
+
+    s->released_at_start = 0;
+    for (int64_t i = 0; i < L->h_p; i++) {
+        const int64_t r = rowt[i];
+        for (int64_t j = 0; j < L->w_p; j++) {
+            if (r < 0 || colt[j] < 0) /* only the reader rule has -1 */
+                s->released_at_start += L->cin;
+            else
+                s->released[vt[r * W + colt[j]]] += L->cin;
+        }
+    }
+    rc = 0;
+out:
+    free(rowt);
+    free(colt);
+    free(vt);
+    return rc;
+}
+
+/*
+** Run with gap delta, one check per output pixel: step t needs cout free
+** slots; with f < cout free, its write gamma = f is the first to find the
+** pool empty.  Returns true iff the traversal completes; rep as in
+** hb_plain_run().  Cost O(n_pix).
+*/
+bool hb_fast_run(const rip_sim *s, int64_t delta, rip_run_report *rep)
+{
+    const int64_t cout = s->L.cout;
+    int64_t free_slots = rip_sat_add(delta, s->released_at_start);
+    for (int64_t t = 0; t < s->n_pix; t++) {
+        if (free_slots < cout) {
+            rep->outcome = RIP_RUN_NO_SLOT;
+            rep->step = t;
+            rep->pixel_r = s->order[t] / s->L.w_out;
+            rep->pixel_c = s->order[t] % s->L.w_out;
+            rep->address = -1;
+            return false;
+        }
+        free_slots = rip_sat_add(free_slots - cout, s->released[t]);
+    }
+    return true;
+}

@@ -56,19 +56,26 @@ typedef struct rip_sim rip_sim;
 /*
 ** Prepare a simulation of layer L (derived) under configuration e: computes
 ** the reader/release tables once so that rip_sim_run() can be called for
-** many gaps.  Returns NULL if memory for the tables cannot be allocated.
+** many gaps.  Returns NULL if memory for the tables cannot be allocated,
+** and also (rather than trusting it) if L is NULL or was not derived by
+** rip_layer_derive(), or e / engine is out of range.  The layer is copied.
 */
 rip_sim *rip_sim_new(const rip_layer *L, rip_exec e, rip_engine engine);
 void rip_sim_free(rip_sim *s);
 
 /* Run the traversal with gap delta >= 0.  Returns true iff it completes;
-** rep (may be NULL) receives the outcome and where it failed. */
+** rep (may be NULL) receives the outcome and where it failed: the first
+** failing output scalar write, which both engines name identically (step,
+** pixel, and for RiP the address).  On success rep->outcome is RIP_RUN_OK
+** and the other fields are -1.  s == NULL or delta < 0 is not a run: false,
+** with step -1.  Gaps too large for the arithmetic saturate. */
 bool rip_sim_run(rip_sim *s, int64_t delta, rip_run_report *rep);
 
 /*
 ** Truth: the smallest delta in [0, N_out] for which the run completes,
 ** found by binary search over rip_sim_run().  Returns 0 and writes *gap on
-** success, -1 if memory could not be allocated.
+** success, -1 if memory could not be allocated (or rip_sim_new() refused
+** its arguments, or gap is NULL); *gap is untouched on -1.
 */
 int rip_sim_truth(const rip_layer *L, rip_exec e, rip_engine engine, int64_t *gap);
 

@@ -52,9 +52,12 @@ typedef struct rip_layer {
 **
 ** Overflow policy: besides n_in_padded, n_in_dense and n_out, the layer must
 ** satisfy  (cin + cout) * s_h * s_w * (h_p + w_p + keff_h + keff_w)^2 < 2^62,
-** which bounds every intermediate term of the closed forms in formulas/.
-** A layer that fails this is rejected (naming the field whose factor made
-** the product overflow) rather than evaluated with wrapped arithmetic.
+** which bounds every intermediate term of the closed forms in formulas/
+** except Eq. 1 as published (its unclamped floor(x*) grows like cin, so its
+** square times cout can exceed this; gm2019_eq1.c checks its own arithmetic
+** and reports "not defined" rather than a wrapped number).  A layer that
+** fails the bound is rejected (naming the field whose factor made the
+** product overflow) rather than evaluated with wrapped arithmetic.
 */
 int rip_layer_derive(rip_layer *L, char err[RIP_ERR_LEN]);
 

@@ -109,7 +109,7 @@ static void print_table(const rip_layer *L, const rip_eval *ev, bool with_sim, r
         printf("\n");
     }
     printf("closed forms\n");
-    printf("  %-16s %-30s %14s  %-24s %14s  %s\n", "formula", "paper", "value", "judged against",
+    printf("  %-16s %-40s %14s  %-24s %14s  %s\n", "formula", "paper", "value", "judged against",
            "truth", "verdict");
     for (size_t i = 0; i < ev->n_formulas; i++) {
         const rip_formula_info *f = &ev->info[i];
@@ -125,7 +125,7 @@ static void print_table(const rip_layer *L, const rip_eval *ev, bool with_sim, r
                      (long long)(ev->value[i] - ev->truth[j]));
         if (f->is_workspace)
             snprintf(verdict, sizeof verdict, "n/a (a workspace, not a gap)");
-        printf("  %-16s %-30s %14s  %-24s %14s  %s\n", f->name, f->paper, val,
+        printf("  %-16s %-40s %14s  %-24s %14s  %s\n", f->name, f->paper, val,
                f->judged_by ? f->judged_by : "-", tru, verdict);
     }
 }

@@ -154,12 +154,14 @@ void rip_spec_format(const rip_layer *L, char *buf, size_t len)
     pair(k, sizeof k, L->k_h, L->k_w);
     pair(s, sizeof s, L->s_h, L->s_w);
     pair(d, sizeof d, L->d_h, L->d_w);
-    if (L->p_top == L->p_bottom && L->p_left == L->p_right)
-        pair(p, sizeof p, L->p_top, L->p_left);
+    if (L->p_top == L->p_bottom && L->p_left == L->p_right) {
+        memcpy(p, "p=", 3);
+        pair(p + 2, sizeof p - 2, L->p_top, L->p_left);
+    }
     else
-        snprintf(p, sizeof p, "0,pt=%lld,pb=%lld,pl=%lld,pr=%lld", (long long)L->p_top,
+        snprintf(p, sizeof p, "pt=%lld,pb=%lld,pl=%lld,pr=%lld", (long long)L->p_top,
                  (long long)L->p_bottom, (long long)L->p_left, (long long)L->p_right);
-    snprintf(buf, len, "cin=%lld,cout=%lld,h=%lld,w=%lld,k=%s,s=%s,d=%s,p=%s",
+    snprintf(buf, len, "cin=%lld,cout=%lld,h=%lld,w=%lld,k=%s,s=%s,d=%s,%s",
              (long long)L->cin, (long long)L->cout, (long long)L->h_in, (long long)L->w_in,
              k, s, d, p);
 }

@@ -40,10 +40,12 @@ static bool random_layer(rip_layer *L)
     l.d_h = draw(1, 3);
     l.d_w = draw(1, 3);
     int64_t keh = l.d_h * (l.k_h - 1) + 1, kew = l.d_w * (l.k_w - 1) + 1;
-    l.p_top = draw(0, keh);
-    l.p_bottom = draw(0, keh);
-    l.p_left = draw(0, kew);
-    l.p_right = draw(0, kew);
+    /* mostly inside Theorem 13's precondition p < k_eff, sometimes at it */
+    int64_t ph = draw(0, 5) == 0 ? keh : keh - 1, pw = draw(0, 5) == 0 ? kew : kew - 1;
+    l.p_top = draw(0, ph);
+    l.p_bottom = draw(0, ph);
+    l.p_left = draw(0, pw);
+    l.p_right = draw(0, pw);
     l.h_in = draw(1, 16);
     l.w_in = draw(1, 16);
     if (shape == 1 || shape == 2) { /* one output row (1) or column (2) */
@@ -54,6 +56,11 @@ static bool random_layer(rip_layer *L)
     } else if (shape == 3) { /* small herringbone grids */
         l.h_in = keh + draw(0, 3) * l.s_h - l.p_top - l.p_bottom;
         l.w_in = kew + draw(0, 3) * l.s_w - l.p_left - l.p_right;
+    } else if (shape == 5) { /* Gural & Murmann's restricted setting */
+        l.k_h = l.k_w = 2 * draw(0, 3) + 1;
+        l.s_h = l.s_w = l.d_h = l.d_w = 1;
+        l.p_top = l.p_bottom = l.p_left = l.p_right = 0;
+        l.h_in = l.w_in = l.k_h + draw(0, 12);
     }
     char err[RIP_ERR_LEN];
     if (rip_layer_derive(&l, err) != 0)
@@ -105,10 +112,10 @@ Test(crosscheck, random_general_layers_against_simulator, .timeout = 900)
             strncmp(n, "thm4_", 5) == 0 || strncmp(n, "thm13_", 6) == 0)
             cr_expect_eq(counts[i][RIP_UNSAFE], 0, "%s: %ld unsafe verdicts", n, counts[i][RIP_UNSAFE]);
     }
-    /* the draw must actually exercise every judged formula */
+    /* the draw must actually exercise every judged formula (restricted
+    ** layers are one shape in six, those with C_out > C_in about half) */
     for (size_t i = 0; i < nf; i++)
-        if (info[i].judged_by && strcmp(info[i].name, "gm2019_eq1") != 0 &&
-            strcmp(info[i].name, "corollary1") != 0)
-            cr_expect_gt(counts[i][RIP_TIGHT] + counts[i][RIP_LOOSE] + counts[i][RIP_UNSAFE], N / 2,
+        if (info[i].judged_by)
+            cr_expect_gt(counts[i][RIP_TIGHT] + counts[i][RIP_LOOSE] + counts[i][RIP_UNSAFE], N / 20,
                          "%s judged on too few layers", info[i].name);
 }

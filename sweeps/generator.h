@@ -1,0 +1,54 @@
+/*
+** generator.h — a generator category of the sweep (paper Tab. 5).
+**
+** A category draws layers with one defining property (e.g. "one output axis
+** of 1") from a PCG32 stream.  Each lives in its own file under
+** sweeps/generators/ and is listed once in sweeps/generators/registry.c;
+** adding a category is that file plus that line (README, "Adding a
+** generator category").
+**
+** Contract of draw(): given a stream, fill *L with a layer that
+** rip_layer_derive() accepts (derived fields filled) and for which holds()
+** is true.  It must be deterministic in the stream alone, terminate for
+** every stream (construct the property rather than rejecting blindly; a
+** bounded rejection loop with a constructive fallback is fine), and stay
+** within the documented ranges (input spatial extent <= 128).
+*/
+#ifndef RIPSIM_GENERATOR_H
+#define RIPSIM_GENERATOR_H
+
+#include "layer.h"
+#include "pcg32.h"
+
+typedef struct rip_generator {
+    const char *name;     /* stable id stored in the database, e.g. "thin_axis" */
+    const char *title;    /* the paper's wording in Tab. 5 */
+    int tier;             /* 1 real-network geometry, 2 small/degenerate, 3 corners */
+    int weight;           /* share of the sweep in percent; all weights sum to 100 */
+    const char *ranges;   /* one line documenting the parameter ranges drawn */
+    void (*draw)(rip_pcg32 *g, rip_layer *L);
+    bool (*holds)(const rip_layer *L);  /* the defining property */
+} rip_generator;
+
+/* All categories in Tab. 5 order; *count receives their number. */
+const rip_generator *const *rip_generators(size_t *count);
+
+/* The category with this name, or NULL. */
+const rip_generator *rip_generator_by_name(const char *name);
+
+/*
+** Which category draws layer idx of a sweep: the weights are laid out on
+** 100 slots and layer idx takes slot (idx * 37) mod 100, so every block of
+** 100 consecutive layers has exactly `weight` layers of each category and
+** short sweeps still see every category early.
+*/
+const rip_generator *rip_generator_for_layer(int64_t idx);
+
+/*
+** Draw layer idx of the sweep with this seed: the category of
+** rip_generator_for_layer(idx), fed by its own stream
+** rip_pcg32_seed(seed, idx).  Never fails.
+*/
+const rip_generator *rip_sweep_draw(uint64_t seed, int64_t idx, rip_layer *L);
+
+#endif

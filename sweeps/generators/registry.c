@@ -1,0 +1,84 @@
+/*
+** registry.c — the generator categories in Tab. 5 order, and the sweep's
+** assignment of layers to categories (generator.h).
+**
+** Each category is one file in this folder defining
+**     const rip_generator rip_gencat_NAME = { ... };
+** and one line in RIP_GENERATOR_LIST below.  The order is the paper's Tab. 5
+** order; it fixes the slot layout of rip_generator_for_layer, so reordering,
+** adding or reweighting a category changes which layer idx every category
+** draws (and the weights must still sum to 100).
+*/
+#include "generator.h"
+
+#include <string.h>
+
+#define RIP_GENERATOR_LIST(X)   \
+    X(plain)                    \
+    X(same_padding)             \
+    X(strided)                  \
+    X(expansion)                \
+    X(projection)               \
+    X(collapsed_minor)          \
+    X(small_hb_grid)            \
+    X(small_output)             \
+    X(thin_axis)                \
+    X(restricted_int_xstar)     \
+    X(random_symmetric)         \
+    X(nonint_xstar)             \
+    X(nonmonotone_taps)         \
+    X(rectangular)              \
+    X(dilation)                 \
+    X(asym_stride)              \
+    X(asym_dilation)            \
+    X(asym_padding)             \
+    X(fully_asymmetric)         \
+    X(maximal_padding)
+
+#define RIP_GEN_DECLARE(n) extern const rip_generator rip_gencat_##n;
+#define RIP_GEN_ENTRY(n) &rip_gencat_##n,
+
+RIP_GENERATOR_LIST(RIP_GEN_DECLARE)
+
+static const rip_generator *const all[] = {RIP_GENERATOR_LIST(RIP_GEN_ENTRY)};
+enum { N_GENERATORS = sizeof all / sizeof all[0] };
+
+const rip_generator *const *rip_generators(size_t *count)
+{
+    *count = N_GENERATORS;
+    return all;
+}
+
+const rip_generator *rip_generator_by_name(const char *name)
+{
+    if (name == NULL)
+        return NULL;
+    for (size_t i = 0; i < N_GENERATORS; i++)
+        if (strcmp(all[i]->name, name) == 0)
+            return all[i];
+    return NULL;
+}
+
+const rip_generator *rip_generator_for_layer(int64_t idx)
+{
+    /* (idx * 37) mod 100 in [0, 100) for any idx, without overflow */
+    int64_t slot = ((idx % 100) * 37) % 100;
+    if (slot < 0)
+        slot += 100;
+    int64_t cum = 0;
+    for (size_t i = 0; i < N_GENERATORS; i++) {
+        cum += all[i]->weight;
+        if (slot < cum)
+            return all[i];
+    }
+    return all[N_GENERATORS - 1];   /* unreachable while the weights sum to 100 */
+}
+
+const rip_generator *rip_sweep_draw(uint64_t seed, int64_t idx, rip_layer *L)
+{
+    const rip_generator *gen = rip_generator_for_layer(idx);
+    rip_pcg32 g;
+    rip_pcg32_seed(&g, seed, (uint64_t)idx);
+    gen->draw(&g, L);
+    return gen;
+}

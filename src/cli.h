@@ -9,8 +9,10 @@
 
 #define RIP_EX_OK 0
 #define RIP_EX_FAIL 1        /* the command ran and reports a failed check */
+#define RIP_EX_INTERRUPTED 130 /* stopped by SIGINT/SIGTERM; work so far is saved */
 #define RIP_EX_USAGE 64      /* bad command line */
 #define RIP_EX_DATAERR 65    /* bad input data: SPEC, CSV row, database */
+#define RIP_EX_NOINPUT 66    /* input file missing or unreadable */
 #define RIP_EX_SOFTWARE 70   /* internal error */
 #define RIP_EX_OSERR 71      /* out of memory and similar */
 #define RIP_EX_CANTCREAT 73  /* output file cannot be created */
@@ -18,5 +20,8 @@
 
 /* Each subcommand: argv[0] is the subcommand name.  Returns an exit status. */
 int rip_cmd_layer(int argc, char **argv);
+int rip_cmd_sweep(int argc, char **argv);
+int rip_cmd_merge(int argc, char **argv);
+int rip_cmd_report(int argc, char **argv);
 
 #endif

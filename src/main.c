@@ -16,6 +16,9 @@ static const struct {
     const char *summary;
 } commands[] = {
     {"layer", rip_cmd_layer, "one layer: closed forms beside simulated truths (paper Tab. 2)"},
+    {"sweep", rip_cmd_sweep, "the seeded 10,000-layer sweep: verdicts of every closed form into SQLite"},
+    {"merge", rip_cmd_merge, "combine sweep shards into one database"},
+    {"report", rip_cmd_report, "paper Sec. 5.2 and Tab. 5 from a sweep database, beside the paper"},
 };
 
 static void usage(FILE *to)

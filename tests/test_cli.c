@@ -5,75 +5,7 @@
 **
 ** The binary under test is $RIPSIM_BIN (set by tests/meson.build).
 */
-#include <criterion/criterion.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <sys/wait.h>
-#include <unistd.h>
-
-typedef struct {
-    int status;
-    char out[1 << 16];
-    char err[1 << 14];
-} run_result;
-
-static void slurp(int fd, char *buf, size_t cap)
-{
-    size_t n = 0;
-    ssize_t k;
-    while (n + 1 < cap && (k = read(fd, buf + n, cap - 1 - n)) > 0)
-        n += (size_t)k;
-    buf[n] = '\0';
-}
-
-/* Run $RIPSIM_BIN with args (NULL-terminated); capture stdout, stderr, status. */
-static run_result *run(const char *const *args)
-{
-    static run_result r;
-    const char *bin = getenv("RIPSIM_BIN");
-    cr_assert_not_null(bin, "RIPSIM_BIN must name the ripsim binary");
-    char *argv[32];
-    int n = 0;
-    argv[n++] = (char *)bin;
-    for (; args[n - 1] && n < 31; n++)
-        argv[n] = (char *)args[n - 1];
-    argv[n] = NULL;
-
-    int po[2], pe[2];
-    cr_assert_eq(pipe(po), 0);
-    cr_assert_eq(pipe(pe), 0);
-    pid_t pid = fork();
-    cr_assert_geq(pid, 0);
-    if (pid == 0) {
-        dup2(po[1], 1);
-        dup2(pe[1], 2);
-        close(po[0]); close(pe[0]); close(po[1]); close(pe[1]);
-        execv(bin, argv);
-        _exit(127);
-    }
-    close(po[1]);
-    close(pe[1]);
-    /* outputs here are small: read stdout fully, then stderr */
-    slurp(po[0], r.out, sizeof r.out);
-    slurp(pe[0], r.err, sizeof r.err);
-    close(po[0]);
-    close(pe[0]);
-    int st;
-    waitpid(pid, &st, 0);
-    r.status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
-    return &r;
-}
-
-static int count_lines(const char *s)
-{
-    int n = 0;
-    for (; *s; s++)
-        n += *s == '\n';
-    return n;
-}
-
-#define RUN(...) run((const char *const[]){__VA_ARGS__, NULL})
+#include "run_cmd.h"
 
 Test(cli, help_and_version)
 {

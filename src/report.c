@@ -1,0 +1,1 @@
+/* ripsim report: written in the next commit */

@@ -1,0 +1,61 @@
+/*
+** sweep.h — the seeded sweep: draw layers, evaluate every closed form
+** against the simulator, write the verdicts to SQLite (DESIGN.md).
+**
+** Layer i of a sweep is drawn by rip_sweep_draw(seed, i): its own PCG32
+** stream, so its rows depend on (seed, i) alone — never on --jobs, on the
+** shard, or on how often the sweep was interrupted and resumed.  Work is
+** committed in batches; a rerun with the same arguments skips the layers
+** already in the database.
+*/
+#ifndef RIPSIM_SWEEP_H
+#define RIPSIM_SWEEP_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "layer.h"
+
+#define RIP_SWEEP_DEFAULT_SEED 20261129u
+#define RIP_SWEEP_DEFAULT_N 10000
+#define RIP_SWEEP_DEFAULT_DB "results/sweep.db"
+#define RIP_SWEEP_BATCH 250
+
+typedef struct rip_sweep_opts {
+    int64_t n_layers;        /* size of the whole sweep, >= 1 */
+    uint64_t seed;
+    const char *db_path;
+    int jobs;                /* worker threads, >= 1 */
+    int64_t shard_index;     /* this process runs layers with */
+    int64_t shard_count;     /*   idx % shard_count == shard_index */
+    bool progress;           /* a progress line on stderr */
+} rip_sweep_opts;
+
+typedef struct rip_sweep_result {
+    int64_t in_shard;        /* layers this shard owns */
+    int64_t already_done;    /* found in the database at start */
+    int64_t computed;        /* evaluated and committed by this call */
+    bool interrupted;        /* stopped by SIGINT/SIGTERM; rerun to resume */
+    double seconds_eval;     /* wall time evaluating (draw, formulas, simulator) */
+    double seconds_write;    /* wall time in SQLite writes and commits */
+} rip_sweep_result;
+
+/*
+** Run (or resume) a sweep into o->db_path.  Returns an exit status of
+** cli.h: 0 done, RIP_EX_INTERRUPTED when stopped by a signal (all committed
+** work kept), RIP_EX_DATAERR when the database holds another run (other
+** seed, size, shard or generator set) or another schema — the database is
+** then left untouched — RIP_EX_CANTCREAT / RIP_EX_IOERR / RIP_EX_OSERR on
+** environment failures.  err receives one line on failure.
+**
+** Test hooks (environment, for the interruption tests only):
+**   RIPSIM_TEST_KILL_AFTER_ROWS=K  raise SIGKILL after inserting K layer
+**                                  rows in this process, mid-transaction;
+**   RIPSIM_TEST_SIGINT_AFTER_BATCHES=K  raise SIGINT after K commits.
+*/
+int rip_sweep_run(const rip_sweep_opts *o, rip_sweep_result *res, char err[RIP_ERR_LEN]);
+
+/* "name:weight,..." of the registered categories, into buf. */
+void rip_sweep_generator_set(char *buf, size_t len);
+
+#endif

@@ -4,7 +4,7 @@
 **
 ** Each category is one file in this folder defining
 **     const rip_generator rip_gencat_NAME = { ... };
-** and one line in RIP_GENERATOR_LIST below.  The order is the paper's Tab. 5
+** and one line X(NAME) in list.def.  The order is the paper's Tab. 5
 ** order; it fixes the slot layout of rip_generator_for_layer, so reordering,
 ** adding or reweighting a category changes which layer idx every category
 ** draws (and the weights must still sum to 100).
@@ -13,34 +13,15 @@
 
 #include <string.h>
 
-#define RIP_GENERATOR_LIST(X)   \
-    X(plain)                    \
-    X(same_padding)             \
-    X(strided)                  \
-    X(expansion)                \
-    X(projection)               \
-    X(collapsed_minor)          \
-    X(small_hb_grid)            \
-    X(small_output)             \
-    X(thin_axis)                \
-    X(restricted_int_xstar)     \
-    X(random_symmetric)         \
-    X(nonint_xstar)             \
-    X(nonmonotone_taps)         \
-    X(rectangular)              \
-    X(dilation)                 \
-    X(asym_stride)              \
-    X(asym_dilation)            \
-    X(asym_padding)             \
-    X(fully_asymmetric)         \
-    X(maximal_padding)
+#define X(n) extern const rip_generator rip_gencat_##n;
+#include "list.def"
+#undef X
 
-#define RIP_GEN_DECLARE(n) extern const rip_generator rip_gencat_##n;
-#define RIP_GEN_ENTRY(n) &rip_gencat_##n,
-
-RIP_GENERATOR_LIST(RIP_GEN_DECLARE)
-
-static const rip_generator *const all[] = {RIP_GENERATOR_LIST(RIP_GEN_ENTRY)};
+static const rip_generator *const all[] = {
+#define X(n) &rip_gencat_##n,
+#include "list.def"
+#undef X
+};
 enum { N_GENERATORS = sizeof all / sizeof all[0] };
 
 const rip_generator *const *rip_generators(size_t *count)

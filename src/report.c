@@ -1,1 +1,1457 @@
-/* ripsim report: written in the next commit */
+/*
+** report.c — `ripsim report`: the sweep database read back against the paper.
+**
+** Two halves.  gather() runs every query (inside one read transaction) and
+** computes the statistics with GSL into a report_data; render() turns that
+** into sections, paragraphs and tables through a small document model
+** (doc_*, table_*) that has one emitter per format (md, csv, tex; see
+** report.h for the formats).  Nothing here writes to the database.
+**
+** The paper's figures are the constants just below, each with its place in
+** rip-convolution.txt.  A claim "agrees" when:
+**   - "on all" claims: every judged verdict is tight (and, for the always
+**     defined forms, every layer present was judged);
+**   - share and mean claims: the paper's value (widened by half its last
+**     printed digit) lies inside the 95% interval of this run's figure —
+**     Clopper-Pearson for a share, Student t for a mean — since a run of
+**     another seed or size is a different sample of the same generators;
+**   - "never"/identity claims: no counterexample in the run.
+** Otherwise it "differs"; with nothing to judge it is "not checked".
+**
+** Text may contain `code` spans (formula names, x*): md keeps the
+** backticks, tex sets \texttt, csv drops them.
+*/
+#include "report.h"
+
+#include <gsl/gsl_cdf.h>
+#include <gsl/gsl_errno.h>
+#include <gsl/gsl_sort.h>
+#include <gsl/gsl_statistics_double.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "db.h"
+
+/* ---- the paper's figures ------------------------------------------------ */
+
+#define PAPER_N_LAYERS "10,000"
+#define PAPER_RESTRICTED_PCT 22.6        /* Sec. 5.2: "22.6% fall inside the restrictions of [9]" */
+#define PAPER_RESTRICTED_HALF 0.05
+#define PAPER_DENSE_TIGHT_PCT 99.1       /* Sec. 5.2: dense bound, taps from the workspace */
+#define PAPER_DENSE_TIGHT_HALF 0.05
+#define PAPER_DENSE_OVERSHOOT 91.85      /* Sec. 5.2: mean overshoot where loose, scalars */
+#define PAPER_DENSE_OVERSHOOT_HALF 0.005
+#define PAPER_N_GENERATORS 20            /* App. G.2, Tab. 5 */
+static const int paper_tier_pct[4] = {0, 35, 45, 20};   /* App. G.2: tiers 1, 2, 3 */
+static const char *const tier_title[4] = {
+    "other", "real-network geometry", "small-grid and degenerate", "correctness corners"};
+
+#define CONFIDENCE 0.95
+#define XSTR(x) STR(x)
+#define STR(x) #x
+#define RUN_ID XSTR(RIP_DB_RUN_ID)
+
+/* ---- growable string ------------------------------------------------------ */
+
+typedef struct sbuf {
+    char *s;
+    size_t len, cap;
+    bool oom;
+} sbuf;
+
+/* Append printf-formatted text; on allocation failure set oom and keep what is there. */
+__attribute__((format(printf, 2, 3))) static void sb_printf(sbuf *b, const char *fmt, ...)
+{
+    if (b->oom)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    if (n < 0) {
+        b->oom = true;
+        return;
+    }
+    if (b->len + (size_t)n + 1 > b->cap) {
+        size_t cap = b->cap ? b->cap : 256;
+        while (cap < b->len + (size_t)n + 1)
+            cap *= 2;
+        char *s = realloc(b->s, cap);
+        if (!s) {
+            b->oom = true;
+            return;
+        }
+        b->s = s;
+        b->cap = cap;
+    }
+    va_start(ap, fmt);
+    vsnprintf(b->s + b->len, b->cap - b->len, fmt, ap);
+    va_end(ap);
+    b->len += (size_t)n;
+}
+
+/* The text so far ("" when empty). */
+static const char *sb_str(const sbuf *b)
+{
+    return b->s ? b->s : "";
+}
+
+/* Fixed two-decimal rendering that never prints "-0.00". */
+static double tidy(double x)
+{
+    return fabs(x) < 0.005 ? 0.0 : x;
+}
+
+static double pct(int64_t part, int64_t whole)
+{
+    return whole > 0 ? 100.0 * (double)part / (double)whole : 0.0;
+}
+
+/* ---- document model -------------------------------------------------------- */
+
+/* where a column is shown: in every format, only md/tex, only csv */
+enum { SHOW_ALL = 0, SHOW_HUMAN, SHOW_MACHINE };
+
+typedef struct col {
+    const char *key;    /* csv column key */
+    const char *label;  /* md/tex header */
+    char align;         /* 'l', 'r', or 'p' (wrapped text) */
+    int show;
+} col;
+
+typedef struct table {
+    const char *id;     /* csv section, tex label */
+    const char *title;  /* md/tex caption */
+    const col *cols;
+    size_t ncols;
+    char **cells;       /* row-major; cell 0 of a row is its csv row key */
+    size_t n, cap;
+    bool oom;
+} table;
+
+/* Append one cell (printf-formatted) to t; rows fill left to right. */
+__attribute__((format(printf, 2, 3))) static void cellf(table *t, const char *fmt, ...)
+{
+    if (t->oom)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    char *s = n >= 0 ? malloc((size_t)n + 1) : NULL;
+    if (!s) {
+        t->oom = true;
+        return;
+    }
+    va_start(ap, fmt);
+    vsnprintf(s, (size_t)n + 1, fmt, ap);
+    va_end(ap);
+    if (t->n == t->cap) {
+        size_t cap = t->cap ? 2 * t->cap : 64;
+        char **c = realloc(t->cells, cap * sizeof *c);
+        if (!c) {
+            free(s);
+            t->oom = true;
+            return;
+        }
+        t->cells = c;
+        t->cap = cap;
+    }
+    t->cells[t->n++] = s;
+}
+
+/* A number with two decimals, or an empty cell when !have. */
+static void cell_num(table *t, bool have, double x)
+{
+    if (have)
+        cellf(t, "%.2f", tidy(x));
+    else
+        cellf(t, "%s", "");
+}
+
+static void table_free(table *t)
+{
+    for (size_t i = 0; i < t->n; i++)
+        free(t->cells[i]);
+    free(t->cells);
+    t->cells = NULL;
+    t->n = t->cap = 0;
+}
+
+typedef struct doc {
+    FILE *out;
+    rip_report_format fmt;
+    bool oom;
+} doc;
+
+static bool shown(const doc *d, const col *c)
+{
+    if (c->show == SHOW_HUMAN)
+        return d->fmt != RIP_REPORT_CSV;
+    if (c->show == SHOW_MACHINE)
+        return d->fmt == RIP_REPORT_CSV;
+    return true;
+}
+
+/*
+** Write s escaped for the format (csv: the caller quotes).  `code` spans:
+** md keeps them, tex sets \texttt, csv drops the backticks.  in_md_table
+** escapes the pipe; tex turns "double quotes" into ``quotes''.
+*/
+static void put_text(doc *d, const char *s, bool in_md_table)
+{
+    bool in_code = false, in_quote = false;
+    for (; *s; s++) {
+        char c = *s;
+        if (c == '`') {
+            if (d->fmt == RIP_REPORT_MD)
+                fputc('`', d->out);
+            else if (d->fmt == RIP_REPORT_TEX)
+                fputs(in_code ? "}" : "\\texttt{", d->out);
+            in_code = !in_code;
+            continue;
+        }
+        if (d->fmt == RIP_REPORT_MD) {
+            if (c == '|' && in_md_table)
+                fputs("\\|", d->out);
+            else
+                fputc(c, d->out);
+        } else if (d->fmt == RIP_REPORT_TEX) {
+            switch (c) {
+            case '\\': fputs("\\textbackslash{}", d->out); break;
+            case '{': case '}': case '$': case '&': case '#': case '_': case '%':
+                fputc('\\', d->out);
+                fputc(c, d->out);
+                break;
+            case '~': fputs("\\textasciitilde{}", d->out); break;
+            case '^': fputs("\\textasciicircum{}", d->out); break;
+            case '<': fputs("\\textless{}", d->out); break;
+            case '>': fputs("\\textgreater{}", d->out); break;
+            case '"':
+                fputs(in_quote ? "''" : "``", d->out);
+                in_quote = !in_quote;
+                break;
+            default: fputc(c, d->out);
+            }
+        } else if (c == '"') {
+            fputs("\"\"", d->out);
+        } else {
+            fputc(c, d->out);
+        }
+    }
+    if (in_code && d->fmt == RIP_REPORT_TEX)
+        fputc('}', d->out);
+}
+
+/* One csv field: quoted when it holds a comma, quote, newline or backtick span. */
+static void put_csv_field(doc *d, const char *s)
+{
+    bool quote = strpbrk(s, ",\"\r\n") != NULL || (s[0] == ' ') || (*s && s[strlen(s) - 1] == ' ');
+    if (quote)
+        fputc('"', d->out);
+    put_text(d, s, false);
+    if (quote)
+        fputc('"', d->out);
+}
+
+static void csv_line(doc *d, const char *section, const char *row, const char *column, const char *value)
+{
+    put_csv_field(d, section);
+    fputc(',', d->out);
+    put_csv_field(d, row);
+    fputc(',', d->out);
+    put_csv_field(d, column);
+    fputc(',', d->out);
+    put_csv_field(d, value);
+    fputc('\n', d->out);
+}
+
+static void doc_begin(doc *d)
+{
+    switch (d->fmt) {
+    case RIP_REPORT_MD:
+        fputs("# ripsim sweep report\n\n"
+              "Paper: rip-convolution, Sec. 5.2 (synthetic layers), Lemma 9, Eq. 42 and "
+              "App. G.2 / Tab. 5, each figure beside this run's.  Gaps, margins and "
+              "workspaces are in scalars.\n\n", d->out);
+        break;
+    case RIP_REPORT_TEX:
+        fputs("% ripsim sweep report: a LaTeX fragment for \\input (no packages needed).\n"
+              "\\section*{ripsim sweep report}\n\n"
+              "Paper: rip-convolution, Sec.~5.2 (synthetic layers), Lemma~9, Eq.~42 and "
+              "App.~G.2 / Tab.~5, each figure beside this run's.  Gaps, margins and "
+              "workspaces are in scalars.\n\n", d->out);
+        break;
+    case RIP_REPORT_CSV:
+        fputs("section,row,column,value\n", d->out);
+        break;
+    }
+}
+
+static void doc_heading(doc *d, const char *text)
+{
+    if (d->fmt == RIP_REPORT_MD) {
+        fputs("## ", d->out);
+        put_text(d, text, false);
+        fputs("\n\n", d->out);
+    } else if (d->fmt == RIP_REPORT_TEX) {
+        fputs("\\subsection*{", d->out);
+        put_text(d, text, false);
+        fputs("}\n\n", d->out);
+    }
+}
+
+/* A paragraph; in csv a row (section, row, "text", text).  strong: bold.
+** section NULL: an explanatory note, shown in md and tex only. */
+static void doc_para(doc *d, const char *section, const char *row, const char *text, bool strong)
+{
+    switch (d->fmt) {
+    case RIP_REPORT_MD:
+        fputs(strong ? "**" : "", d->out);
+        put_text(d, text, false);
+        fputs(strong ? "**\n\n" : "\n\n", d->out);
+        break;
+    case RIP_REPORT_TEX:
+        fputs(strong ? "\\textbf{" : "", d->out);
+        put_text(d, text, false);
+        fputs(strong ? "}\n\n" : "\n\n", d->out);
+        break;
+    case RIP_REPORT_CSV:
+        if (section)
+            csv_line(d, section, row, "text", text);
+        break;
+    }
+}
+
+static void doc_table(doc *d, const table *t)
+{
+    if (t->oom) {
+        d->oom = true;
+        return;
+    }
+    size_t rows = t->ncols ? t->n / t->ncols : 0;
+    if (d->fmt == RIP_REPORT_CSV) {
+        for (size_t r = 0; r < rows; r++)
+            for (size_t c = 1; c < t->ncols; c++)
+                if (shown(d, &t->cols[c]))
+                    csv_line(d, t->id, t->cells[r * t->ncols], t->cols[c].key,
+                             t->cells[r * t->ncols + c]);
+        return;
+    }
+    if (d->fmt == RIP_REPORT_MD) {
+        fputs("Table: ", d->out);
+        put_text(d, t->title, false);
+        fputs("\n\n|", d->out);
+        for (size_t c = 0; c < t->ncols; c++)
+            if (shown(d, &t->cols[c])) {
+                fputc(' ', d->out);
+                put_text(d, t->cols[c].label, true);
+                fputs(" |", d->out);
+            }
+        fputs("\n|", d->out);
+        for (size_t c = 0; c < t->ncols; c++)
+            if (shown(d, &t->cols[c]))
+                fputs(t->cols[c].align == 'r' ? "---:|" : ":---|", d->out);
+        fputc('\n', d->out);
+        for (size_t r = 0; r < rows; r++) {
+            fputc('|', d->out);
+            for (size_t c = 0; c < t->ncols; c++)
+                if (shown(d, &t->cols[c])) {
+                    const char *s = t->cells[r * t->ncols + c];
+                    fputc(' ', d->out);
+                    put_text(d, *s ? s : "-", true);
+                    fputs(" |", d->out);
+                }
+            fputc('\n', d->out);
+        }
+        fputc('\n', d->out);
+        return;
+    }
+    /* tex */
+    fputs("\\begin{table}[htbp]\n\\centering\\small\n\\caption{", d->out);
+    put_text(d, t->title, false);
+    fprintf(d->out, "}\n\\label{tab:ripsim-%s}\n\\begin{tabular}{", t->id);
+    for (size_t c = 0; c < t->ncols; c++)
+        if (shown(d, &t->cols[c]))
+            fputs(t->cols[c].align == 'p' ? "p{5cm}" : t->cols[c].align == 'r' ? "r" : "l", d->out);
+    fputs("}\n\\hline\n", d->out);
+    bool first = true;
+    for (size_t c = 0; c < t->ncols; c++)
+        if (shown(d, &t->cols[c])) {
+            fputs(first ? "" : " & ", d->out);
+            put_text(d, t->cols[c].label, false);
+            first = false;
+        }
+    fputs(" \\\\\n\\hline\n", d->out);
+    for (size_t r = 0; r < rows; r++) {
+        first = true;
+        for (size_t c = 0; c < t->ncols; c++)
+            if (shown(d, &t->cols[c])) {
+                const char *s = t->cells[r * t->ncols + c];
+                fputs(first ? "" : " & ", d->out);
+                put_text(d, *s ? s : "--", false);
+                first = false;
+            }
+        fputs(" \\\\\n", d->out);
+    }
+    fputs("\\hline\n\\end{tabular}\n\\end{table}\n\n", d->out);
+}
+
+/* ---- the data ---------------------------------------------------------------- */
+
+typedef struct margin_stats {
+    size_t n;
+    double mean, median, sd, min, max, p90;
+    double ci_lo, ci_hi;   /* 95% Student t interval of the mean; n >= 2 */
+} margin_stats;
+
+typedef struct formula_row {
+    char name[48], exec_config[48], paper[128];
+    bool is_workspace;
+    int64_t unsafe, tight, loose, na;
+    margin_stats loose_st;    /* value - truth where loose */
+    margin_stats unsafe_st;   /* truth - value where unsafe (the shortfall) */
+} formula_row;
+
+typedef struct gen_row {
+    char name[64], title[192];
+    int64_t tier, weight, drawn;
+} gen_row;
+
+typedef struct report_data {
+    rip_run_info run;
+    int64_t present, expected, partial, foreign, restricted, n_formulas;
+    formula_row *f;
+    size_t nf;
+    gen_row *g;
+    size_t ng;
+    int64_t unknown_gen_drawn;
+    int64_t tier_weight[4], tier_gens[4], tier_drawn[4];   /* index 0: a tier outside 1..3 */
+    /* Lemma 9 on restricted layers with cout > cin where Eq. 1 was judged */
+    int64_t l9_in, l9_match, l9_nonint, l9_nonint_unsafe, l9_int, l9_int_tight;
+    int64_t l9_out, l9_out_loose, l9_out_max_over;
+    /* Eq. 42, [0] taps (sigma = C_out), [1] gather (sigma = 0) */
+    int64_t eq42_n[2], eq42_ws_ok[2], eq42_pad[2], eq42_pad_strict[2], eq42_gap_ge[2];
+    /* App. F.4: thm13_taps overshoot <= sigma = C_out */
+    int64_t f4_loose, f4_within, f4_max_excess;
+} report_data;
+
+static void data_free(report_data *r)
+{
+    free(r->f);
+    free(r->g);
+    memset(r, 0, sizeof *r);
+}
+
+static const formula_row *find_formula(const report_data *r, const char *name)
+{
+    for (size_t i = 0; i < r->nf; i++)
+        if (strcmp(r->f[i].name, name) == 0)
+            return &r->f[i];
+    return NULL;
+}
+
+static int64_t judged(const formula_row *f)
+{
+    return f ? f->unsafe + f->tight + f->loose : 0;
+}
+
+/* ---- queries ----------------------------------------------------------------- */
+
+/*
+** Prepare sql, bind the text parameters (NULL-terminated list, ?1, ?2, ...),
+** step once and read up to n integer columns into out (NULL reads as 0).
+** Returns 0 (also when the query gives no row: out is then all 0) or -1 with
+** err.
+*/
+static int query_ints(sqlite3 *db, const char *sql, const char *const *params, int64_t *out, int n,
+                      char err[RIP_ERR_LEN])
+{
+    sqlite3_stmt *st = NULL;
+    int rc = sqlite3_prepare_v2(db, sql, -1, &st, NULL);
+    for (int i = 0; rc == SQLITE_OK && params && params[i]; i++)
+        rc = sqlite3_bind_text(st, i + 1, params[i], -1, SQLITE_STATIC);
+    for (int i = 0; i < n; i++)
+        out[i] = 0;
+    if (rc == SQLITE_OK) {
+        rc = sqlite3_step(st);
+        if (rc == SQLITE_ROW) {
+            for (int i = 0; i < n && i < sqlite3_column_count(st); i++)
+                out[i] = sqlite3_column_int64(st, i);
+            rc = SQLITE_OK;
+        } else if (rc == SQLITE_DONE) {
+            rc = SQLITE_OK;
+        }
+    }
+    if (rc != SQLITE_OK)
+        snprintf(err, RIP_ERR_LEN, "database query failed: %s", sqlite3_errmsg(db));
+    sqlite3_finalize(st);
+    return rc == SQLITE_OK ? 0 : -1;
+}
+
+static void copy_text(char *dst, size_t cap, const unsigned char *src)
+{
+    snprintf(dst, cap, "%s", src ? (const char *)src : "");
+}
+
+/*
+** Statistics of the margins of `formula` with `verdict` ('loose': value -
+** truth; 'unsafe': truth - value).  Contract: fills *ms (n = 0 when there
+** are none); returns 0, or -1 with err (query failure or out of memory,
+** *oom set for the latter).
+*/
+static int margin_stats_of(sqlite3 *db, const char *formula, const char *verdict, margin_stats *ms,
+                           bool *oom, char err[RIP_ERR_LEN])
+{
+    sqlite3_stmt *st = NULL;
+    double *x = NULL;
+    size_t n = 0, cap = 0;
+    int result = -1;
+    memset(ms, 0, sizeof *ms);
+    int rc = sqlite3_prepare_v2(db,
+        "SELECT margin FROM verdicts WHERE run_id = " RUN_ID " AND formula = ?1 AND verdict = ?2 "
+        "AND margin IS NOT NULL", -1, &st, NULL);
+    if (rc == SQLITE_OK)
+        rc = sqlite3_bind_text(st, 1, formula, -1, SQLITE_STATIC);
+    if (rc == SQLITE_OK)
+        rc = sqlite3_bind_text(st, 2, verdict, -1, SQLITE_STATIC);
+    while (rc == SQLITE_OK && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+        if (n == cap) {
+            size_t c2 = cap ? 2 * cap : 256;
+            double *y = realloc(x, c2 * sizeof *y);
+            if (!y) {
+                *oom = true;
+                snprintf(err, RIP_ERR_LEN, "out of memory reading margins of %s", formula);
+                goto done;
+            }
+            x = y;
+            cap = c2;
+        }
+        double m = (double)sqlite3_column_int64(st, 0);
+        x[n++] = strcmp(verdict, "unsafe") == 0 ? -m : m;
+        rc = SQLITE_OK;
+    }
+    if (rc != SQLITE_DONE) {
+        snprintf(err, RIP_ERR_LEN, "database query failed: %s", sqlite3_errmsg(db));
+        goto done;
+    }
+    ms->n = n;
+    if (n > 0) {
+        gsl_sort(x, 1, n);
+        ms->mean = gsl_stats_mean(x, 1, n);
+        ms->median = gsl_stats_median_from_sorted_data(x, 1, n);
+        ms->p90 = gsl_stats_quantile_from_sorted_data(x, 1, n, 0.9);
+        ms->min = x[0];
+        ms->max = x[n - 1];
+        if (n >= 2) {
+            ms->sd = gsl_stats_sd_m(x, 1, n, ms->mean);
+            double half = gsl_cdf_tdist_Pinv(0.5 + CONFIDENCE / 2, (double)(n - 1)) * ms->sd /
+                          sqrt((double)n);
+            ms->ci_lo = ms->mean - half;
+            ms->ci_hi = ms->mean + half;
+        }
+    }
+    result = 0;
+done:
+    sqlite3_finalize(st);
+    free(x);
+    return result;
+}
+
+/* Every table and view the report reads; 0 or -1 with err naming the first missing. */
+static int check_tables(sqlite3 *db, char err[RIP_ERR_LEN])
+{
+    static const char *const names[] = {"runs", "layers", "truths", "verdicts",
+                                        "formulas", "generators", "verdict_summary"};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        int64_t have = 0;
+        const char *p[] = {names[i], NULL};
+        if (query_ints(db, "SELECT count(*) FROM sqlite_master WHERE name = ?1 AND type IN ('table','view')",
+                       p, &have, 1, err) != 0)
+            return -1;
+        if (!have) {
+            snprintf(err, RIP_ERR_LEN, "not a ripsim database (no %s %s)",
+                     strcmp(names[i], "verdict_summary") == 0 ? "view" : "table", names[i]);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/*
+** Per formula (verdict_summary joined to formulas, paper order): the four
+** verdict counts and the loose/unsafe margin statistics.  Fills r->f and
+** r->nf; returns 0, or -1 with err (*oom set when memory ran out).
+*/
+static int gather_formulas(sqlite3 *db, report_data *r, bool *oom, char err[RIP_ERR_LEN])
+{
+    sqlite3_stmt *st = NULL;
+    int result = -1;
+    int64_t count = 0;
+    if (query_ints(db, "SELECT count(*) FROM verdict_summary WHERE run_id = " RUN_ID, NULL, &count, 1, err) != 0)
+        return -1;
+    r->f = calloc(count > 0 ? (size_t)count : 1, sizeof *r->f);
+    if (!r->f) {
+        *oom = true;
+        snprintf(err, RIP_ERR_LEN, "out of memory");
+        return -1;
+    }
+    int rc = sqlite3_prepare_v2(db,
+        "SELECT s.formula, s.exec_config, f.paper, f.is_workspace, s.unsafe, s.tight, s.loose, s.na "
+        "FROM verdict_summary s JOIN formulas f USING (formula) WHERE s.run_id = " RUN_ID
+        " ORDER BY f.ord, s.exec_config", -1, &st, NULL);
+    while (rc == SQLITE_OK && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+        if (r->nf == (size_t)count)
+            break;   /* a row appeared between the two statements: cannot, inside one transaction */
+        formula_row *f = &r->f[r->nf++];
+        copy_text(f->name, sizeof f->name, sqlite3_column_text(st, 0));
+        copy_text(f->exec_config, sizeof f->exec_config, sqlite3_column_text(st, 1));
+        copy_text(f->paper, sizeof f->paper, sqlite3_column_text(st, 2));
+        f->is_workspace = sqlite3_column_int(st, 3) != 0;
+        f->unsafe = sqlite3_column_int64(st, 4);
+        f->tight = sqlite3_column_int64(st, 5);
+        f->loose = sqlite3_column_int64(st, 6);
+        f->na = sqlite3_column_int64(st, 7);
+        rc = SQLITE_OK;
+    }
+    if (rc != SQLITE_DONE && rc != SQLITE_ROW) {
+        snprintf(err, RIP_ERR_LEN, "database query failed: %s", sqlite3_errmsg(db));
+        goto done;
+    }
+    for (size_t i = 0; i < r->nf; i++) {
+        formula_row *f = &r->f[i];
+        if (f->is_workspace)
+            continue;
+        if (margin_stats_of(db, f->name, "loose", &f->loose_st, oom, err) != 0 ||
+            margin_stats_of(db, f->name, "unsafe", &f->unsafe_st, oom, err) != 0)
+            goto done;
+    }
+    result = 0;
+done:
+    sqlite3_finalize(st);
+    return result;
+}
+
+/*
+** Tab. 5 as drawn: every category of the generators table with its count of
+** layers, the tier totals (weights from generators, draws from layers.tier)
+** and the layers of categories the table does not know.  Fills r->g, r->ng,
+** r->tier_*, r->unknown_gen_drawn; returns 0, or -1 with err (*oom set when
+** memory ran out).
+*/
+static int gather_generators(sqlite3 *db, report_data *r, bool *oom, char err[RIP_ERR_LEN])
+{
+    sqlite3_stmt *st = NULL;
+    int result = -1;
+    int64_t count = 0;
+    if (query_ints(db, "SELECT count(*) FROM generators", NULL, &count, 1, err) != 0)
+        return -1;
+    r->g = calloc(count > 0 ? (size_t)count : 1, sizeof *r->g);
+    if (!r->g) {
+        *oom = true;
+        snprintf(err, RIP_ERR_LEN, "out of memory");
+        return -1;
+    }
+    int rc = sqlite3_prepare_v2(db,
+        "SELECT g.generator, g.tier, g.weight, g.title, "
+        "       (SELECT count(*) FROM layers l WHERE l.run_id = " RUN_ID " AND l.generator = g.generator) "
+        "FROM generators g ORDER BY g.ord, g.generator", -1, &st, NULL);
+    while (rc == SQLITE_OK && (rc = sqlite3_step(st)) == SQLITE_ROW && r->ng < (size_t)count) {
+        gen_row *g = &r->g[r->ng++];
+        copy_text(g->name, sizeof g->name, sqlite3_column_text(st, 0));
+        g->tier = sqlite3_column_int64(st, 1);
+        g->weight = sqlite3_column_int64(st, 2);
+        copy_text(g->title, sizeof g->title, sqlite3_column_text(st, 3));
+        g->drawn = sqlite3_column_int64(st, 4);
+        int t = g->tier >= 1 && g->tier <= 3 ? (int)g->tier : 0;
+        r->tier_weight[t] += g->weight;
+        r->tier_gens[t]++;
+        rc = SQLITE_OK;
+    }
+    if (rc != SQLITE_DONE && rc != SQLITE_ROW) {
+        snprintf(err, RIP_ERR_LEN, "database query failed: %s", sqlite3_errmsg(db));
+        goto done;
+    }
+    sqlite3_finalize(st);
+    st = NULL;
+    rc = sqlite3_prepare_v2(db, "SELECT tier, count(*) FROM layers WHERE run_id = " RUN_ID " GROUP BY tier",
+                            -1, &st, NULL);
+    while (rc == SQLITE_OK && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+        int64_t tier = sqlite3_column_int64(st, 0);
+        r->tier_drawn[tier >= 1 && tier <= 3 ? tier : 0] += sqlite3_column_int64(st, 1);
+        rc = SQLITE_OK;
+    }
+    if (rc != SQLITE_DONE) {
+        snprintf(err, RIP_ERR_LEN, "database query failed: %s", sqlite3_errmsg(db));
+        goto done;
+    }
+    if (query_ints(db, "SELECT count(*) FROM layers WHERE run_id = " RUN_ID
+                       " AND generator NOT IN (SELECT generator FROM generators)",
+                   NULL, &r->unknown_gen_drawn, 1, err) != 0)
+        goto done;
+    result = 0;
+done:
+    sqlite3_finalize(st);
+    return result;
+}
+
+/*
+** Lemma 9, Limitation 2, Eq. 42 and App. F.4: the checks that need layer
+** parameters beside the verdicts.  Fills r->l9_*, r->eq42_*, r->f4_*;
+** returns 0 or -1 with err.
+*/
+static int gather_checks(sqlite3 *db, report_data *r, char err[RIP_ERR_LEN])
+{
+    /* x* = (k-1) C_in / (C_out - C_in); restricted layers have k_h = k_w = k. */
+#define GM_FROM                                                                              \
+    " FROM verdicts v JOIN layers l ON l.run_id = v.run_id AND l.layer_idx = v.layer_idx"     \
+    " WHERE v.run_id = " RUN_ID " AND v.formula = 'gm2019_eq1' AND v.verdict != 'n/a'"      \
+    " AND l.restricted = 1 AND l.cout > l.cin"
+#define RHO_MOD " (((l.k_h - 1) * l.cin) % (l.cout - l.cin))"
+#define FLOOR_X " (((l.k_h - 1) * l.cin) / (l.cout - l.cin))"
+    int64_t in[6];
+    if (query_ints(db,
+                   "SELECT count(*), coalesce(sum(-v.margin = " RHO_MOD "), 0),"
+                   " coalesce(sum(" RHO_MOD " != 0), 0),"
+                   " coalesce(sum(" RHO_MOD " != 0 AND v.verdict = 'unsafe'), 0),"
+                   " coalesce(sum(" RHO_MOD " = 0), 0),"
+                   " coalesce(sum(" RHO_MOD " = 0 AND v.verdict = 'tight'), 0)"
+                   GM_FROM " AND" FLOOR_X " <= l.w_out - 1",
+                   NULL, in, 6, err) != 0)
+        return -1;
+    r->l9_in = in[0];
+    r->l9_match = in[1];
+    r->l9_nonint = in[2];
+    r->l9_nonint_unsafe = in[3];
+    r->l9_int = in[4];
+    r->l9_int_tight = in[5];
+    int64_t out[3];
+    if (query_ints(db,
+                   "SELECT count(*), coalesce(sum(v.verdict = 'loose'), 0),"
+                   " coalesce(max(CASE WHEN v.verdict = 'loose' THEN v.margin END), 0)"
+                   GM_FROM " AND" FLOOR_X " > l.w_out - 1",
+                   NULL, out, 3, err) != 0)
+        return -1;
+    r->l9_out = out[0];
+    r->l9_out_loose = out[1];
+    r->l9_out_max_over = out[2];
+#undef GM_FROM
+#undef RHO_MOD
+#undef FLOOR_X
+
+    static const char *const pairs[2][3] = {{"thm4_taps", "thm13_taps", NULL},
+                                            {"thm4_gather", "thm13_gather", NULL}};
+    for (int i = 0; i < 2; i++) {
+        int64_t e[5];
+        if (query_ints(db,
+                       "SELECT count(*),"
+                       " coalesce(sum(a.value + l.n_in_padded >= b.value + l.n_in_dense), 0),"
+                       " coalesce(sum(l.pad), 0),"
+                       " coalesce(sum(l.pad AND a.value + l.n_in_padded > b.value + l.n_in_dense), 0),"
+                       " coalesce(sum(b.value >= a.value), 0)"
+                       " FROM (SELECT *, (p_top + p_bottom + p_left + p_right > 0) AS pad"
+                       "       FROM layers WHERE run_id = " RUN_ID ") l"
+                       " JOIN verdicts a ON a.run_id = l.run_id AND a.layer_idx = l.layer_idx AND a.formula = ?1"
+                       " JOIN verdicts b ON b.run_id = l.run_id AND b.layer_idx = l.layer_idx AND b.formula = ?2"
+                       " WHERE a.value IS NOT NULL AND b.value IS NOT NULL",
+                       pairs[i], e, 5, err) != 0)
+            return -1;
+        r->eq42_n[i] = e[0];
+        r->eq42_ws_ok[i] = e[1];
+        r->eq42_pad[i] = e[2];
+        r->eq42_pad_strict[i] = e[3];
+        r->eq42_gap_ge[i] = e[4];
+    }
+
+    int64_t f4[3];
+    if (query_ints(db,
+                   "SELECT count(*), coalesce(sum(v.margin <= l.cout), 0),"
+                   " coalesce(max(v.margin - l.cout), 0)"
+                   " FROM verdicts v JOIN layers l ON l.run_id = v.run_id AND l.layer_idx = v.layer_idx"
+                   " WHERE v.run_id = " RUN_ID " AND v.formula = 'thm13_taps' AND v.verdict = 'loose'",
+                   NULL, f4, 3, err) != 0)
+        return -1;
+    r->f4_loose = f4[0];
+    r->f4_within = f4[1];
+    r->f4_max_excess = f4[2];
+    return 0;
+}
+
+/*
+** Read everything the report shows.  Returns 0 or an exit status with err.
+** Runs inside the caller's read transaction.
+*/
+static int gather(sqlite3 *db, report_data *r, char err[RIP_ERR_LEN])
+{
+    bool oom = false;
+    if (check_tables(db, err) != 0)
+        return RIP_EX_DATAERR;
+    int found = rip_db_read_run(db, &r->run, err);
+    if (found < 0)
+        return RIP_EX_DATAERR;
+    if (found > 0) {
+        snprintf(err, RIP_ERR_LEN, "the database holds no run yet (empty sweep database)");
+        return RIP_EX_DATAERR;
+    }
+    if (r->run.shard_count < 1 || r->run.shard_index < 0 || r->run.shard_index >= r->run.shard_count ||
+        r->run.n_layers < 0) {
+        snprintf(err, RIP_ERR_LEN, "the run row is inconsistent (n_layers %lld, shard %lld of %lld)",
+                 (long long)r->run.n_layers, (long long)r->run.shard_index, (long long)r->run.shard_count);
+        return RIP_EX_DATAERR;
+    }
+    int64_t n = r->run.n_layers, k = r->run.shard_count, i = r->run.shard_index;
+    r->expected = n / k + (i < n % k ? 1 : 0);
+
+    char nb[3][32];
+    snprintf(nb[0], sizeof nb[0], "%lld", (long long)n);
+    snprintf(nb[1], sizeof nb[1], "%lld", (long long)k);
+    snprintf(nb[2], sizeof nb[2], "%lld", (long long)i);
+    const char *const shard[] = {nb[0], nb[1], nb[2], NULL};
+    int64_t lay[3];
+    if (query_ints(db,
+                   "SELECT count(*), coalesce(sum(restricted), 0),"
+                   " coalesce(sum(layer_idx < 0 OR layer_idx >= CAST(?1 AS INTEGER)"
+                   "              OR layer_idx % CAST(?2 AS INTEGER) != CAST(?3 AS INTEGER)), 0)"
+                   " FROM layers WHERE run_id = " RUN_ID,
+                   shard, lay, 3, err) != 0)
+        return RIP_EX_DATAERR;
+    r->present = lay[0];
+    r->restricted = lay[1];
+    r->foreign = lay[2];
+    if (r->present == 0) {
+        snprintf(err, RIP_ERR_LEN, "the run holds no layers yet (seed %lld, %lld expected); run the sweep first",
+                 (long long)r->run.seed, (long long)r->expected);
+        return RIP_EX_DATAERR;
+    }
+    if (query_ints(db, "SELECT count(*) FROM formulas", NULL, &r->n_formulas, 1, err) != 0 ||
+        query_ints(db,
+                   "SELECT count(*) FROM layers l WHERE l.run_id = " RUN_ID " AND"
+                   " (SELECT count(*) FROM verdicts v WHERE v.run_id = l.run_id AND v.layer_idx = l.layer_idx)"
+                   " < (SELECT count(*) FROM formulas)",
+                   NULL, &r->partial, 1, err) != 0)
+        return RIP_EX_DATAERR;
+    if (gather_formulas(db, r, &oom, err) != 0 || gather_generators(db, r, &oom, err) != 0)
+        return oom ? RIP_EX_OSERR : RIP_EX_DATAERR;
+    if (gather_checks(db, r, err) != 0)
+        return RIP_EX_DATAERR;
+    return 0;
+}
+
+/* ---- claims ------------------------------------------------------------------ */
+
+/* Clopper-Pearson interval of x successes in n, in percent. */
+static void share_interval(int64_t x, int64_t n, double *lo, double *hi)
+{
+    double a = 1.0 - CONFIDENCE;
+    *lo = x <= 0 ? 0.0 : 100.0 * gsl_cdf_beta_Pinv(a / 2, (double)x, (double)(n - x + 1));
+    *hi = x >= n ? 100.0 : 100.0 * gsl_cdf_beta_Pinv(1 - a / 2, (double)(x + 1), (double)(n - x));
+}
+
+/* Does the paper's value (+- half its last printed digit) meet [lo, hi]? */
+static bool within(double paper, double half, double lo, double hi)
+{
+    return paper + half >= lo && paper - half <= hi;
+}
+
+static const col claim_cols[] = {
+    {"id", "id", 'l', SHOW_MACHINE},
+    {"claim", "claim (paper)", 'p', SHOW_ALL},
+    {"paper", "paper", 'l', SHOW_ALL},
+    {"this_run", "this run", 'p', SHOW_ALL},
+    {"check", "check", 'l', SHOW_ALL},
+    {"holds", "holds", 'r', SHOW_MACHINE},
+    {"of", "of", 'r', SHOW_MACHINE},
+    {"value", "value", 'r', SHOW_MACHINE},
+    {"ci_lo", "ci_lo", 'r', SHOW_MACHINE},
+    {"ci_hi", "ci_hi", 'r', SHOW_MACHINE},
+    {"paper_value", "paper_value", 'r', SHOW_MACHINE},
+};
+
+/*
+** The machine-readable figures of a claim (csv only): holds of `of` cases
+** satisfy it (layers, verdicts); value is the run's share (percent) or mean
+** with its 95% interval, when the claim is about one; paper_value the
+** paper's number, when it gives one.
+*/
+typedef struct fig {
+    bool counted;
+    int64_t holds, of;
+    bool has_value, has_ci, has_paper;
+    double value, lo, hi, paper;
+} fig;
+
+static void claim(table *t, const char *id, const char *text, const char *paper, const char *check,
+                  const fig *f, const char *fmt, ...) __attribute__((format(printf, 7, 8)));
+
+/* One row of the claims table; this_run is printf-formatted. */
+static void claim(table *t, const char *id, const char *text, const char *paper, const char *check,
+                  const fig *f, const char *fmt, ...)
+{
+    char run[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(run, sizeof run, fmt, ap);
+    va_end(ap);
+    cellf(t, "%s", id);
+    cellf(t, "%s", text);
+    cellf(t, "%s", paper);
+    cellf(t, "%s", run);
+    cellf(t, "%s", check);
+    if (f->counted) {
+        cellf(t, "%lld", (long long)f->holds);
+        cellf(t, "%lld", (long long)f->of);
+    } else {
+        cellf(t, "%s", "");
+        cellf(t, "%s", "");
+    }
+    cell_num(t, f->has_value, f->value);
+    cell_num(t, f->has_ci, f->lo);
+    cell_num(t, f->has_ci, f->hi);
+    cell_num(t, f->has_paper, f->paper);
+}
+
+static const char *check_word(int64_t of, bool ok)
+{
+    return of == 0 ? "not checked" : ok ? "agrees" : "differs";
+}
+
+/* "tight on every layer" for an always-defined formula. */
+static void claim_tight_all(table *t, const report_data *r, const char *id, const char *name,
+                            const char *text)
+{
+    const formula_row *f = find_formula(r, name);
+    if (!f) {
+        fig none = {0};
+        claim(t, id, text, "all " PAPER_N_LAYERS " tight", "not checked", &none, "no verdicts of %s", name);
+        return;
+    }
+    fig g = {.counted = true, .holds = f->tight, .of = r->present};
+    bool ok = f->tight == r->present && f->unsafe == 0 && f->loose == 0;
+    claim(t, id, text, "all " PAPER_N_LAYERS " tight", check_word(r->present, ok), &g,
+          "%lld of %lld layers tight (%lld unsafe, %lld loose, %lld n/a)", (long long)f->tight,
+          (long long)r->present, (long long)f->unsafe, (long long)f->loose, (long long)f->na);
+}
+
+/* A share claim: x of n against the paper's percentage. */
+static void claim_share(table *t, const char *id, const char *text, const char *paper_text, double paper,
+                        double half, int64_t x, int64_t n, const char *unit)
+{
+    fig g = {.counted = true, .holds = x, .of = n, .has_paper = true, .paper = paper};
+    if (n == 0) {
+        claim(t, id, text, paper_text, "not checked", &g, "no %s", unit);
+        return;
+    }
+    share_interval(x, n, &g.lo, &g.hi);
+    g.has_value = g.has_ci = true;
+    g.value = pct(x, n);
+    claim(t, id, text, paper_text, within(paper, half, g.lo, g.hi) ? "agrees" : "differs", &g,
+          "%.2f%% (%lld of %lld %s; 95%% CI %.2f-%.2f%%)", tidy(g.value), (long long)x, (long long)n, unit,
+          tidy(g.lo), tidy(g.hi));
+}
+
+static void build_claims(table *t, const report_data *r)
+{
+    claim_share(t, "restricted_share", "Layers inside the restricted setting of Gural & Murmann (Sec. 5.2)",
+                "22.6%", PAPER_RESTRICTED_PCT, PAPER_RESTRICTED_HALF, r->restricted, r->present, "layers");
+
+    int64_t unsafe = 0, verdicts = 0;
+    sbuf who = {0};
+    for (size_t i = 0; i < r->nf; i++) {
+        const formula_row *f = &r->f[i];
+        if (f->is_workspace || strcmp(f->name, "gm2019_eq1") == 0)
+            continue;
+        unsafe += f->unsafe;
+        verdicts += judged(f);
+        if (f->unsafe)
+            sb_printf(&who, "%s%s %lld", who.len ? ", " : "; ", f->name, (long long)f->unsafe);
+    }
+    fig nu = {.counted = true, .holds = verdicts - unsafe, .of = verdicts, .has_paper = true, .paper = 0};
+    claim(t, "no_unsafe", "No bound of the paper (Cor. 1, Thm. 4, 11, 13) is unsafe on any layer (Sec. 5.2, G.1)",
+          "0 unsafe", check_word(verdicts, unsafe == 0), &nu, "%lld unsafe of %lld judged verdicts%s",
+          (long long)unsafe, (long long)verdicts, sb_str(&who));
+    if (who.oom)
+        t->oom = true;
+    free(who.s);
+
+    claim_tight_all(t, r, "thm4_gather_tight", "thm4_gather",
+                    "RiP padded bound, gather first, tight on every layer (Sec. 5.2)");
+    claim_tight_all(t, r, "thm4_taps_tight", "thm4_taps",
+                    "RiP padded bound, taps from the workspace, tight on every layer (Sec. 5.2)");
+    claim_tight_all(t, r, "thm11_tight", "thm11",
+                    "Generalized herringbone bound tight on every layer (Sec. 3.3, 5.2)");
+
+    const formula_row *dt = find_formula(r, "thm13_taps");
+    claim_share(t, "thm13_taps_tight_share", "Dense bound, taps from the workspace: share tight (Sec. 5.2)",
+                "99.1%", PAPER_DENSE_TIGHT_PCT, PAPER_DENSE_TIGHT_HALF, dt ? dt->tight : 0, judged(dt),
+                "judged");
+
+    const margin_stats *ov = dt ? &dt->loose_st : NULL;
+    const char *ov_text = "Dense bound, taps from the workspace: mean overshoot where loose (Sec. 5.2)";
+    fig og = {.counted = false, .has_paper = true, .paper = PAPER_DENSE_OVERSHOOT};
+    if (ov && ov->n >= 1) {
+        og.has_value = true;
+        og.value = ov->mean;
+    }
+    if (ov && ov->n >= 2) {
+        og.has_ci = true;
+        og.lo = ov->ci_lo;
+        og.hi = ov->ci_hi;
+        claim(t, "thm13_taps_overshoot", ov_text, "91.85",
+              within(PAPER_DENSE_OVERSHOOT, PAPER_DENSE_OVERSHOOT_HALF, ov->ci_lo, ov->ci_hi) ? "agrees" : "differs",
+              &og, "%.2f over %zu loose layers (95%% CI %.2f-%.2f)", tidy(ov->mean), ov->n, tidy(ov->ci_lo),
+              tidy(ov->ci_hi));
+    } else if (ov && ov->n == 1) {
+        claim(t, "thm13_taps_overshoot", ov_text, "91.85", "not checked", &og,
+              "one loose layer (%.2f): no interval", tidy(ov->mean));
+    } else {
+        claim(t, "thm13_taps_overshoot", ov_text, "91.85", "not checked", &og, "no loose layer");
+    }
+
+    fig f4 = {.counted = true, .holds = r->f4_within, .of = r->f4_loose};
+    if (r->f4_loose > 0)
+        claim(t, "thm13_taps_overshoot_le_sigma", "Dense overshoot never exceeds sigma = C_out (App. F.4)", "never",
+              r->f4_within == r->f4_loose ? "agrees" : "differs", &f4,
+              "%lld of %lld loose layers within sigma (largest excess over sigma %lld)", (long long)r->f4_within,
+              (long long)r->f4_loose, (long long)(r->f4_max_excess > 0 ? r->f4_max_excess : 0));
+    else
+        claim(t, "thm13_taps_overshoot_le_sigma", "Dense overshoot never exceeds sigma = C_out (App. F.4)", "never",
+              "agrees", &f4, "no loose layer");
+
+    const formula_row *dg = find_formula(r, "thm13_gather");
+    int64_t gj = judged(dg);
+    fig gg = {.counted = true, .holds = dg ? dg->tight : 0, .of = gj};
+    claim(t, "thm13_gather_tight", "Dense bound, gather first, tight on every layer it is defined on (Sec. 5.2)",
+          "all " PAPER_N_LAYERS " tight", check_word(gj, dg && dg->tight == gj), &gg,
+          "%lld of %lld judged tight (%lld unsafe, %lld loose; %lld n/a: p >= k_eff)",
+          (long long)(dg ? dg->tight : 0), (long long)gj, (long long)(dg ? dg->unsafe : 0),
+          (long long)(dg ? dg->loose : 0), (long long)(dg ? dg->na : 0));
+
+    const formula_row *c1 = find_formula(r, "corollary1");
+    int64_t cj = judged(c1);
+    fig cg = {.counted = true, .holds = c1 ? c1->tight : 0, .of = r->restricted};
+    claim(t, "corollary1_tight", "Corollary 1 tight on every restricted layer (Tab. 2; the paper checks its rows)",
+          "tight on Tab. 2", check_word(cj, c1 && c1->tight == cj && cj == r->restricted), &cg,
+          "%lld of %lld restricted layers tight (%lld judged)", (long long)(c1 ? c1->tight : 0),
+          (long long)r->restricted, (long long)cj);
+
+    fig lg = {.counted = true, .holds = r->l9_match, .of = r->l9_in};
+    claim(t, "lemma9_shortfall",
+          "G&M Eq. 1 falls short by exactly (k-1)C_in mod (C_out-C_in) where floor(x*) <= W_out-1 (Lemma 9)",
+          "exact", check_word(r->l9_in, r->l9_match == r->l9_in), &lg,
+          "%lld of %lld layers match (%lld with non-integer x*)", (long long)r->l9_match, (long long)r->l9_in,
+          (long long)r->l9_nonint);
+
+    static const char *const eq42_id[2] = {"eq42_taps", "eq42_gather"};
+    static const char *const eq42_text[2] = {
+        "Dense workspace never above padded, below it on padded layers (Eq. 42, App. F.3), sigma = C_out",
+        "Dense workspace never above padded, below it on padded layers (Eq. 42, App. F.3), sigma = 0"};
+    for (int i = 0; i < 2; i++) {
+        bool ok = r->eq42_ws_ok[i] == r->eq42_n[i] && r->eq42_pad_strict[i] == r->eq42_pad[i];
+        /* holds: layers satisfying both halves (>= everywhere, > where padded) */
+        int64_t bad = (r->eq42_n[i] - r->eq42_ws_ok[i]) + (r->eq42_pad[i] - r->eq42_pad_strict[i]);
+        fig eg = {.counted = true, .holds = r->eq42_n[i] - bad, .of = r->eq42_n[i]};
+        claim(t, eq42_id[i], eq42_text[i], "every layer", check_word(r->eq42_n[i], ok), &eg,
+              "W* >= W_d* on %lld of %lld; W* > W_d* on %lld of %lld padded", (long long)r->eq42_ws_ok[i],
+              (long long)r->eq42_n[i], (long long)r->eq42_pad_strict[i], (long long)r->eq42_pad[i]);
+    }
+
+    bool comp_ok = r->ng == PAPER_N_GENERATORS && r->tier_gens[0] == 0;
+    for (int k = 1; k <= 3; k++)
+        comp_ok = comp_ok && r->tier_weight[k] == paper_tier_pct[k];
+    fig cp = {.counted = false, .has_value = true, .value = (double)r->ng, .has_paper = true,
+              .paper = PAPER_N_GENERATORS};
+    claim(t, "composition", "Twenty generators in three tiers weighted 35/45/20% (App. G.2, Tab. 5)",
+          "20; 35/45/20%", comp_ok ? "agrees" : "differs", &cp,
+          "%zu generators; weights %lld/%lld/%lld%%; drawn %.2f/%.2f/%.2f%%", r->ng,
+          (long long)r->tier_weight[1], (long long)r->tier_weight[2], (long long)r->tier_weight[3],
+          tidy(pct(r->tier_drawn[1], r->present)), tidy(pct(r->tier_drawn[2], r->present)),
+          tidy(pct(r->tier_drawn[3], r->present)));
+}
+
+/* ---- sections ---------------------------------------------------------------- */
+
+static void section_run(doc *d, const report_data *r)
+{
+    static const col cols[] = {
+        {"key", "key", 'l', SHOW_MACHINE},
+        {"label", "quantity", 'l', SHOW_HUMAN},
+        {"value", "value", 'r', SHOW_ALL},
+    };
+    table t = {.id = "run", .title = "The run", .cols = cols, .ncols = 3};
+    cellf(&t, "seed"); cellf(&t, "seed"); cellf(&t, "%lld", (long long)r->run.seed);
+    cellf(&t, "n_layers"); cellf(&t, "sweep size (layers)"); cellf(&t, "%lld", (long long)r->run.n_layers);
+    cellf(&t, "shard_index"); cellf(&t, "shard index"); cellf(&t, "%lld", (long long)r->run.shard_index);
+    cellf(&t, "shard_count"); cellf(&t, "shards"); cellf(&t, "%lld", (long long)r->run.shard_count);
+    cellf(&t, "layers_expected"); cellf(&t, "layers expected in this database");
+    cellf(&t, "%lld", (long long)r->expected);
+    cellf(&t, "layers_present"); cellf(&t, "layers present"); cellf(&t, "%lld", (long long)r->present);
+    cellf(&t, "pct_present"); cellf(&t, "%s", "% present"); cellf(&t, "%.2f", tidy(pct(r->present, r->expected)));
+    cellf(&t, "layers_partial"); cellf(&t, "layers lacking a verdict"); cellf(&t, "%lld", (long long)r->partial);
+    cellf(&t, "layers_foreign"); cellf(&t, "layers outside the run's index set");
+    cellf(&t, "%lld", (long long)r->foreign);
+    cellf(&t, "formulas"); cellf(&t, "closed forms"); cellf(&t, "%lld", (long long)r->n_formulas);
+    cellf(&t, "generators"); cellf(&t, "generator categories"); cellf(&t, "%zu", r->ng);
+    cellf(&t, "ripsim_version"); cellf(&t, "written by ripsim"); cellf(&t, "%s", r->run.version);
+    cellf(&t, "schema_version"); cellf(&t, "schema version"); cellf(&t, "%d", RIP_DB_SCHEMA_VERSION);
+    /* how to regenerate this database and report (the path is the user's) */
+    cellf(&t, "regenerate"); cellf(&t, "regenerate with");
+    if (r->run.shard_count == 1)
+        cellf(&t, "ripsim sweep --n %lld --seed %lld --db DB; ripsim report --db DB",
+              (long long)r->run.n_layers, (long long)r->run.seed);
+    else
+        cellf(&t, "ripsim sweep --n %lld --seed %lld --shard %lld/%lld --db DB; ripsim report --db DB",
+              (long long)r->run.n_layers, (long long)r->run.seed, (long long)r->run.shard_index,
+              (long long)r->run.shard_count);
+
+    char line[512];
+    if (r->present < r->expected) {
+        snprintf(line, sizeof line,
+                 "INCOMPLETE RUN: only %lld of the %lld expected layers are present (%.2f%%). Every figure "
+                 "below covers only the layers present; rerun the same `ripsim sweep` command to finish it.",
+                 (long long)r->present, (long long)r->expected, tidy(pct(r->present, r->expected)));
+        doc_para(d, "warning", "incomplete", line, true);
+    }
+    if (r->partial > 0) {
+        snprintf(line, sizeof line,
+                 "INCOMPLETE ROWS: %lld layer(s) lack the verdict of some closed form; their formulas count fewer verdicts.", (long long)r->partial);
+        doc_para(d, "warning", "partial", line, true);
+    }
+    if (r->foreign > 0) {
+        snprintf(line, sizeof line,
+                 "INCONSISTENT: %lld layers have an index outside this run's index set.", (long long)r->foreign);
+        doc_para(d, "warning", "foreign", line, true);
+    }
+    if (r->run.shard_count > 1) {
+        snprintf(line, sizeof line,
+                 "This database is one shard of the sweep (layers with index %% %lld == %lld): combine the "
+                 "shards with `ripsim merge` for the figures of the whole sweep.", (long long)r->run.shard_count,
+                 (long long)r->run.shard_index);
+        doc_para(d, "warning", "shard", line, true);
+    }
+    doc_heading(d, "Run");
+    doc_table(d, &t);
+    table_free(&t);
+}
+
+static void section_verdicts(doc *d, const report_data *r)
+{
+    static const col cols[] = {
+        {"formula", "formula", 'l', SHOW_ALL},
+        {"exec_config", "judged against", 'l', SHOW_ALL},
+        {"paper_ref", "paper", 'l', SHOW_ALL},
+        {"unsafe", "unsafe", 'r', SHOW_ALL},
+        {"tight", "tight", 'r', SHOW_ALL},
+        {"loose", "loose", 'r', SHOW_ALL},
+        {"na", "n/a", 'r', SHOW_ALL},
+        {"judged", "judged", 'r', SHOW_ALL},
+        {"pct_tight", "% tight of judged", 'r', SHOW_ALL},
+    };
+    table t = {.id = "verdicts", .title = "Verdicts per closed form (from view verdict_summary)",
+               .cols = cols, .ncols = sizeof cols / sizeof cols[0]};
+    for (size_t i = 0; i < r->nf; i++) {
+        const formula_row *f = &r->f[i];
+        int64_t j = judged(f);
+        cellf(&t, "%s", f->name);
+        cellf(&t, "%s", f->exec_config);
+        cellf(&t, "%s", f->paper);
+        cellf(&t, "%lld", (long long)f->unsafe);
+        cellf(&t, "%lld", (long long)f->tight);
+        cellf(&t, "%lld", (long long)f->loose);
+        cellf(&t, "%lld", (long long)f->na);
+        cellf(&t, "%lld", (long long)j);
+        cell_num(&t, j > 0, pct(f->tight, j));
+    }
+    doc_heading(d, "Verdicts");
+    doc_para(d, NULL, NULL,
+             "unsafe: value < truth (a corruption), tight: value = truth, loose: value > truth, n/a: not "
+             "defined on the layer. `naive_workspace` is a workspace size, not a gap, and is never judged.",
+             false);
+    doc_table(d, &t);
+    table_free(&t);
+}
+
+static void stats_row(table *t, const formula_row *f, const margin_stats *m)
+{
+    cellf(t, "%s", f->name);
+    cellf(t, "%s", f->exec_config);
+    cellf(t, "%zu", m->n);
+    cell_num(t, m->n > 0, m->mean);
+    cell_num(t, m->n > 0, m->median);
+    cell_num(t, m->n >= 2, m->sd);
+    cell_num(t, m->n > 0, m->min);
+    cell_num(t, m->n > 0, m->p90);
+    cell_num(t, m->n > 0, m->max);
+}
+
+static void section_margins(doc *d, const report_data *r)
+{
+    static const col cols[] = {
+        {"formula", "formula", 'l', SHOW_ALL},
+        {"exec_config", "judged against", 'l', SHOW_ALL},
+        {"n", "n", 'r', SHOW_ALL},
+        {"mean", "mean", 'r', SHOW_ALL},
+        {"median", "median", 'r', SHOW_ALL},
+        {"sd", "sd", 'r', SHOW_ALL},
+        {"min", "min", 'r', SHOW_ALL},
+        {"p90", "p90", 'r', SHOW_ALL},
+        {"max", "max", 'r', SHOW_ALL},
+    };
+    table lt = {.id = "loose_margins", .title = "Loose margins, value - truth in scalars, where loose",
+                .cols = cols, .ncols = sizeof cols / sizeof cols[0]};
+    table ut = {.id = "unsafe_shortfalls", .title = "Unsafe shortfalls, truth - value in scalars, where unsafe",
+                .cols = cols, .ncols = sizeof cols / sizeof cols[0]};
+    for (size_t i = 0; i < r->nf; i++) {
+        const formula_row *f = &r->f[i];
+        if (f->is_workspace)
+            continue;
+        stats_row(&lt, f, &f->loose_st);
+        if (f->unsafe_st.n > 0)
+            stats_row(&ut, f, &f->unsafe_st);
+    }
+    doc_heading(d, "Margins");
+    doc_para(d, NULL, NULL,
+             "Statistics with GSL: sd is the sample standard deviation (n >= 2), median and p90 are "
+             "quantiles of the sorted margins (linear interpolation).", false);
+    doc_table(d, &lt);
+    if (ut.n > 0)
+        doc_table(d, &ut);
+    else
+        doc_para(d, "unsafe_shortfalls", "none", "No closed form was unsafe on any layer.", false);
+    table_free(&lt);
+    table_free(&ut);
+}
+
+static void section_tab5(doc *d, const report_data *r)
+{
+    static const col gcols[] = {
+        {"generator", "generator", 'l', SHOW_ALL},
+        {"tier", "tier", 'r', SHOW_ALL},
+        {"title", "Tab. 5 title", 'l', SHOW_ALL},
+        {"weight_pct", "weight %", 'r', SHOW_ALL},
+        {"drawn", "drawn", 'r', SHOW_ALL},
+        {"share_pct", "share %", 'r', SHOW_ALL},
+    };
+    static const col tcols[] = {
+        {"tier", "tier", 'l', SHOW_ALL},
+        {"title", "", 'l', SHOW_ALL},
+        {"generators", "generators", 'r', SHOW_ALL},
+        {"weight_pct", "weight %", 'r', SHOW_ALL},
+        {"paper_pct", "paper %", 'r', SHOW_ALL},
+        {"drawn", "drawn", 'r', SHOW_ALL},
+        {"share_pct", "share %", 'r', SHOW_ALL},
+    };
+    table g = {.id = "tab5", .title = "Tab. 5 as drawn: generator categories", .cols = gcols,
+               .ncols = sizeof gcols / sizeof gcols[0]};
+    table t = {.id = "tab5_tiers", .title = "Tab. 5 as drawn: tiers (paper App. G.2: 35/45/20%)", .cols = tcols,
+               .ncols = sizeof tcols / sizeof tcols[0]};
+    for (size_t i = 0; i < r->ng; i++) {
+        const gen_row *x = &r->g[i];
+        cellf(&g, "%s", x->name);
+        cellf(&g, "%lld", (long long)x->tier);
+        cellf(&g, "%s", x->title);
+        cellf(&g, "%lld", (long long)x->weight);
+        cellf(&g, "%lld", (long long)x->drawn);
+        cellf(&g, "%.2f", tidy(pct(x->drawn, r->present)));
+    }
+    if (r->unknown_gen_drawn > 0) {
+        cellf(&g, "(unknown)");
+        cellf(&g, "%s", "");
+        cellf(&g, "categories not in the generators table");
+        cellf(&g, "%s", "");
+        cellf(&g, "%lld", (long long)r->unknown_gen_drawn);
+        cellf(&g, "%.2f", tidy(pct(r->unknown_gen_drawn, r->present)));
+    }
+    int64_t wsum = 0;
+    for (int k = 1; k <= 3; k++) {
+        cellf(&t, "%d", k);
+        cellf(&t, "%s", tier_title[k]);
+        cellf(&t, "%lld", (long long)r->tier_gens[k]);
+        cellf(&t, "%lld", (long long)r->tier_weight[k]);
+        cellf(&t, "%d", paper_tier_pct[k]);
+        cellf(&t, "%lld", (long long)r->tier_drawn[k]);
+        cellf(&t, "%.2f", tidy(pct(r->tier_drawn[k], r->present)));
+        wsum += r->tier_weight[k];
+    }
+    if (r->tier_gens[0] > 0 || r->tier_drawn[0] > 0) {
+        cellf(&t, "other");
+        cellf(&t, "%s", tier_title[0]);
+        cellf(&t, "%lld", (long long)r->tier_gens[0]);
+        cellf(&t, "%lld", (long long)r->tier_weight[0]);
+        cellf(&t, "%s", "");
+        cellf(&t, "%lld", (long long)r->tier_drawn[0]);
+        cellf(&t, "%.2f", tidy(pct(r->tier_drawn[0], r->present)));
+        wsum += r->tier_weight[0];
+    }
+    cellf(&t, "total");
+    cellf(&t, "%s", "");
+    cellf(&t, "%zu", r->ng);
+    cellf(&t, "%lld", (long long)wsum);
+    cellf(&t, "100");
+    cellf(&t, "%lld", (long long)r->present);
+    cellf(&t, "%.2f", tidy(pct(r->present, r->present)));
+    doc_heading(d, "Sweep composition (Tab. 5)");
+    doc_table(d, &g);
+    doc_table(d, &t);
+    table_free(&g);
+    table_free(&t);
+}
+
+/* The findings paragraph: every sentence is computed from the numbers. */
+static void section_findings(doc *d, const report_data *r)
+{
+    sbuf b = {0};
+    const formula_row *gm = find_formula(r, "gm2019_eq1");
+    const formula_row *t4g = find_formula(r, "thm4_gather"), *t4t = find_formula(r, "thm4_taps");
+    const formula_row *t11 = find_formula(r, "thm11");
+    const formula_row *dg = find_formula(r, "thm13_gather"), *dt = find_formula(r, "thm13_taps");
+
+    sb_printf(&b, "The database holds %lld of the %lld layers expected%s. ", (long long)r->present,
+              (long long)r->expected, r->present < r->expected ? " (INCOMPLETE)" : "");
+    sb_printf(&b, "%lld of them (%.2f%%) lie in the restricted setting of Gural & Murmann, against 22.6%% in "
+                  "the paper. ", (long long)r->restricted, tidy(pct(r->restricted, r->present)));
+
+    int64_t unsafe = 0, verdicts = 0;
+    for (size_t i = 0; i < r->nf; i++)
+        if (!r->f[i].is_workspace && strcmp(r->f[i].name, "gm2019_eq1") != 0) {
+            unsafe += r->f[i].unsafe;
+            verdicts += judged(&r->f[i]);
+        }
+    if (unsafe == 0)
+        sb_printf(&b, "No bound of the paper was unsafe: all %lld judged verdicts of Corollary 1 and Theorems "
+                      "4, 11 and 13 are tight or loose, as Sec. 5.2 reports. ", (long long)verdicts);
+    else
+        sb_printf(&b, "%lld of %lld judged verdicts of the paper's own bounds are UNSAFE, contrary to Sec. 5.2; "
+                      "results/queries/unsafe_verdicts.sql lists them. ", (long long)unsafe, (long long)verdicts);
+
+    sb_printf(&b, "Theorem 4 is tight on %lld (gather first) and %lld (taps from the workspace) and Theorem 11 "
+                  "on %lld of %lld layers. ", (long long)(t4g ? t4g->tight : 0), (long long)(t4t ? t4t->tight : 0),
+              (long long)(t11 ? t11->tight : 0), (long long)r->present);
+    if (dt && judged(dt) > 0) {
+        sb_printf(&b, "The dense bound (Theorem 13) with taps read from the workspace is tight on %lld of %lld "
+                      "judged layers (%.2f%%, paper 99.1%%)", (long long)dt->tight, (long long)judged(dt),
+                  tidy(pct(dt->tight, judged(dt))));
+        if (dt->loose_st.n > 0)
+            sb_printf(&b, "; where loose it overshoots by %.2f scalars on average (paper 91.85; median %.2f, "
+                          "max %.2f), and by at most sigma = C_out on %lld of %lld loose layers",
+                      tidy(dt->loose_st.mean), tidy(dt->loose_st.median), tidy(dt->loose_st.max),
+                      (long long)r->f4_within, (long long)r->f4_loose);
+        sb_printf(&b, ". ");
+    }
+    if (dg && judged(dg) > 0)
+        sb_printf(&b, "With the receptive field gathered first it is tight on %lld of %lld judged layers%s. ",
+                  (long long)dg->tight, (long long)judged(dg),
+                  dg->tight == judged(dg) ? ", as the paper reports" : ", where the paper reports all");
+
+    if (gm && judged(gm) > 0) {
+        int64_t gj = judged(gm);
+        sb_printf(&b, "G&M Eq. 1 as published, judged on the %lld restricted layers with C_out > C_in, is unsafe "
+                      "on %lld (%.2f%%), tight on %lld and loose on %lld. ", (long long)gj, (long long)gm->unsafe,
+                  tidy(pct(gm->unsafe, gj)), (long long)gm->tight, (long long)gm->loose);
+        if (gm->unsafe_st.n > 0)
+            sb_printf(&b, "Its shortfall truth - value averages %.2f scalars (median %.2f, max %.2f). ",
+                      tidy(gm->unsafe_st.mean), tidy(gm->unsafe_st.median), tidy(gm->unsafe_st.max));
+        if (r->l9_in > 0)
+            sb_printf(&b, "The shortfall identity of Lemma 9, truth - Eq. 1 = (k-1)C_in mod (C_out-C_in), holds on "
+                          "%lld of the %lld layers with `floor(x*) <= W_out-1`; of these, %lld have a non-integer "
+                          "`x*` and %lld of them are unsafe, while %lld have an integer `x*` and %lld of them are "
+                          "tight. ", (long long)r->l9_match, (long long)r->l9_in, (long long)r->l9_nonint,
+                      (long long)r->l9_nonint_unsafe, (long long)r->l9_int, (long long)r->l9_int_tight);
+        if (r->l9_out > 0)
+            sb_printf(&b, "Outside the grid (`floor(x*) >= W_out`, Limitation 2) Eq. 1 is loose on %lld of %lld "
+                          "layers, by up to %lld scalars. ", (long long)r->l9_out_loose, (long long)r->l9_out,
+                      (long long)r->l9_out_max_over);
+    } else {
+        sb_printf(&b, "G&M Eq. 1 was not judged on any layer (no restricted layer with C_out > C_in). ");
+    }
+    if (r->eq42_n[0] > 0)
+        sb_printf(&b, "In workspace (Eq. 42) the dense layout needs no more than the padded one on %lld of %lld "
+                      "layers and strictly less on %lld of the %lld padded ones, while its gap is at least the "
+                      "padded gap on %lld of %lld (taps from the workspace).", (long long)r->eq42_ws_ok[0],
+                  (long long)r->eq42_n[0], (long long)r->eq42_pad_strict[0], (long long)r->eq42_pad[0],
+                  (long long)r->eq42_gap_ge[0], (long long)r->eq42_n[0]);
+    if (b.oom)
+        d->oom = true;
+    doc_heading(d, "Findings");
+    doc_para(d, "findings", "1", sb_str(&b), false);
+    free(b.s);
+}
+
+static void render(doc *d, const report_data *r)
+{
+    doc_begin(d);
+    section_run(d, r);
+
+    table claims = {.id = "claims", .title = "The paper's claims, checked on this run", .cols = claim_cols,
+                    .ncols = sizeof claim_cols / sizeof claim_cols[0]};
+    build_claims(&claims, r);
+    doc_heading(d, "Claims");
+    doc_para(d, NULL, NULL,
+             "A share or mean agrees when the paper's value lies inside this run's 95% interval (Clopper-Pearson "
+             "for a share, Student t for a mean); an \"on every layer\" claim agrees when no judged verdict is "
+             "unsafe or loose.", false);
+    doc_table(d, &claims);
+    table_free(&claims);
+
+    section_verdicts(d, r);
+    section_margins(d, r);
+    section_tab5(d, r);
+    section_findings(d, r);
+}
+
+/* ---- entry points --------------------------------------------------------------- */
+
+bool rip_report_format_parse(const char *name, rip_report_format *fmt)
+{
+    static const char *const names[] = {"md", "csv", "tex"};
+    for (int i = 0; i < 3; i++)
+        if (name && strcmp(name, names[i]) == 0) {
+            *fmt = (rip_report_format)i;
+            return true;
+        }
+    return false;
+}
+
+int rip_report_write(sqlite3 *db, rip_report_format fmt, FILE *out, rip_report_status *st,
+                     char err[RIP_ERR_LEN])
+{
+    report_data r;
+    memset(&r, 0, sizeof r);
+    gsl_error_handler_t *old_handler = gsl_set_error_handler_off();
+    bool in_txn = false;
+    int status = RIP_EX_DATAERR;
+
+    if (sqlite3_exec(db, "BEGIN", NULL, NULL, NULL) != SQLITE_OK) {
+        snprintf(err, RIP_ERR_LEN, "cannot start a read transaction: %s", sqlite3_errmsg(db));
+        goto done;
+    }
+    in_txn = true;
+    status = gather(db, &r, err);
+    if (st) {
+        st->layers_present = r.present;
+        st->layers_expected = r.expected;
+        st->layers_partial = r.partial;
+    }
+    if (status != 0)
+        goto done;
+
+    doc d = {.out = out, .fmt = fmt};
+    render(&d, &r);
+    if (d.oom) {
+        snprintf(err, RIP_ERR_LEN, "out of memory while rendering the report");
+        status = RIP_EX_OSERR;
+    } else if (fflush(out) != 0 || ferror(out)) {
+        snprintf(err, RIP_ERR_LEN, "cannot write the report");
+        status = RIP_EX_IOERR;
+    }
+done:
+    if (in_txn && sqlite3_exec(db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK && status == 0) {
+        snprintf(err, RIP_ERR_LEN, "cannot end the read transaction: %s", sqlite3_errmsg(db));
+        status = RIP_EX_DATAERR;
+    }
+    data_free(&r);
+    gsl_set_error_handler(old_handler);
+    return status;
+}

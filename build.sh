@@ -55,8 +55,10 @@ case "$cmd" in
 main)
     install_deps
     setup build
-    echo "+ build/ripsim layer cin=1,cout=5,h=14,k=3   # paper Tab. 2, first row" >&2
-    build/ripsim layer cin=1,cout=5,h=14,k=3
+    # The default sweep: 10,000 seeded layers into results/sweep.db, then its
+    # summary.  Rerun after an interruption and it resumes where it stopped.
+    echo "+ build/ripsim sweep   # --n 10000 --seed 20261129 --db results/sweep.db" >&2
+    build/ripsim sweep
     ;;
 test)
     install_deps

@@ -106,6 +106,7 @@ static char *slurp_file(const char *path, size_t *n)
     cr_assert_not_null(buf);
     cr_assert_eq(fread(buf, 1, (size_t)size, f), (size_t)size);
     fclose(f);
+    buf[size] = '\0';
     *n = (size_t)size;
     return buf;
 }
@@ -298,4 +299,38 @@ Test(sweep, merge_checks_its_inputs)
     cr_expect_eq(r->status, 64);
     r = RUN("merge", "--help");
     cr_expect_eq(r->status, 0);
+}
+
+/*
+** results/sweep-report.md is committed; it must be exactly what the default
+** sweep and `ripsim report` produce today (regenerate it with the command in
+** its "regenerate with" row when a change moves a number).
+*/
+Test(sweep, default_sweep_regenerates_the_committed_report, .timeout = 900)
+{
+    const char *dir = getenv("RIPSIM_RESULTS_DIR");
+    cr_assert_not_null(dir, "RIPSIM_RESULTS_DIR must name results/");
+    char committed[512];
+    snprintf(committed, sizeof committed, "%s/sweep-report.md", dir);
+    size_t n;
+    char *want = slurp_file(committed, &n);
+    char db[320];
+    snprintf(db, sizeof db, "%s", tmp("default.db"));
+    run_result *r = RUN("sweep", "--db", db, "--quiet");
+    cr_assert_eq(r->status, 0, "%s", r->err);
+    r = RUN("report", "--db", db, "--format", "md");
+    cr_assert_eq(r->status, 0, "%s", r->err);
+    cr_expect_eq(strlen(r->out), n, "report length %zu, committed %zu", strlen(r->out), n);
+    if (strcmp(r->out, want) != 0) {
+        FILE *f = fopen(tmp("regenerated.md"), "w");
+        if (f) {
+            fputs(r->out, f);
+            fclose(f);
+        }
+        char cmd[1200];
+        snprintf(cmd, sizeof cmd, "diff '%s' '%s' | head -20 >&2", committed, tmp("regenerated.md"));
+        cr_expect_eq(system(cmd), 0);
+        cr_expect(false, "results/sweep-report.md is stale: regenerate it (diff above)");
+    }
+    free(want);
 }

@@ -129,7 +129,9 @@ static int step_reset(sqlite3_stmt *st)
     return rc == SQLITE_DONE ? 0 : -1;
 }
 
-static int write_item(sqlite3_stmt *st[ST_COUNT], const item *it, long *unsafe)
+/* Unsafe verdicts so far: [0] the paper's own bounds, [1] G&M's Eq. 1 as
+** published (whose shortfall is the paper's Limitation 1, so expected). */
+static int write_item(sqlite3_stmt *st[ST_COUNT], const item *it, long unsafe[2])
 {
     const rip_layer *L = &it->L;
     sqlite3_stmt *s = st[ST_LAYER];
@@ -175,14 +177,15 @@ static int write_item(sqlite3_stmt *st[ST_COUNT], const item *it, long *unsafe)
         sqlite3_bind_text(s, 7, rip_verdict_name(ev->verdict[i]), -1, SQLITE_STATIC);
         if (ev->verdict[i] != RIP_NA)
             sqlite3_bind_int64(s, 8, ev->value[i] - ev->truth[j]);
-        *unsafe += ev->verdict[i] == RIP_UNSAFE;
+        if (ev->verdict[i] == RIP_UNSAFE)
+            unsafe[strcmp(ev->info[i].name, "gm2019_eq1") == 0]++;
         if (step_reset(s) != 0)
             return -1;
     }
     return 0;
 }
 
-static int write_batch(sqlite3 *db, sqlite3_stmt *st[ST_COUNT], const batch *b, long *unsafe,
+static int write_batch(sqlite3 *db, sqlite3_stmt *st[ST_COUNT], const batch *b, long unsafe[2],
                        char err[RIP_ERR_LEN])
 {
     char why[RIP_ERR_LEN];
@@ -190,9 +193,9 @@ static int write_batch(sqlite3 *db, sqlite3_stmt *st[ST_COUNT], const batch *b, 
         snprintf(err, RIP_ERR_LEN, "%s", why);
         return -1;
     }
-    long u = 0;
+    long u[2] = {0, 0};
     for (int64_t k = 0; k < b->count; k++)
-        if (write_item(st, &b->items[k], &u) != 0) {
+        if (write_item(st, &b->items[k], u) != 0) {
             snprintf(err, RIP_ERR_LEN, "database: cannot write layer %lld (%s)",
                      (long long)b->items[k].idx, sqlite3_errmsg(db));
             rip_db_exec(db, "ROLLBACK", why);
@@ -203,7 +206,8 @@ static int write_batch(sqlite3 *db, sqlite3_stmt *st[ST_COUNT], const batch *b, 
         rip_db_exec(db, "ROLLBACK", why);
         return -1;
     }
-    *unsafe += u;
+    unsafe[0] += u[0];
+    unsafe[1] += u[1];
     return 0;
 }
 
@@ -250,16 +254,28 @@ static int64_t *todo_list(sqlite3 *db, const rip_sweep_opts *o, int64_t *n_todo,
     return todo;
 }
 
+/* Unsafe verdicts already stored (a resumed run), split as in write_item. */
+static void count_unsafe(sqlite3 *db, long unsafe[2])
+{
+    sqlite3_stmt *st = NULL;
+    if (sqlite3_prepare_v2(db, "SELECT formula = 'gm2019_eq1', count(*) FROM verdicts "
+                               "WHERE verdict = 'unsafe' GROUP BY 1", -1, &st, NULL) == SQLITE_OK)
+        while (sqlite3_step(st) == SQLITE_ROW)
+            unsafe[sqlite3_column_int(st, 0) ? 1 : 0] = (long)sqlite3_column_int64(st, 1);
+    sqlite3_finalize(st);
+}
+
 static void progress(const rip_sweep_opts *o, int64_t done, int64_t total, int64_t fresh,
-                     double started, long unsafe, bool final)
+                     double started, const long unsafe[2], bool final)
 {
     if (!o->progress)
         return;
     double el = now() - started, rate = el > 0 ? (double)fresh / el : 0;
     double eta = rate > 0 ? (double)(total - done) / rate : 0;
-    fprintf(stderr, "\rsweep: %lld/%lld layers (%.1f%%)  %.0f layers/s  ETA %d:%02d  unsafe %ld   %s",
+    fprintf(stderr, "\rsweep: %lld/%lld layers (%.1f%%)  %.0f layers/s  ETA %d:%02d  "
+            "unsafe: %ld paper bounds, %ld G&M Eq. 1   %s",
             (long long)done, (long long)total, total ? 100.0 * (double)done / (double)total : 100.0,
-            rate, (int)eta / 60, (int)eta % 60, unsafe, final ? "\n" : "");
+            rate, (int)eta / 60, (int)eta % 60, unsafe[0], unsafe[1], final ? "\n" : "");
     fflush(stderr);
 }
 
@@ -366,7 +382,8 @@ int rip_sweep_run(const rip_sweep_opts *o, rip_sweep_result *res, char err[RIP_E
     sigaction(SIGTERM, &sa, &old_term);
     handlers = true;
 
-    long unsafe = 0;
+    long unsafe[2] = {0, 0};
+    count_unsafe(db, unsafe);
     double started = now();
     long batches = 0;
     for (int64_t pos = 0; pos < n_todo && !stop_requested; pos += RIP_SWEEP_BATCH) {
@@ -381,7 +398,7 @@ int rip_sweep_run(const rip_sweep_opts *o, rip_sweep_result *res, char err[RIP_E
             goto done;
         }
         double t1 = now();
-        if (write_batch(db, st, &b, &unsafe, err) != 0) {
+        if (write_batch(db, st, &b, unsafe, err) != 0) {
             status = RIP_EX_IOERR;
             goto done;
         }

@@ -137,3 +137,16 @@ bool rip_layer_is_restricted(const rip_layer *L)
            L->s_h == 1 && L->s_w == 1 && L->d_h == 1 && L->d_w == 1 &&
            L->k_h == L->k_w && (L->k_h % 2) == 1 && L->h_in == L->w_in;
 }
+
+rip_layer rip_layer_transpose(const rip_layer *L)
+{
+    rip_layer T = rip_layer_make(L->cin, L->cout, L->w_in, L->h_in, L->k_w, L->k_h, L->s_w, L->s_h,
+                                 L->d_w, L->d_h, 0, 0);
+    T.p_top = L->p_left;
+    T.p_bottom = L->p_right;
+    T.p_left = L->p_top;
+    T.p_right = L->p_bottom;
+    char err[RIP_ERR_LEN];
+    (void)rip_layer_derive(&T, err); /* same sizes and products as L: cannot fail */
+    return T;
+}

@@ -41,7 +41,7 @@ typedef struct rip_layer {
 } rip_layer;
 
 /* Longest error message rip_layer_derive() writes, including the NUL. */
-#define RIP_ERR_LEN 256
+#define RIP_ERR_LEN 512
 
 /*
 ** Check a layer whose user-facing fields are set and fill its derived
@@ -70,6 +70,14 @@ bool rip_layer_is_restricted(const rip_layer *L);
 rip_layer rip_layer_make(int64_t cin, int64_t cout, int64_t h_in, int64_t w_in,
                          int64_t k_h, int64_t k_w, int64_t s_h, int64_t s_w,
                          int64_t d_h, int64_t d_w, int64_t p_h, int64_t p_w);
+
+/*
+** The layer with its two spatial axes swapped (heights <-> widths, top <->
+** left, bottom <-> right), derived.  Row-major traversal of the transposed
+** layer is column-major traversal of the original with input and kernel
+** transposed (paper Sec. 5.3).  A derived layer always transposes.
+*/
+rip_layer rip_layer_transpose(const rip_layer *L);
 
 /* Floor and ceiling division for any signs, b != 0. */
 int64_t rip_floor_div(int64_t a, int64_t b);

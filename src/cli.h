@@ -20,8 +20,10 @@
 
 /* Each subcommand: argv[0] is the subcommand name.  Returns an exit status. */
 int rip_cmd_layer(int argc, char **argv);
+int rip_cmd_layers(int argc, char **argv);
 int rip_cmd_sweep(int argc, char **argv);
 int rip_cmd_merge(int argc, char **argv);
 int rip_cmd_report(int argc, char **argv);
+int rip_cmd_tables(int argc, char **argv);
 
 #endif

@@ -117,7 +117,13 @@ static int parse_row(char *line, const int col[C_COUNT], int ncols, int64_t row,
         return -1;
     }
     if (n != ncols) {
-        snprintf(msg, RIP_ERR_LEN, "%d fields, the header has %d", n, ncols);
+        /* name the first column the row lacks, or say the row is too long */
+        const char *field = "row";
+        for (int c = 0; c < C_COUNT && n < ncols; c++)
+            if (col[c] == n)
+                field = columns[c].name;
+        snprintf(msg, RIP_ERR_LEN, "%s: %s (%d fields, the header has %d)", field,
+                 n < ncols ? "missing" : "extra fields past the last column", n, ncols);
         return -1;
     }
     int64_t v[C_COUNT];

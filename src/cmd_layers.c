@@ -1,0 +1,508 @@
+/*
+** cmd_layers.c — `ripsim layers FILE.csv`: a table of real layers (the
+** format of sweeps/layers/README.md) through every closed form and every
+** simulated truth, with the workspaces of paper Sec. 5.3 / Tab. 6.
+**
+** Every row is read and evaluated before anything is printed, so a bad row
+** (without --skip-bad) leaves stdout empty.  Rows with groups > 1 are
+** listed as not evaluated: the closed forms and the simulator model
+** channel-mixing convolutions.  The workspaces and ratios come from
+** rip_compare_layer (compare.h); this file only formats and counts them.
+**
+** Exit status: 0 when the table was read and evaluated (a formula that
+** disagrees with its truth is a finding shown in the check column, not an
+** error), 64 bad command line, 65 bad row or header, 66 missing or
+** unreadable file, 71 out of memory, 74 write error.
+*/
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "args.h"
+#include "cli.h"
+#include "compare.h"
+#include "layer_csv.h"
+
+static const char usage_text[] =
+    "usage: ripsim layers [--format table|csv] [--skip-bad] [--engine fast|plain] [--no-sim] FILE.csv\n"
+    "\n"
+    "Evaluate a CSV table of convolution layers (format: sweeps/layers/README.md;\n"
+    "FILE '-' reads standard input): every closed form of the RiP paper, every\n"
+    "simulated truth, and the workspaces of paper Sec. 5.3 / Tab. 6 under dual\n"
+    "buffering (W_naive), generalized herringbone (W_hb, Theorem 11), RiP row-major\n"
+    "(W_rip, Theorem 4) and column-major (W_col, Theorem 4 on the transposed layer),\n"
+    "and RiP without materialized padding (W_dense, Theorem 13).  As in Sec. 5.3,\n"
+    "taps are read from the workspace (sigma = C_out).  Workspaces are in scalars.\n"
+    "\n"
+    "The check column says 'ok' when every judged closed form equals its simulated\n"
+    "truth (tight) and column-major Theorem 4 equals its simulated truth; otherwise\n"
+    "it names each one that disagrees with formula minus truth, e.g. 'thm13_taps +4'.\n"
+    "Rows with groups > 1 (depthwise, grouped) are listed but not evaluated: the\n"
+    "closed forms model channel-mixing convolutions.\n"
+    "\n"
+    "options:\n"
+    "  --format F     table (default: aligned columns and a Tab. 6 style summary)\n"
+    "                 or csv (one header, one row per layer, every number)\n"
+    "  --skip-bad     report each bad row on stderr and evaluate the others\n"
+    "                 (default: the first bad row stops everything, exit 65)\n"
+    "  --engine E     simulator engine: fast (default, per pixel) or plain\n"
+    "                 (per scalar, slow; same answers)\n"
+    "  --no-sim       closed forms only (truths empty, check '-')\n"
+    "  -h, --help     this help\n"
+    "\n"
+    "Errors name the row: FILE:ROW: FIELD: problem (ROW is the line, header = 1).\n"
+    "Exit status: 0 ok (disagreements are findings, shown in the check column),\n"
+    "64 usage error, 65 bad row or header, 66 missing or unreadable file,\n"
+    "71 out of memory.\n"
+    "Example: ripsim layers sweeps/layers/resnet50.csv\n";
+
+static int usage_error(const char *msg, const char *arg)
+{
+    fprintf(stderr, "ripsim layers: %s%s%s%s\nTry 'ripsim layers --help'.\n", msg, arg ? " '" : "",
+            arg ? arg : "", arg ? "'" : "");
+    return RIP_EX_USAGE;
+}
+
+typedef enum { ITEM_EVALUATED, ITEM_GROUPED, ITEM_SKIPPED } item_state;
+
+typedef struct item {
+    const rip_csv_layer *row;
+    item_state state;
+    rip_compare c;
+} item;
+
+/* ---- small formatting helpers ---- */
+
+static bool padded(const rip_layer *L)
+{
+    return L->p_top || L->p_bottom || L->p_left || L->p_right;
+}
+
+/* "k3" for a square pair, "k7x1" otherwise (height x width). */
+static void fmt_pair(char *buf, size_t n, const char *tag, int64_t h, int64_t w)
+{
+    if (h == w)
+        snprintf(buf, n, "%s%lld", tag, (long long)h);
+    else
+        snprintf(buf, n, "%s%lldx%lld", tag, (long long)h, (long long)w);
+}
+
+/* cin->cout HxW k s d p: p1 symmetric, p3x0 per axis, p0/1/0/1 for t/b/l/r. */
+static void fmt_geometry(char *buf, size_t n, const rip_layer *L)
+{
+    char k[48], s[48], d[48], p[96];
+    fmt_pair(k, sizeof k, "k", L->k_h, L->k_w);
+    fmt_pair(s, sizeof s, "s", L->s_h, L->s_w);
+    fmt_pair(d, sizeof d, "d", L->d_h, L->d_w);
+    if (L->p_top == L->p_bottom && L->p_left == L->p_right)
+        fmt_pair(p, sizeof p, "p", L->p_top, L->p_left);
+    else
+        snprintf(p, sizeof p, "p%lld/%lld/%lld/%lld", (long long)L->p_top, (long long)L->p_bottom,
+                 (long long)L->p_left, (long long)L->p_right);
+    snprintf(buf, n, "%lld->%lld %lldx%lld %s %s %s %s", (long long)L->cin, (long long)L->cout,
+             (long long)L->h_in, (long long)L->w_in, k, s, d, p);
+}
+
+/* The check column: "ok", "-" without the simulator, else "f +d; g -e". */
+static void fmt_check(char *buf, size_t n, const rip_compare *c, bool with_sim)
+{
+    if (!with_sim) {
+        snprintf(buf, n, "-");
+        return;
+    }
+    const rip_eval *ev = &c->ev;
+    size_t used = 0;
+    buf[0] = '\0';
+    for (size_t i = 0; i < ev->n_formulas; i++) {
+        if (ev->judged_by[i] < 0 || !ev->defined[i])
+            continue;
+        if (ev->verdict[i] != RIP_UNSAFE && ev->verdict[i] != RIP_LOOSE)
+            continue;
+        int k = snprintf(buf + used, n - used, "%s%s %+lld", used ? "; " : "", ev->info[i].name,
+                         (long long)(ev->value[i] - ev->truth[ev->judged_by[i]]));
+        if (k > 0)
+            used = used + (size_t)k < n ? used + (size_t)k : n - 1;
+    }
+    if (c->col_gap_formula != c->col_gap_truth) {
+        int k = snprintf(buf + used, n - used, "%sthm4_taps_col %+lld", used ? "; " : "",
+                         (long long)(c->col_gap_formula - c->col_gap_truth));
+        if (k > 0)
+            used = used + (size_t)k < n ? used + (size_t)k : n - 1;
+    }
+    if (used == 0)
+        snprintf(buf, n, "ok");
+}
+
+static void grouped_note(char *buf, size_t n, const rip_csv_layer *r)
+{
+    snprintf(buf, n, "not evaluated: groups=%lld (%s); the closed forms model channel-mixing convolutions",
+             (long long)r->groups, r->groups == r->L.cin ? "depthwise" : "grouped");
+}
+
+/* One CSV field, quoted when it holds a comma, quote or line break. */
+static void csv_str(const char *s)
+{
+    if (strpbrk(s, ",\"\r\n") == NULL) {
+        fputs(s, stdout);
+        return;
+    }
+    putchar('"');
+    for (; *s; s++) {
+        if (*s == '"')
+            putchar('"');
+        putchar(*s);
+    }
+    putchar('"');
+}
+
+static void csv_int(int64_t v)
+{
+    printf(",%lld", (long long)v);
+}
+
+/* ---- csv format ---- */
+
+static void print_csv(const item *items, size_t n, bool with_sim)
+{
+    size_t nf;
+    const rip_formula_info *info = rip_formulas(&nf);
+
+    fputs("layer_name,row,groups,c_in,c_out,h_in,w_in,k_h,k_w,s_h,s_w,d_h,d_w,"
+          "p_top,p_bottom,p_left,p_right,h_out,w_out,generalized,n_in_padded,n_in_dense,n_out",
+          stdout);
+    for (size_t i = 0; i < nf; i++)
+        printf(",%s", info[i].name);
+    for (int e = 0; e < RIP_EXEC_COUNT; e++)
+        printf(",truth_%s", rip_exec_name((rip_exec)e));
+    for (size_t i = 0; i < nf; i++)
+        if (info[i].judged_by)
+            printf(",verdict_%s", info[i].name);
+    fputs(",col_thm4_taps,col_truth_rip_padded_taps,verdict_col_thm4_taps,"
+          "w_naive,w_hb,w_rip,w_rip_col,w_rip_best,w_dense,gap_padded,gap_dense,"
+          "ratio,ratio_best,save,dense,check,note\n",
+          stdout);
+
+    for (size_t j = 0; j < n; j++) {
+        const item *it = &items[j];
+        if (it->state == ITEM_SKIPPED)
+            continue;
+        const rip_layer *L = &it->row->L;
+        csv_str(it->row->name);
+        csv_int(it->row->row);
+        csv_int(it->row->groups);
+        const int64_t geo[] = {L->cin,   L->cout,     L->h_in,  L->w_in,   L->k_h,  L->k_w,
+                               L->s_h,   L->s_w,      L->d_h,   L->d_w,    L->p_top, L->p_bottom,
+                               L->p_left, L->p_right, L->h_out, L->w_out,
+                               !rip_layer_is_restricted(L), L->n_in_padded, L->n_in_dense, L->n_out};
+        for (size_t g = 0; g < sizeof geo / sizeof geo[0]; g++)
+            csv_int(geo[g]);
+
+        if (it->state == ITEM_GROUPED) {
+            /* empty evaluation: formulas, truths, verdicts, column-major (3),
+            ** workspaces (6), gaps (2), ratios (4), check */
+            size_t judged = 0;
+            for (size_t i = 0; i < nf; i++)
+                judged += info[i].judged_by != NULL;
+            size_t empties = nf + RIP_EXEC_COUNT + judged + 3 + 6 + 2 + 4 + 1;
+            for (size_t e = 0; e < empties; e++)
+                putchar(',');
+            char note[256];
+            grouped_note(note, sizeof note, it->row);
+            putchar(',');
+            csv_str(note);
+            putchar('\n');
+            continue;
+        }
+
+        const rip_compare *c = &it->c;
+        const rip_eval *ev = &c->ev;
+        for (size_t i = 0; i < ev->n_formulas; i++) {
+            if (ev->defined[i])
+                csv_int(ev->value[i]);
+            else
+                putchar(',');
+        }
+        for (int e = 0; e < RIP_EXEC_COUNT; e++) {
+            if (with_sim)
+                csv_int(ev->truth[e]);
+            else
+                putchar(',');
+        }
+        for (size_t i = 0; i < ev->n_formulas; i++)
+            if (ev->info[i].judged_by)
+                printf(",%s", with_sim ? rip_verdict_name(ev->verdict[i]) : "");
+        csv_int(c->col_gap_formula);
+        if (with_sim) {
+            csv_int(c->col_gap_truth);
+            printf(",%s", rip_verdict_name(rip_verdict_of(true, c->col_gap_formula, c->col_gap_truth)));
+        } else {
+            fputs(",,", stdout);
+        }
+        csv_int(c->w_naive);
+        csv_int(c->w_hb);
+        csv_int(c->w_rip);
+        csv_int(c->w_rip_col);
+        csv_int(c->w_rip_best);
+        if (c->w_dense >= 0)
+            csv_int(c->w_dense);
+        else
+            putchar(',');
+        csv_int(c->gap_padded);
+        if (c->gap_dense >= 0)
+            csv_int(c->gap_dense);
+        else
+            putchar(',');
+        printf(",%.6f,%.6f,%.6f", c->ratio, c->ratio_best, c->save);
+        if (c->w_dense >= 0)
+            printf(",%.6f", c->dense);
+        else
+            putchar(',');
+        char check[512];
+        fmt_check(check, sizeof check, c, with_sim);
+        putchar(',');
+        csv_str(check);
+        fputs(",\n", stdout);
+    }
+}
+
+/* ---- table format ---- */
+
+static void print_table(const item *items, size_t n, size_t n_bad, bool with_sim, rip_engine engine)
+{
+    int wname = 4, wgeo = 8;
+    char geo[256];
+    for (size_t j = 0; j < n; j++) {
+        if (items[j].state == ITEM_SKIPPED)
+            continue;
+        int ln = (int)strlen(items[j].row->name);
+        wname = ln > wname ? ln : wname;
+        fmt_geometry(geo, sizeof geo, &items[j].row->L);
+        int lg = (int)strlen(geo);
+        wgeo = lg > wgeo ? lg : wgeo;
+    }
+
+    printf("%-*s  %-*s %12s %12s %12s %7s %12s %7s %12s %6s %6s  %s\n", wname, "name", wgeo,
+           "geometry", "W_naive", "W_hb", "W_rip", "rip/hb", "W_col", "best/hb", "W_dense", "dense",
+           "save", "check");
+
+    /* summary, all from compare fields */
+    size_t evaluated = 0, grouped = 0, generalized = 0, exact = 0, within5 = 0, exact_best = 0,
+           within5_best = 0, below_best = 0, dense_defined = 0, eq42_gap = 0, eq42_ws = 0, n_padded = 0,
+           eq42_strict = 0, n_ok = 0;
+    double sum_save = 0, sum_dense = 0, max_ratio = 0, max_ratio_best = 0, best_save = -1;
+    const char *max_name = "", *max_best_name = "", *best_save_name = "";
+
+    for (size_t j = 0; j < n; j++) {
+        const item *it = &items[j];
+        if (it->state == ITEM_SKIPPED)
+            continue;
+        const rip_layer *L = &it->row->L;
+        fmt_geometry(geo, sizeof geo, L);
+        printf("%-*s  %-*s ", wname, it->row->name, wgeo, geo);
+        if (it->state == ITEM_GROUPED) {
+            char note[256];
+            grouped_note(note, sizeof note, it->row);
+            printf("%s\n", note);
+            grouped++;
+            continue;
+        }
+        const rip_compare *c = &it->c;
+        char wd[32] = "-", dn[16] = "-", check[512];
+        if (c->w_dense >= 0) {
+            snprintf(wd, sizeof wd, "%lld", (long long)c->w_dense);
+            snprintf(dn, sizeof dn, "%.1f%%", 100.0 * c->dense);
+        }
+        fmt_check(check, sizeof check, c, with_sim);
+        printf("%12lld %12lld %12lld %7.4f %12lld %7.4f %12s %6s %5.1f%%  %s\n", (long long)c->w_naive,
+               (long long)c->w_hb, (long long)c->w_rip, c->ratio, (long long)c->w_rip_col,
+               c->ratio_best, wd, dn, 100.0 * c->save, check);
+
+        evaluated++;
+        generalized += c->generalized;
+        exact += c->w_rip == c->w_hb;
+        within5 += 100 * c->w_rip <= 105 * c->w_hb;
+        exact_best += c->w_rip_best == c->w_hb;
+        below_best += c->w_rip_best < c->w_hb;
+        within5_best += 100 * c->w_rip_best <= 105 * c->w_hb;
+        if (c->ratio > max_ratio) {
+            max_ratio = c->ratio;
+            max_name = it->row->name;
+        }
+        if (c->ratio_best > max_ratio_best) {
+            max_ratio_best = c->ratio_best;
+            max_best_name = it->row->name;
+        }
+        if (c->save > best_save) {
+            best_save = c->save;
+            best_save_name = it->row->name;
+        }
+        sum_save += c->save;
+        sum_dense += c->dense;
+        if (c->w_dense >= 0) {
+            dense_defined++;
+            eq42_gap += c->gap_dense >= c->gap_padded;
+            eq42_ws += c->w_dense <= c->w_rip;
+            if (padded(L)) {
+                n_padded++;
+                eq42_strict += c->w_dense < c->w_rip;
+            }
+        }
+        n_ok += with_sim && c->n_disagree == 0;
+    }
+
+    printf("\n");
+    printf("layers: %zu listed, %zu evaluated, %zu grouped/depthwise not evaluated", evaluated + grouped,
+           evaluated, grouped);
+    if (n_bad)
+        printf(", %zu bad rows skipped", n_bad);
+    printf("\n");
+    if (evaluated == 0) {
+        printf("no layer evaluated\n");
+        return;
+    }
+    printf("generalized (outside Gural & Murmann's restrictions): %zu of %zu\n", generalized, evaluated);
+    printf("W_rip vs W_hb (row-major):     exact %zu of %zu, <= 5%% %zu of %zu, max %.4f (%s)\n", exact,
+           evaluated, within5, evaluated, max_ratio, max_name);
+    printf("best of row- and column-major: exact %zu of %zu, below W_hb %zu, <= 5%% %zu of %zu, max %.4f (%s)\n",
+           exact_best, evaluated, below_best, within5_best, evaluated, max_ratio_best, max_best_name);
+    printf("save vs dual buffering: mean %.1f%%, best %.1f%% (%s)\n", 100.0 * sum_save / (double)evaluated,
+           100.0 * best_save, best_save_name);
+    printf("dense (no materialized padding): mean further saving %.1f%%", 100.0 * sum_dense / (double)evaluated);
+    if (dense_defined < evaluated)
+        printf(" (Theorem 13 undefined on %zu: padding >= k_eff; counted as 0)", evaluated - dense_defined);
+    printf("\n");
+    printf("Eq. 42: dense gap >= padded gap on %zu of %zu; dense workspace <= padded on %zu of %zu, "
+           "strictly < on the padded ones %zu of %zu\n",
+           eq42_gap, dense_defined, eq42_ws, dense_defined, eq42_strict, n_padded);
+    if (with_sim)
+        printf("check (%s simulator): %zu of %zu ok (every judged closed form tight, column-major "
+               "Theorem 4 equal to its truth)\n",
+               engine == RIP_ENGINE_FAST ? "fast" : "plain", n_ok, evaluated);
+    else
+        printf("check: closed forms only (--no-sim)\n");
+}
+
+/* ---- the command ---- */
+
+int rip_cmd_layers(int argc, char **argv)
+{
+    bool csv = false, skip_bad = false, with_sim = true, opts_done = false;
+    rip_engine engine = RIP_ENGINE_FAST;
+    const char *path = NULL;
+
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i], *v;
+        if (!opts_done && a[0] == '-' && a[1] != '\0') {
+            if (strcmp(a, "--") == 0) {
+                opts_done = true;
+            } else if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
+                fputs(usage_text, stdout);
+                return RIP_EX_OK;
+            } else if (strcmp(a, "--skip-bad") == 0) {
+                skip_bad = true;
+            } else if (strcmp(a, "--no-sim") == 0) {
+                with_sim = false;
+            } else if (rip_arg_value(argc, argv, &i, "--format", &v)) {
+                if (v && strcmp(v, "table") == 0)
+                    csv = false;
+                else if (v && strcmp(v, "csv") == 0)
+                    csv = true;
+                else
+                    return usage_error("--format takes table or csv, not", v ? v : "");
+            } else if (rip_arg_value(argc, argv, &i, "--engine", &v)) {
+                if (v && strcmp(v, "fast") == 0)
+                    engine = RIP_ENGINE_FAST;
+                else if (v && strcmp(v, "plain") == 0)
+                    engine = RIP_ENGINE_PLAIN;
+                else
+                    return usage_error("--engine takes fast or plain, not", v ? v : "");
+            } else {
+                return usage_error("unknown option", a);
+            }
+        } else if (path == NULL) {
+            path = a;
+        } else {
+            return usage_error("one FILE only; unexpected argument", a);
+        }
+    }
+    if (path == NULL)
+        return usage_error("missing FILE.csv ('-' for standard input)", NULL);
+
+    /* read */
+    bool is_stdin = strcmp(path, "-") == 0;
+    const char *fname = is_stdin ? "<stdin>" : path;
+    FILE *f = is_stdin ? stdin : fopen(path, "r");
+    if (f == NULL) {
+        fprintf(stderr, "ripsim layers: %s: %s\n", path, strerror(errno));
+        return RIP_EX_NOINPUT;
+    }
+    struct stat st;
+    if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
+        fprintf(stderr, "ripsim layers: %s: is a directory\n", path);
+        if (!is_stdin)
+            fclose(f);
+        return RIP_EX_NOINPUT;
+    }
+    rip_layer_table t;
+    char err[RIP_ERR_LEN];
+    int rc = rip_layer_csv_read(f, fname, skip_bad, stderr, &t, err);
+    bool read_error = ferror(f) != 0;
+    if (!is_stdin)
+        fclose(f);
+    if (rc != 0) {
+        if (read_error) {
+            fprintf(stderr, "ripsim layers: %s\n", err);
+            return RIP_EX_NOINPUT;
+        }
+        fprintf(stderr, "%s\n", err);
+        return strstr(err, "out of memory") ? RIP_EX_OSERR : RIP_EX_DATAERR;
+    }
+
+    /* evaluate everything before printing anything */
+    item *items = calloc(t.n ? t.n : 1, sizeof *items);
+    if (items == NULL) {
+        rip_layer_table_free(&t);
+        fprintf(stderr, "ripsim layers: out of memory\n");
+        return RIP_EX_OSERR;
+    }
+    size_t n_bad = t.n_bad;
+    for (size_t j = 0; j < t.n; j++) {
+        item *it = &items[j];
+        it->row = &t.rows[j];
+        if (it->row->groups > 1) {
+            it->state = ITEM_GROUPED;
+            continue;
+        }
+        it->state = ITEM_EVALUATED;
+        if (rip_compare_layer(&it->row->L, engine, with_sim, &it->c, err) == 0)
+            continue;
+        bool oom = strstr(err, "out of memory") != NULL;
+        if (skip_bad && !oom) {
+            fprintf(stderr, "%s:%lld: %s (skipped)\n", fname, (long long)it->row->row, err);
+            it->state = ITEM_SKIPPED;
+            n_bad++;
+            continue;
+        }
+        fprintf(stderr, "%s:%lld: %s\n", fname, (long long)it->row->row, err);
+        free(items);
+        rip_layer_table_free(&t);
+        return oom ? RIP_EX_OSERR : RIP_EX_DATAERR;
+    }
+
+    if (csv)
+        print_csv(items, t.n, with_sim);
+    else
+        print_table(items, t.n, n_bad, with_sim, engine);
+    free(items);
+    rip_layer_table_free(&t);
+
+    if (n_bad)
+        fprintf(stderr, "ripsim layers: %zu bad row%s skipped\n", n_bad, n_bad == 1 ? "" : "s");
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+        fprintf(stderr, "ripsim layers: cannot write output\n");
+        return RIP_EX_IOERR;
+    }
+    return RIP_EX_OK;
+}

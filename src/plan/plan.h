@@ -1,0 +1,141 @@
+/*
+** plan.h — graph-level memory planning (paper Sec. 4.3, Appendix I).
+**
+** A model graph (graph.h) becomes a planning *problem*: tensors with byte
+** sizes and inclusive lifetimes over operator steps, plus *in-place
+** candidates*, pairs (input tensor, output tensor) of one operator that may
+** share memory.  A *strategy* turns the problem into a *plan*: a byte offset
+** per tensor and, per candidate, whether it was used in place and whether
+** it needs a runtime shift.  rip_plan_check() verifies any plan
+** independently of the strategy that made it.
+**
+** Raw buffer lists (`ripsim plan --intervals`) are problems without
+** candidates.
+**
+** In-place semantics (x = byte offset, N = size):
+**   ALIAS  the output is written over its input at the same offset:
+**          x_out == x_in (in-place depthwise, elementwise ops, upsampling
+**          by reverse traversal, Theorem 14).
+**   GAP    RiP: the output is written left-aligned below its input, at
+**          least `gap` bytes below: x_in - x_out >= gap (r = 0).  Or, with
+**          a runtime right shift of the input by `gap` bytes before the op
+**          (r = 1): x_out == x_in and, during the operator's step, the
+**          input occupies [x_in + gap, x_in + gap + N_in), so the block
+**          [x_in, x_in + gap + N_in) must be free of every other tensor
+**          live at that step.
+** A used candidate exempts exactly that pair from the no-overlap rule; all
+** other pairs of tensors with overlapping lifetimes must be disjoint.  Each
+** operator overwrites at most one input.
+*/
+#ifndef RIPSIM_PLAN_H
+#define RIPSIM_PLAN_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "layer.h"
+
+#define RIP_PLAN_ID_LEN 32
+
+typedef struct rip_tensor {
+    char id[RIP_PLAN_ID_LEN];   /* graph: "input" or the producer's op_id; intervals: the file's id */
+    int64_t size;               /* bytes, > 0 */
+    int64_t first, last;        /* inclusive steps during which it must be resident */
+    int producer_op;            /* -1 for the model input or a raw buffer */
+} rip_tensor;
+
+typedef enum { RIP_INPLACE_ALIAS = 0, RIP_INPLACE_GAP = 1 } rip_inplace_kind;
+
+typedef struct rip_candidate {
+    int in, out;                /* tensor indices */
+    int op;                     /* the operator (its step) */
+    rip_inplace_kind kind;
+    int64_t gap;                /* GAP: bytes, a multiple of the alignment; ALIAS: 0 */
+    /* for GAP candidates: the conv layer, so a checker can re-derive the gap
+    ** with the simulator rather than trust the closed form */
+    bool has_layer;
+    rip_layer layer;
+    int64_t dtype_bytes;
+} rip_candidate;
+
+typedef struct rip_problem {
+    char name[64];
+    rip_tensor *t;
+    size_t n;
+    rip_candidate *cand;
+    size_t n_cand;
+    int64_t n_steps;            /* steps are 0 .. n_steps-1 */
+    int64_t align;              /* offsets (and GAP gaps) are multiples of this, >= 1 */
+} rip_problem;
+
+typedef struct rip_plan {
+    char strategy[32];
+    int64_t *offset;            /* per tensor */
+    bool *in_place;             /* per candidate: d_i */
+    bool *shift;                /* per candidate: r_i (GAP only) */
+    int64_t peak;               /* max over tensors of the end of its block */
+    int64_t lower_bound;        /* the problem's lower bound (rip_problem_lower_bound) */
+    bool optimal;               /* proven optimal (peak == lower bound, or solver proof) */
+    double seconds;             /* wall time of the strategy */
+    int64_t n_vars, n_cons;     /* milp: program size (binaries + continuous, rows) */
+    int64_t n_binaries;
+} rip_plan;
+
+/* Allocate a plan for p (all offsets 0, nothing in place). NULL on OOM. */
+rip_plan *rip_plan_new(const rip_problem *p, const char *strategy);
+void rip_plan_free(rip_plan *plan);
+
+/* Recompute plan->peak from the offsets, sizes and shifts. */
+int64_t rip_plan_peak(const rip_problem *p, const rip_plan *plan);
+
+/*
+** Live-bytes lower bound: max over steps of the bytes that must be resident.
+** A pair that may be used in place at that step counts as its smallest
+** possible union (ALIAS: max(N_in, N_out); GAP: max(N_out, gap + N_in)).
+** Every valid plan's peak is >= this.
+*/
+int64_t rip_problem_lower_bound(const rip_problem *p);
+
+/* Do tensors a and b overlap in time? (inclusive lifetimes) */
+static inline bool rip_tensors_meet(const rip_tensor *a, const rip_tensor *b)
+{
+    return a->first <= b->last && b->first <= a->last;
+}
+
+/*
+** Check a plan: offsets aligned and >= 0, no two tensors live at the same
+** time overlap unless they are a used candidate whose offsets respect its
+** rule, at most one input overwritten per operator, runtime-shift blocks
+** free, peak correct.  With simulate true, every used GAP candidate's gap is
+** re-derived by the simulator (rip_dense_gather truth of its layer, in
+** bytes, rounded up to the alignment) instead of trusting the closed form.
+** Returns 0, or -1 with the first violation in err.
+*/
+int rip_plan_check(const rip_problem *p, const rip_plan *plan, bool simulate, char err[RIP_ERR_LEN]);
+
+/* ---- strategies ---- */
+
+typedef struct rip_plan_opts {
+    uint64_t seed;              /* hill-climb */
+    double time_limit;          /* seconds, milp / exact; <= 0: none */
+    int64_t capacity;           /* exact: a feasible plan within this many bytes is enough; 0: minimize */
+    bool verbose;
+} rip_plan_opts;
+
+typedef int (*rip_strategy_fn)(const rip_problem *p, const rip_plan_opts *o, rip_plan *out,
+                               char err[RIP_ERR_LEN]);
+
+typedef struct rip_strategy {
+    const char *name;           /* naive, lower-bound, greedy-size, tinyengine, hill-climb, milp, exact */
+    const char *summary;
+    rip_strategy_fn run;        /* fills *out (allocated by the caller with rip_plan_new) */
+} rip_strategy;
+
+/* The registered strategies; *count receives their number. */
+const rip_strategy *rip_strategies(size_t *count);
+const rip_strategy *rip_strategy_by_name(const char *name);
+
+void rip_problem_free(rip_problem *p);
+
+#endif

@@ -13,6 +13,7 @@
 #define RIP_EX_USAGE 64      /* bad command line */
 #define RIP_EX_DATAERR 65    /* bad input data: SPEC, CSV row, database */
 #define RIP_EX_NOINPUT 66    /* input file missing or unreadable */
+#define RIP_EX_UNAVAILABLE 69 /* a needed external tool is missing */
 #define RIP_EX_SOFTWARE 70   /* internal error */
 #define RIP_EX_OSERR 71      /* out of memory and similar */
 #define RIP_EX_CANTCREAT 73  /* output file cannot be created */
@@ -25,5 +26,6 @@ int rip_cmd_sweep(int argc, char **argv);
 int rip_cmd_merge(int argc, char **argv);
 int rip_cmd_report(int argc, char **argv);
 int rip_cmd_tables(int argc, char **argv);
+int rip_cmd_plan(int argc, char **argv);
 
 #endif

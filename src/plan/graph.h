@@ -20,6 +20,9 @@ typedef enum {
 
 #define RIP_OP_MAX_INPUTS 16
 
+/* The CSV name of an op kind ("conv2d", ...); "?" when out of range. */
+const char *rip_op_name(rip_op_kind k);
+
 typedef struct rip_op {
     int64_t id;
     rip_op_kind kind;

@@ -57,6 +57,11 @@ typedef struct rip_candidate {
     bool has_layer;
     rip_layer layer;
     int64_t dtype_bytes;
+    /* GAP with a layer: the gap was made with taps read from the workspace
+    ** (Theorem 13 with sigma = C_out, simulated as RIP_EXEC_DENSE_TAPS)
+    ** rather than gathered first (sigma = 0, RIP_EXEC_DENSE_GATHER, the
+    ** default).  Added after the original fields; zero = gathered. */
+    bool taps;
 } rip_candidate;
 
 typedef struct rip_problem {
@@ -80,6 +85,10 @@ typedef struct rip_plan {
     double seconds;             /* wall time of the strategy */
     int64_t n_vars, n_cons;     /* milp: program size (binaries + continuous, rows) */
     int64_t n_binaries;
+    /* The lower-bound strategy: peak is the live-bytes bound, the offsets
+    ** (all 0) are no placement, and rip_plan_check() does not apply.
+    ** Added after the original fields; false for every real placement. */
+    bool bound_only;
 } rip_plan;
 
 /* Allocate a plan for p (all offsets 0, nothing in place). NULL on OOM. */
@@ -97,6 +106,12 @@ int64_t rip_plan_peak(const rip_problem *p, const rip_plan *plan);
 */
 int64_t rip_problem_lower_bound(const rip_problem *p);
 
+/* x rounded up to a multiple of a (x >= 0, a >= 1). */
+static inline int64_t rip_align_up(int64_t x, int64_t a)
+{
+    return a <= 1 ? x : (x + a - 1) / a * a;
+}
+
 /* Do tensors a and b overlap in time? (inclusive lifetimes) */
 static inline bool rip_tensors_meet(const rip_tensor *a, const rip_tensor *b)
 {
@@ -108,8 +123,10 @@ static inline bool rip_tensors_meet(const rip_tensor *a, const rip_tensor *b)
 ** time overlap unless they are a used candidate whose offsets respect its
 ** rule, at most one input overwritten per operator, runtime-shift blocks
 ** free, peak correct.  With simulate true, every used GAP candidate's gap is
-** re-derived by the simulator (rip_dense_gather truth of its layer, in
-** bytes, rounded up to the alignment) instead of trusting the closed form.
+** re-derived by the simulator (rip_dense_gather truth of its layer, or
+** rip_dense_taps when the candidate has taps set, in bytes, rounded up to
+** the alignment) instead of trusting the closed form; candidates without a
+** layer (pooling, gap 0) keep their gap.  A bound_only plan is refused.
 ** Returns 0, or -1 with the first violation in err.
 */
 int rip_plan_check(const rip_problem *p, const rip_plan *plan, bool simulate, char err[RIP_ERR_LEN]);
@@ -135,6 +152,17 @@ typedef struct rip_strategy {
 /* The registered strategies; *count receives their number. */
 const rip_strategy *rip_strategies(size_t *count);
 const rip_strategy *rip_strategy_by_name(const char *name);
+
+/*
+** Run strategy s on p into out (made by rip_plan_new(p, s->name)): checks
+** that the problem's indices are sane, times the call into out->seconds
+** (wall clock, overriding what the strategy set), and sets out->optimal
+** when a placement's peak equals the lower bound (a solver's own proof is
+** kept).  o may be NULL (all defaults).  Returns 0, or an exit status of
+** cli.h with err.  The plan is not checked: call rip_plan_check().
+*/
+int rip_strategy_run(const rip_strategy *s, const rip_problem *p, const rip_plan_opts *o, rip_plan *out,
+                     char err[RIP_ERR_LEN]);
 
 void rip_problem_free(rip_problem *p);
 

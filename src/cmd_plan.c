@@ -1,0 +1,640 @@
+/*
+** cmd_plan.c — `ripsim plan`: place a model graph's tensors (or a raw
+** buffer list) in one arena with a chosen strategy and show the plan.
+**
+**   ripsim plan GRAPH.csv [options]
+**   ripsim plan --intervals FILE.csv [--inclusive] [options]
+**
+** A graph (firmware/models/README.md schema) becomes a planning problem
+** with the in-place candidates of the RiP paper (graph.h: RiP conv GAPs,
+** elementwise/pool/upsample in place, TinyEngine's in-place depthwise);
+** --no-rip keeps only the depthwise candidates (the Tab. 3 baseline),
+** --dual none at all (Tab. 7's dual buffer).  An interval list has no
+** candidates.  Every plan except the lower bound is verified by
+** rip_plan_check() before anything is printed (for graphs with every used
+** RiP gap re-derived by the simulator); a plan that fails is an internal
+** error (exit 70) naming the violation, never output.
+**
+** Output: a readable summary and one row per tensor (default), one JSON
+** object (--json), an ASCII picture of memory over time (--draw ascii,
+** after the table), or an SVG picture written to --out (--draw svg).
+**
+** Exit status: 0 planned (and checked), 64 bad command line, 65 bad data
+** (the message names row and field), 66 missing file, 70 a strategy
+** failed or made an invalid plan, 71 out of memory, 73 cannot create the
+** --out file, 74 write error.
+*/
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "args.h"
+#include "cli.h"
+#include "plan/graph.h"
+#include "plan/plan.h"
+
+static const char usage_text[] =
+    "usage: ripsim plan GRAPH.csv [options]\n"
+    "       ripsim plan --intervals FILE.csv [--inclusive] [options]\n"
+    "\n"
+    "Place every tensor of a model graph (schema: firmware/models/README.md) or of a\n"
+    "raw buffer list (columns id,start,end,size) at a byte offset in one arena, with\n"
+    "the in-place execution of the RiP paper (Sec. 4.3, App. I), and show the plan:\n"
+    "peak bytes against the live-bytes lower bound, in-place pairs, runtime shifts.\n"
+    "Every plan is verified independently (rip_plan_check) before it is shown.\n"
+    "\n"
+    "options:\n"
+    "  --strategy NAME   planning strategy (default: tinyengine for graphs,\n"
+    "                    greedy-size for intervals):\n"
+    "%s"
+    "  --no-rip          graphs: no RiP candidates, only TinyEngine's in-place\n"
+    "                    depthwise (the paper's Tab. 3 baseline)\n"
+    "  --dual            graphs: no in-place candidates at all (Tab. 7's dual buffer)\n"
+    "  --sigma S         graphs: RiP gaps with taps gathered first (gather, sigma = 0,\n"
+    "                    default, as deployed) or read from the workspace (taps,\n"
+    "                    sigma = C_out)\n"
+    "  --align V         offsets and gaps are multiples of V bytes (default 4 for\n"
+    "                    graphs, as on the Picos; 1 for intervals)\n"
+    "  --intervals FILE  plan a buffer list id,start,end,size instead of a graph;\n"
+    "                    intervals are half-open [start, end) unless --inclusive\n"
+    "  --inclusive       interval ends are inclusive [start, end]\n"
+    "  --json            one JSON object instead of the table\n"
+    "  --draw ascii|svg  ascii: a picture of memory (rows = address bands,\n"
+    "                    columns = steps) after the table; svg: one rectangle per\n"
+    "                    tensor (x = lifetime, y = offset..offset+size) to --out FILE\n"
+    "  --out FILE        where --draw svg writes\n"
+    "  --seed S          hill-climb: PCG32 seed (default 1)\n"
+    "  --time-limit S    milp, exact (and hill-climb): stop after S seconds\n"
+    "  --capacity B      exact: any plan within B bytes is enough\n"
+    "  --check           verify the plan before showing it (default)\n"
+    "  --no-check        do not verify (for timing strategies only)\n"
+    "  -h, --help        this help\n"
+    "\n"
+    "The lower-bound strategy reports a bound, not a placement: its peak is the\n"
+    "live-bytes bound and it has no offsets.  Errors are one line; data errors name\n"
+    "FILE:ROW: FIELD.\n"
+    "Exit status: 0 ok, 64 usage, 65 bad data, 66 missing file, 70 strategy failed\n"
+    "or made an invalid plan, 71 out of memory, 73 cannot create --out, 74 write error.\n"
+    "Example: ripsim plan firmware/models/mcunet/mcunet-in3.csv --no-rip\n";
+
+static void print_usage(FILE *to)
+{
+    char list[2048];
+    size_t used = 0, n;
+    const rip_strategy *s = rip_strategies(&n);
+    list[0] = '\0';
+    for (size_t i = 0; i < n; i++) {
+        int k = snprintf(list + used, sizeof list - used, "                      %-12s %s\n", s[i].name,
+                         s[i].summary);
+        if (k > 0 && used + (size_t)k < sizeof list)
+            used += (size_t)k;
+    }
+    fprintf(to, usage_text, list);
+}
+
+static int usage_error(const char *msg, const char *arg)
+{
+    fprintf(stderr, "ripsim plan: %s%s%s%s\nTry 'ripsim plan --help'.\n", msg, arg ? " '" : "", arg ? arg : "",
+            arg ? "'" : "");
+    return RIP_EX_USAGE;
+}
+
+/* ---- formatting helpers ---- */
+
+/* v with thousands separators: 1234567 -> "1,234,567". */
+static const char *fmt_int(char *buf, size_t n, int64_t v)
+{
+    char tmp[32];
+    snprintf(tmp, sizeof tmp, "%lld", (long long)(v < 0 ? -v : v));
+    size_t len = strlen(tmp), o = 0;
+    if (v < 0 && o + 1 < n)
+        buf[o++] = '-';
+    for (size_t i = 0; i < len && o + 1 < n; i++) {
+        buf[o++] = tmp[i];
+        if ((len - i - 1) % 3 == 0 && i + 1 < len && o + 1 < n)
+            buf[o++] = ',';
+    }
+    buf[o] = '\0';
+    return buf;
+}
+
+static void json_str(FILE *f, const char *s)
+{
+    fputc('"', f);
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\')
+            fprintf(f, "\\%c", c);
+        else if (c < 0x20)
+            fprintf(f, "\\u%04x", c);
+        else
+            fputc(c, f);
+    }
+    fputc('"', f);
+}
+
+static void xml_str(FILE *f, const char *s)
+{
+    for (; *s; s++) {
+        switch (*s) {
+        case '&': fputs("&amp;", f); break;
+        case '<': fputs("&lt;", f); break;
+        case '>': fputs("&gt;", f); break;
+        case '"': fputs("&quot;", f); break;
+        case '\'': fputs("&#39;", f); break;
+        default: fputc(*s, f);
+        }
+    }
+}
+
+static bool is_milp(const rip_plan *plan)
+{
+    return strcmp(plan->strategy, "milp") == 0;
+}
+
+/* The used candidate whose output is tensor t, or -1. */
+static long cand_into(const rip_problem *p, const rip_plan *plan, size_t t)
+{
+    for (size_t k = 0; k < p->n_cand; k++)
+        if (plan->in_place[k] && (size_t)p->cand[k].out == t)
+            return (long)k;
+    return -1;
+}
+
+/* The used candidate whose input is tensor t, or -1. */
+static long cand_from(const rip_problem *p, const rip_plan *plan, size_t t)
+{
+    for (size_t k = 0; k < p->n_cand; k++)
+        if (plan->in_place[k] && (size_t)p->cand[k].in == t)
+            return (long)k;
+    return -1;
+}
+
+/* Where tensor t lives at step s: [*lo, *hi); false if it is not live.
+** A shifted input sits gap bytes higher during its op's step. */
+static bool block_at(const rip_problem *p, const rip_plan *plan, size_t t, int64_t s, int64_t *lo, int64_t *hi)
+{
+    const rip_tensor *tt = &p->t[t];
+    if (s < tt->first || s > tt->last)
+        return false;
+    *lo = plan->offset[t];
+    for (size_t k = 0; k < p->n_cand; k++) {
+        const rip_candidate *c = &p->cand[k];
+        if (plan->in_place[k] && plan->shift[k] && (size_t)c->in == t && c->op == s)
+            *lo += c->gap;
+    }
+    *hi = *lo + tt->size;
+    return true;
+}
+
+/* ---- table ---- */
+
+static void print_table(FILE *f, const rip_problem *p, const rip_plan *plan, bool is_graph, const char *check_note)
+{
+    char a[32], b[32];
+    size_t n_used = 0, n_shift = 0;
+    for (size_t k = 0; k < p->n_cand; k++) {
+        n_used += plan->in_place[k];
+        n_shift += plan->in_place[k] && plan->shift[k];
+    }
+    fprintf(f, "problem      %s (%s, %zu tensors, %lld steps, %zu in-place candidates, align %lld)\n", p->name,
+            is_graph ? "graph" : "intervals", p->n, (long long)p->n_steps, p->n_cand, (long long)p->align);
+    fprintf(f, "strategy     %s\n", plan->strategy);
+    if (plan->bound_only) {
+        fprintf(f, "peak         %s B (%.1f KB) -- a lower bound, not a placement\n",
+                fmt_int(a, sizeof a, plan->peak), (double)plan->peak / 1024.0);
+        fprintf(f, "seconds      %.6f\n", plan->seconds);
+        return;
+    }
+    int64_t gap = plan->peak - plan->lower_bound;
+    fprintf(f, "peak         %s B (%.1f KB)\n", fmt_int(a, sizeof a, plan->peak), (double)plan->peak / 1024.0);
+    fprintf(f, "lower bound  %s B (%.1f KB)\n", fmt_int(a, sizeof a, plan->lower_bound),
+            (double)plan->lower_bound / 1024.0);
+    fprintf(f, "gap to bound %s B (%.2f%%)\n", fmt_int(a, sizeof a, gap),
+            plan->lower_bound > 0 ? 100.0 * (double)gap / (double)plan->lower_bound : 0.0);
+    fprintf(f, "optimal      %s\n", plan->optimal ? (gap == 0 ? "yes (peak = lower bound)" : "yes (solver proof)")
+                                                    : "not proven");
+    fprintf(f, "in place     %zu of %zu candidates\n", n_used, p->n_cand);
+    fprintf(f, "shifts       %zu\n", n_shift);
+    fprintf(f, "seconds      %.6f\n", plan->seconds);
+    if (is_milp(plan))
+    {
+        char c[32];
+        fprintf(f, "program      %s variables (%s binaries), %s constraints\n", fmt_int(a, sizeof a, plan->n_vars),
+                fmt_int(b, sizeof b, plan->n_binaries), fmt_int(c, sizeof c, plan->n_cons));
+    }
+    fprintf(f, "check        %s\n", check_note);
+    fprintf(f, "\n%-12s %14s %14s %8s %8s  %s\n", "tensor", "offset", "size", "first", "last", "in place");
+    for (size_t i = 0; i < p->n; i++) {
+        const rip_tensor *t = &p->t[i];
+        char partner[160] = "";
+        long kin = cand_into(p, plan, i), kout = cand_from(p, plan, i);
+        size_t used = 0;
+        if (kin >= 0) {
+            const rip_candidate *c = &p->cand[kin];
+            char g[32];
+            if (c->kind == RIP_INPLACE_ALIAS)
+                used += (size_t)snprintf(partner, sizeof partner, "<- %s (alias)", p->t[c->in].id);
+            else
+                used += (size_t)snprintf(partner, sizeof partner, "<- %s (gap %s%s)", p->t[c->in].id,
+                                         fmt_int(g, sizeof g, c->gap), plan->shift[kin] ? ", shift" : "");
+        }
+        if (kout >= 0 && used < sizeof partner)
+            snprintf(partner + used, sizeof partner - used, "%s-> %s", used ? "; " : "", p->t[p->cand[kout].out].id);
+        char off[32], sz[32];
+        fprintf(f, "%-12s %14s %14s %8lld %8lld  %s\n", t->id, fmt_int(off, sizeof off, plan->offset[i]),
+                fmt_int(sz, sizeof sz, t->size), (long long)t->first, (long long)t->last, partner);
+    }
+}
+
+/* ---- json ---- */
+
+static void print_json(FILE *f, const rip_problem *p, const rip_plan *plan, bool is_graph, bool checked)
+{
+    fprintf(f, "{\"problem\":");
+    json_str(f, p->name);
+    fprintf(f, ",\"kind\":\"%s\",\"strategy\":", is_graph ? "graph" : "intervals");
+    json_str(f, plan->strategy);
+    fprintf(f, ",\"peak_bytes\":%lld,\"lower_bound_bytes\":%lld,\"bound_only\":%s,\"optimal\":%s,\"seconds\":%.6f",
+            (long long)plan->peak, (long long)plan->lower_bound, plan->bound_only ? "true" : "false",
+            plan->optimal ? "true" : "false", plan->seconds);
+    fprintf(f, ",\"align\":%lld,\"n_tensors\":%zu,\"n_steps\":%lld,\"n_candidates\":%zu,\"checked\":%s", (long long)p->align,
+            p->n, (long long)p->n_steps, p->n_cand, checked ? "true" : "false");
+    if (is_milp(plan))
+        fprintf(f, ",\"n_vars\":%lld,\"n_constraints\":%lld,\"n_binaries\":%lld", (long long)plan->n_vars,
+                (long long)plan->n_cons, (long long)plan->n_binaries);
+    else
+        fprintf(f, ",\"n_vars\":null,\"n_constraints\":null,\"n_binaries\":null");
+    if (plan->bound_only) {
+        fprintf(f, ",\"offsets\":null");
+    } else {
+        fprintf(f, ",\"offsets\":{");
+        for (size_t i = 0; i < p->n; i++) {
+            fputs(i ? "," : "", f);
+            json_str(f, p->t[i].id);
+            fprintf(f, ":%lld", (long long)plan->offset[i]);
+        }
+        fputc('}', f);
+    }
+    for (int pass = 0; pass < 2; pass++) {
+        fprintf(f, ",\"%s\":[", pass == 0 ? "in_place" : "shifts");
+        bool any = false;
+        for (size_t k = 0; k < p->n_cand; k++) {
+            if (!plan->in_place[k] || (pass == 1 && !plan->shift[k]))
+                continue;
+            fputs(any ? ",[" : "[", f);
+            json_str(f, p->t[p->cand[k].in].id);
+            fputc(',', f);
+            json_str(f, p->t[p->cand[k].out].id);
+            fputc(']', f);
+            any = true;
+        }
+        fputc(']', f);
+    }
+    fprintf(f, ",\"tensors\":[");
+    for (size_t i = 0; i < p->n; i++) {
+        fputs(i ? ",{\"id\":" : "{\"id\":", f);
+        json_str(f, p->t[i].id);
+        fprintf(f, ",\"size\":%lld,\"first\":%lld,\"last\":%lld}", (long long)p->t[i].size, (long long)p->t[i].first,
+                (long long)p->t[i].last);
+    }
+    fprintf(f, "]}\n");
+}
+
+/* ---- drawings ---- */
+
+static const char glyphs[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+#define N_GLYPHS ((int)sizeof glyphs - 1)
+
+static void draw_ascii(FILE *f, const rip_problem *p, const rip_plan *plan)
+{
+    enum { ROWS = 24, MAX_COLS = 96 };
+    int64_t peak = plan->peak > 0 ? plan->peak : 1;
+    int64_t steps = p->n_steps > 0 ? p->n_steps : 1;
+    int cols = steps < MAX_COLS ? (int)steps : MAX_COLS;
+    int64_t per_col = (steps + cols - 1) / cols;
+    cols = (int)((steps + per_col - 1) / per_col);
+    int64_t band = (peak + ROWS - 1) / ROWS;
+    int rows = (int)((peak + band - 1) / band);
+    char a[32], b[32];
+    fprintf(f, "\nmemory 0 .. %s B, one row = %s B, one column = %lld step%s; '.' free, '#' several tensors\n",
+            fmt_int(a, sizeof a, peak), fmt_int(b, sizeof b, band), (long long)per_col, per_col == 1 ? "" : "s");
+    for (int r = rows - 1; r >= 0; r--) {
+        int64_t lo = (int64_t)r * band, hi = lo + band;
+        fprintf(f, "%12s |", fmt_int(a, sizeof a, lo));
+        for (int c = 0; c < cols; c++) {
+            int hit = -1, count = 0;
+            for (size_t t = 0; t < p->n && count < 2; t++) {
+                bool in_cell = false;
+                for (int64_t s = (int64_t)c * per_col; s < (int64_t)(c + 1) * per_col && s < steps && !in_cell; s++) {
+                    int64_t x0, x1;
+                    in_cell = block_at(p, plan, t, s, &x0, &x1) && x0 < hi && lo < x1;
+                }
+                if (in_cell) {
+                    count++;
+                    hit = (int)t;
+                }
+            }
+            fputc(count == 0 ? '.' : count > 1 ? '#' : glyphs[hit % N_GLYPHS], f);
+        }
+        fputc('\n', f);
+    }
+    fprintf(f, "%12s +", "");
+    for (int c = 0; c < cols; c++)
+        fputc(c % 10 == 0 ? '|' : '-', f);
+    fprintf(f, "\n%12s  step 0 (a '|' every %lld steps)\n", "", (long long)(10 * per_col));
+    fprintf(f, "legend:");
+    for (size_t t = 0; t < p->n; t++)
+        fprintf(f, "%s%c=%s", t % 12 == 0 ? "\n  " : "  ", glyphs[t % N_GLYPHS], p->t[t].id);
+    fprintf(f, "\n");
+    if (p->n > (size_t)N_GLYPHS)
+        fprintf(f, "(more than %d tensors: letters repeat)\n", N_GLYPHS);
+}
+
+/* SVG: x = steps, y = addresses growing upwards. 0, or an exit status. */
+static int draw_svg(const char *path, const rip_problem *p, const rip_plan *plan)
+{
+    FILE *f = fopen(path, "w");
+    if (f == NULL) {
+        fprintf(stderr, "ripsim plan: %s: %s\n", path, strerror(errno));
+        return RIP_EX_CANTCREAT;
+    }
+    const double W = 1000, H = 600, ml = 90, mr = 30, mt = 50, mb = 50;
+    const double pw = W - ml - mr, ph = H - mt - mb;
+    int64_t top = plan->peak > plan->lower_bound ? plan->peak : plan->lower_bound;
+    if (top <= 0)
+        top = 1;
+    int64_t steps = p->n_steps > 0 ? p->n_steps : 1;
+    double sx = pw / (double)steps, sy = ph / (double)top;
+    char a[32], b[32];
+
+    fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
+    fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" viewBox=\"0 0 %.0f %.0f\" "
+               "font-family=\"sans-serif\">\n", W, H, W, H);
+    fprintf(f, "<rect x=\"0\" y=\"0\" width=\"%.0f\" height=\"%.0f\" fill=\"white\"/>\n", W, H);
+    fprintf(f, "<text x=\"%.0f\" y=\"24\" font-size=\"15\">", ml);
+    xml_str(f, p->name);
+    fprintf(f, " — %s: peak %s B, lower bound %s B</text>\n", plan->strategy, fmt_int(a, sizeof a, plan->peak),
+            fmt_int(b, sizeof b, plan->lower_bound));
+    /* axes and ticks */
+    fprintf(f, "<g stroke=\"#444\" stroke-width=\"1\"><line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>"
+               "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/></g>\n",
+            ml, mt, ml, mt + ph, ml, mt + ph, ml + pw, mt + ph);
+    for (int k = 0; k <= 5; k++) {
+        int64_t v = top * k / 5;
+        double y = mt + ph - (double)v * sy;
+        fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"11\" text-anchor=\"end\">%s</text>\n", ml - 6, y + 4,
+                fmt_int(a, sizeof a, v));
+    }
+    int64_t every = steps <= 20 ? 1 : (steps + 19) / 20;
+    for (int64_t s = 0; s < steps; s += every)
+        fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"11\" text-anchor=\"middle\">%lld</text>\n",
+                ml + ((double)s + 0.5) * sx, mt + ph + 16, (long long)s);
+    fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"12\" text-anchor=\"middle\">step</text>\n", ml + pw / 2,
+            mt + ph + 38);
+    fprintf(f, "<text x=\"16\" y=\"%.1f\" font-size=\"12\" transform=\"rotate(-90 16 %.1f)\" "
+               "text-anchor=\"middle\">byte offset</text>\n", mt + ph / 2, mt + ph / 2);
+    /* one rectangle per tensor, then the labels on top of all of them */
+    for (int pass = 0; pass < 2; pass++) {
+        for (size_t i = 0; i < p->n; i++) {
+            const rip_tensor *t = &p->t[i];
+            double x = ml + (double)t->first * sx, w = (double)(t->last - t->first + 1) * sx;
+            double y1 = mt + ph - (double)(plan->offset[i] + t->size) * sy, h = (double)t->size * sy;
+            if (pass == 0) {
+                int hue = (int)((i * 137) % 360);
+                fprintf(f, "<g><title>");
+                xml_str(f, t->id);
+                fprintf(f, ": offset %lld, size %lld, steps %lld..%lld</title>", (long long)plan->offset[i],
+                        (long long)t->size, (long long)t->first, (long long)t->last);
+                fprintf(f, "<rect x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" height=\"%.2f\" fill=\"hsl(%d,60%%,75%%)\" "
+                           "fill-opacity=\"0.75\" stroke=\"hsl(%d,50%%,35%%)\" stroke-width=\"0.8\"/></g>\n",
+                        x, y1, w, h > 0.5 ? h : 0.5, hue, hue);
+                continue;
+            }
+            /* an in-place pair overlaps at its op's step: label each tensor
+            ** over the steps it does not share, so the labels do not collide */
+            bool is_in = cand_from(p, plan, i) >= 0, is_out = cand_into(p, plan, i) >= 0;
+            double lx = x, lw = w;
+            if (t->last > t->first && is_out)
+                lx += sx, lw -= sx;
+            if (lw > sx && is_in)
+                lw -= sx;
+            double fs = h < 12 ? h - 1 : 11;
+            double need = fs * 0.6 * (double)strlen(t->id) + 2, ly = y1 + h / 2 + fs / 3;
+            if (lw < need) {
+                /* too narrow: centre on the whole block, an in-place input a
+                ** line up and its output a line down */
+                lx = x, lw = w;
+                if (is_in != is_out && h >= 3 * fs)
+                    ly += is_in ? -fs : fs;
+            }
+            if (fs >= 6 && lw >= need) {
+                fprintf(f, "<text x=\"%.2f\" y=\"%.2f\" font-size=\"%.1f\" text-anchor=\"middle\">", lx + lw / 2,
+                        ly, fs);
+                xml_str(f, t->id);
+                fprintf(f, "</text>\n");
+            }
+        }
+    }
+    /* peak and lower bound */
+    double yp = mt + ph - (double)plan->peak * sy, yl = mt + ph - (double)plan->lower_bound * sy;
+    fprintf(f, "<line x1=\"%.1f\" y1=\"%.2f\" x2=\"%.1f\" y2=\"%.2f\" stroke=\"#c00\" stroke-width=\"1.2\"/>\n", ml,
+            yp, ml + pw, yp);
+    fprintf(f, "<text x=\"%.1f\" y=\"%.2f\" font-size=\"11\" fill=\"#c00\" text-anchor=\"end\">peak</text>\n",
+            ml + pw, yp - 3);
+    fprintf(f, "<line x1=\"%.1f\" y1=\"%.2f\" x2=\"%.1f\" y2=\"%.2f\" stroke=\"#06c\" stroke-width=\"1\" "
+               "stroke-dasharray=\"5,4\"/>\n", ml, yl, ml + pw, yl);
+    fprintf(f, "<text x=\"%.1f\" y=\"%.2f\" font-size=\"11\" fill=\"#06c\">lower bound</text>\n", ml + 4, yl - 3);
+    fprintf(f, "</svg>\n");
+    if (ferror(f) | (fclose(f) != 0)) {
+        fprintf(stderr, "ripsim plan: %s: write error\n", path);
+        return RIP_EX_IOERR;
+    }
+    return 0;
+}
+
+/* ---- the command ---- */
+
+int rip_cmd_plan(int argc, char **argv)
+{
+    const char *graph_path = NULL, *intervals_path = NULL, *strategy = NULL, *out_path = NULL, *draw = NULL;
+    bool json = false, inclusive = false, no_rip = false, dual = false, taps = false, check = true;
+    bool sigma_given = false, opts_done = false;
+    int64_t align = -1, seed = 1, capacity = 0;
+    double time_limit = 0;
+
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i], *v;
+        if (!opts_done && a[0] == '-' && a[1] != '\0') {
+            if (strcmp(a, "--") == 0) {
+                opts_done = true;
+            } else if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
+                print_usage(stdout);
+                return RIP_EX_OK;
+            } else if (strcmp(a, "--json") == 0) {
+                json = true;
+            } else if (strcmp(a, "--inclusive") == 0) {
+                inclusive = true;
+            } else if (strcmp(a, "--no-rip") == 0) {
+                no_rip = true;
+            } else if (strcmp(a, "--dual") == 0) {
+                dual = true;
+            } else if (strcmp(a, "--check") == 0) {
+                check = true;
+            } else if (strcmp(a, "--no-check") == 0) {
+                check = false;
+            } else if (rip_arg_value(argc, argv, &i, "--strategy", &v)) {
+                if (v == NULL || rip_strategy_by_name(v) == NULL)
+                    return usage_error("--strategy takes naive, lower-bound, greedy-size, tinyengine, hill-climb, "
+                                       "milp or exact, not",
+                                       v ? v : "");
+                strategy = v;
+            } else if (rip_arg_value(argc, argv, &i, "--intervals", &v)) {
+                if (v == NULL)
+                    return usage_error("--intervals needs FILE.csv", NULL);
+                intervals_path = v;
+            } else if (rip_arg_value(argc, argv, &i, "--sigma", &v)) {
+                if (v && strcmp(v, "taps") == 0)
+                    taps = true;
+                else if (v && strcmp(v, "gather") == 0)
+                    taps = false;
+                else
+                    return usage_error("--sigma takes taps or gather, not", v ? v : "");
+                sigma_given = true;
+            } else if (rip_arg_value(argc, argv, &i, "--align", &v)) {
+                if (!rip_arg_int(v, 1, (int64_t)1 << 20, &align))
+                    return usage_error("--align takes an integer in [1, 1048576], not", v ? v : "");
+            } else if (rip_arg_value(argc, argv, &i, "--draw", &v)) {
+                if (v == NULL || (strcmp(v, "ascii") != 0 && strcmp(v, "svg") != 0))
+                    return usage_error("--draw takes ascii or svg, not", v ? v : "");
+                draw = v;
+            } else if (rip_arg_value(argc, argv, &i, "--out", &v)) {
+                if (v == NULL || *v == '\0')
+                    return usage_error("--out needs a FILE", NULL);
+                out_path = v;
+            } else if (rip_arg_value(argc, argv, &i, "--seed", &v)) {
+                if (!rip_arg_int(v, 0, INT64_MAX, &seed))
+                    return usage_error("--seed takes a non-negative integer, not", v ? v : "");
+            } else if (rip_arg_value(argc, argv, &i, "--capacity", &v)) {
+                if (!rip_arg_int(v, 0, INT64_MAX, &capacity))
+                    return usage_error("--capacity takes a byte count, not", v ? v : "");
+            } else if (rip_arg_value(argc, argv, &i, "--time-limit", &v)) {
+                char *end = NULL;
+                errno = 0;
+                time_limit = v ? strtod(v, &end) : -1;
+                if (v == NULL || *v == '\0' || *end != '\0' || errno != 0 || !(time_limit >= 0) ||
+                    !isfinite(time_limit))
+                    return usage_error("--time-limit takes seconds >= 0, not", v ? v : "");
+            } else {
+                return usage_error("unknown option", a);
+            }
+        } else if (graph_path == NULL) {
+            graph_path = a;
+        } else {
+            return usage_error("one GRAPH.csv only; unexpected argument", a);
+        }
+    }
+    if (graph_path && intervals_path)
+        return usage_error("give GRAPH.csv or --intervals FILE.csv, not both", NULL);
+    if (!graph_path && !intervals_path)
+        return usage_error("missing GRAPH.csv (or --intervals FILE.csv)", NULL);
+    bool is_graph = graph_path != NULL;
+    if (is_graph && inclusive)
+        return usage_error("--inclusive applies to --intervals only", NULL);
+    if (!is_graph && (no_rip || dual || sigma_given))
+        return usage_error("--no-rip, --dual and --sigma apply to graphs only", NULL);
+    if (draw && strcmp(draw, "svg") == 0 && out_path == NULL)
+        return usage_error("--draw svg needs --out FILE", NULL);
+    if (out_path && !(draw && strcmp(draw, "svg") == 0))
+        return usage_error("--out is where --draw svg writes; it needs --draw svg", NULL);
+    if (json && draw && strcmp(draw, "ascii") == 0)
+        return usage_error("--json and --draw ascii both write to standard output; choose one", NULL);
+    if (align < 0)
+        align = is_graph ? 4 : 1;
+    if (strategy == NULL)
+        strategy = is_graph ? "tinyengine" : "greedy-size";
+    if (draw && strcmp(strategy, "lower-bound") == 0)
+        return usage_error("--draw needs a placement; the lower-bound strategy gives only a bound", NULL);
+
+    /* the problem */
+    char err[RIP_ERR_LEN];
+    rip_problem p;
+    rip_plan *plan = NULL;
+    int rc;
+    memset(&p, 0, sizeof p);
+    if (is_graph) {
+        rip_graph g;
+        rc = rip_graph_load(graph_path, &g, err);
+        if (rc != 0) {
+            fprintf(stderr, "ripsim plan: %s\n", err);
+            return rc;
+        }
+        rip_graph_opts go = {.rip = !no_rip && !dual, .inplace_depthwise = !dual, .sigma_taps = taps, .align = align};
+        rc = rip_problem_from_graph(&g, &go, &p, err);
+        rip_graph_free(&g);
+    } else {
+        rc = rip_problem_from_intervals(intervals_path, inclusive, align, &p, err);
+    }
+    if (rc != 0) {
+        fprintf(stderr, "ripsim plan: %s\n", err);
+        return rc;
+    }
+
+    /* the plan */
+    const rip_strategy *s = rip_strategy_by_name(strategy);
+    plan = rip_plan_new(&p, s->name);
+    if (plan == NULL) {
+        fprintf(stderr, "ripsim plan: out of memory\n");
+        rc = RIP_EX_OSERR;
+        goto done;
+    }
+    rip_plan_opts po = {.seed = (uint64_t)seed, .time_limit = time_limit, .capacity = capacity, .verbose = false};
+    rc = rip_strategy_run(s, &p, &po, plan, err);
+    if (rc != 0) {
+        fprintf(stderr, "ripsim plan: %s\n", err);
+        goto done;
+    }
+    const char *check_note = "skipped (--no-check)";
+    if (check && !plan->bound_only) {
+        if (rip_plan_check(&p, plan, is_graph, err) != 0) {
+            fprintf(stderr, "ripsim plan: internal error: strategy %s made an invalid plan: %s\n", s->name, err);
+            rc = RIP_EX_SOFTWARE;
+            goto done;
+        }
+        check_note = is_graph ? "passed (every used RiP gap re-derived by the simulator)" : "passed";
+    }
+
+    /* output */
+    if (json)
+        print_json(stdout, &p, plan, is_graph, check && !plan->bound_only);
+    else
+        print_table(stdout, &p, plan, is_graph, check_note);
+    if (draw && strcmp(draw, "ascii") == 0) {
+        if (plan->bound_only)
+            printf("\n(no drawing: the lower bound is not a placement)\n");
+        else
+            draw_ascii(stdout, &p, plan);
+    }
+    if (draw && strcmp(draw, "svg") == 0) {
+        if (plan->bound_only) {
+            fprintf(stderr, "ripsim plan: --draw svg: the lower bound is not a placement, nothing to draw\n");
+            rc = RIP_EX_USAGE;
+            goto done;
+        }
+        rc = draw_svg(out_path, &p, plan);
+        if (rc != 0)
+            goto done;
+    }
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+        fprintf(stderr, "ripsim plan: cannot write output\n");
+        rc = RIP_EX_IOERR;
+        goto done;
+    }
+    rc = RIP_EX_OK;
+done:
+    rip_plan_free(plan);
+    rip_problem_free(&p);
+    return rc;
+}

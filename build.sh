@@ -11,7 +11,7 @@ set -euo pipefail
 cd "$(dirname "$0")"
 
 PKGS=(meson ninja-build pkg-config gcc libc6-dev libcriterion-dev libsqlite3-dev
-      libgsl-dev sqlite3)
+      libgsl-dev sqlite3 coinor-libcbc-dev librsvg2-bin)
 
 install_deps() {
     local missing=()

@@ -5,7 +5,7 @@
 **   naive        every tensor its own block (no reuse)
 **   lower-bound  the live-bytes lower bound; a bound, not a placement
 **   greedy-size  TFLite Micro's GreedyMemoryPlanner (largest first, first fit)
-**   tinyengine   TinyEngine's first fit in schedule order, with in-place ops
+**   tinyengine   TinyEngine's scheduler: in-place blocks, largest first, first fit by address
 **   hill-climb   TVM USMP style: perturbed greedy orders, kept if no worse
 **   milp         the paper's MILP (Sec. 4.3) with COIN-OR CBC  (milp.c)
 **   exact        an exact solver                                (exact.c)
@@ -23,7 +23,7 @@ static const rip_strategy registry[] = {
      rip_strategy_lower_bound},
     {"greedy-size", "TFLite Micro GreedyMemoryPlanner: largest first, first fit (no in-place)",
      rip_strategy_greedy_size},
-    {"tinyengine", "TinyEngine first fit in schedule order, in-place where the block is free",
+    {"tinyengine", "TinyEngine scheduler: in-place blocks, largest first, lowest free address",
      rip_strategy_tinyengine},
     {"hill-climb", "TVM USMP hill climb: seeded swaps of the greedy-by-size order (no in-place)",
      rip_strategy_hill_climb},

@@ -1,10 +1,856 @@
-/* placeholder: the exact strategy is written in a later commit */
+/*
+** exact.c — the `exact` strategy: an exact branch and bound for problems
+** without in-place candidates (raw buffer lists, dual-buffer graphs), in the
+** spirit of MiniMalloc (Moffitt, ASPLOS 2024).  Written from the ideas of
+** that paper, not from its code.
+**
+** Canonical solutions.  Take any valid placement and let every buffer fall
+** as low as it can ("gravity"): each one then sits at offset 0 or directly
+** on top of (at the aligned end of) a buffer that overlaps it in time and
+** lies below it.  Gravity never raises the peak, so some optimal placement
+** is of this form.  Sorting its buffers by offset gives an order in which
+** every buffer's offset is its *floor*, the highest aligned top of the
+** buffers already placed that overlap it in time.  The search builds
+** placements in that order: offsets never decrease along a branch.
+**
+** Branching ("place or lift").  At a node, o is the lowest floor among the
+** buffers that may still go there, and C the buffers whose floor is o.  The
+** children place one member of C at o; the i-th child forbids the members
+** tried before it at o (so each set of buffers at o is enumerated once, in
+** one order), and a last child "lifts" all of C: none of them sits at o, so
+** each must later rest on a buffer placed above o.  A lifted buffer becomes
+** placeable again only when a newly placed neighbour raises its floor.
+**
+** Pruning and dominance.
+**   - Section bound: time splits into sections between consecutive lifetime
+**     ends; the buffers still to place in a section all lie above both the
+**     tops already placed there and the lowest floor among them, and are
+**     stacked, so peak >= max(top, lowest floor) + their summed sizes.  Also
+**     peak >= floor + size per buffer (a lifted buffer: its level plus the
+**     smallest neighbour it could rest on).  Nodes above the target die.
+**   - A buffer of C none of whose neighbours is still unplaced is placed at
+**     o without branching: nothing can rest on it, and lowering it never
+**     hurts.
+**   - Identical buffers (same size and lifetime) are stacked in index
+**     order: a buffer becomes placeable only after its identical
+**     predecessor.
+** Target.  opts.capacity > 0: stop at the first plan whose peak is within
+** it (a greedy first-fit plan that already fits is returned at once).
+** opts.capacity == 0: minimize, starting from the greedy plan's peak and
+** tightening the target below every plan found; the plan is proven optimal
+** when the search completes (or meets rip_problem_lower_bound).
+** opts.time_limit > 0 stops the search; minimizing then returns the best
+** plan so far (optimal = false).  Returns 0, or RIP_EX_FAIL when a capacity
+** cannot be met (err says whether that was proven or the time ran out; the
+** best plan found is still written to out), RIP_EX_DATAERR for a problem
+** with in-place candidates (use milp), RIP_EX_OSERR on OOM.
+*/
+#include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "cli.h"
 #include "plan.h"
+
 int rip_strategy_exact(const rip_problem *p, const rip_plan_opts *o, rip_plan *out, char err[RIP_ERR_LEN]);
+
+#define EX_INF INT64_MAX
+
+typedef struct ex_trail {
+    int64_t *addr;
+    int64_t old;
+} ex_trail;
+
+typedef struct ex_search {
+    int n, nsec;
+    const rip_problem *p;
+    /* static data */
+    int64_t *size, *psize;      /* real and aligned-up size */
+    int *s0, *s1;               /* section span [s0, s1) */
+    int64_t *minnb;             /* smallest aligned size of a neighbour (EX_INF: none) */
+    int *twin_prev;             /* previous identical buffer or -1 */
+    int *adj_start, *adj;       /* overlap lists, CSR */
+    double *key1;               /* branching order: larger key1, then larger key2 */
+    int64_t *key2;
+    bool by_section;            /* branch on a section (else on the whole level) */
+    int64_t slack;              /* align - 1 if some size is not aligned, else 0 */
+    /* dynamic state */
+    int64_t *placed;            /* 0/1 (int64_t so the trail can restore it) */
+    int64_t *x;
+    int64_t *f;                 /* floor: max aligned top of placed neighbours */
+    int64_t *ex;                /* lifted at this level (-1: not lifted) */
+    int64_t *S;                 /* per section: aligned sizes still to place */
+    int64_t *h;                 /* per section: max aligned top placed */
+    int64_t top;                /* max real top placed */
+    int64_t n_placed;
+    ex_trail *trail;
+    size_t trail_len, trail_cap;
+    /* scratch, per depth */
+    int64_t *minlow;            /* per section */
+    int64_t *qslack;            /* per section: target - bound */
+    int *cnt;                   /* per section: candidates covering it */
+    int64_t *low;               /* per buffer: lowest offset it can still take */
+    int64_t *mem;               /* per buffer: stamp of the set it was last listed in */
+    int64_t stamp;
+    size_t *comp_end;           /* scratch for components */
+    uint64_t (*memo)[3];        /* failed states: direct-mapped (128-bit key, target) */
+    uint64_t memo_mask;
+    int *pool;                  /* stacked buffer lists */
+    size_t pool_len, pool_cap;
+    /* result */
+    int64_t target;             /* prune nodes whose bound exceeds this */
+    int64_t best_peak;
+    int64_t *best_x;
+    /* limits */
+    uint64_t nodes;
+    double deadline;            /* of the current run; <= 0: none */
+    double end;                 /* of the whole search; <= 0: none */
+    bool timed_out;
+    bool oom;
+} ex_search;
+
+static double ex_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static int ex_set(ex_search *s, int64_t *addr, int64_t v)
+{
+    if (s->trail_len == s->trail_cap) {
+        size_t cap = s->trail_cap ? 2 * s->trail_cap : 1024;
+        ex_trail *t = realloc(s->trail, cap * sizeof *t);
+        if (!t) {
+            s->oom = true;
+            return -1;
+        }
+        s->trail = t;
+        s->trail_cap = cap;
+    }
+    s->trail[s->trail_len].addr = addr;
+    s->trail[s->trail_len].old = *addr;
+    s->trail_len++;
+    *addr = v;
+    return 0;
+}
+
+static void ex_undo(ex_search *s, size_t mark)
+{
+    while (s->trail_len > mark) {
+        s->trail_len--;
+        *s->trail[s->trail_len].addr = s->trail[s->trail_len].old;
+    }
+}
+
+/* Place buffer b at offset off (all changes on the trail). */
+static int ex_place(ex_search *s, int b, int64_t off)
+{
+    int64_t ptop = off + s->psize[b];
+    if (ex_set(s, &s->placed[b], 1) || ex_set(s, &s->x[b], off) ||
+        ex_set(s, &s->n_placed, s->n_placed + 1))
+        return -1;
+    if (off + s->size[b] > s->top && ex_set(s, &s->top, off + s->size[b]))
+        return -1;
+    for (int k = s->adj_start[b]; k < s->adj_start[b + 1]; k++) {
+        int c = s->adj[k];
+        if (!s->placed[c] && s->f[c] < ptop && ex_set(s, &s->f[c], ptop))
+            return -1;
+    }
+    for (int q = s->s0[b]; q < s->s1[b]; q++) {
+        if (ex_set(s, &s->S[q], s->S[q] - s->psize[b]))
+            return -1;
+        if (s->h[q] < ptop && ex_set(s, &s->h[q], ptop))
+            return -1;
+    }
+    return 0;
+}
+
+static bool ex_available(const ex_search *s, int c)
+{
+    if (s->placed[c] || s->f[c] <= s->ex[c])
+        return false;
+    return s->twin_prev[c] < 0 || s->placed[s->twin_prev[c]];
+}
+
+/* Sort candidates: larger key first, then lower index. */
+static const ex_search *ex_sort_ctx;
+
+static int ex_cmp(const void *a, const void *b)
+{
+    int i = *(const int *)a, j = *(const int *)b;
+    double ai = ex_sort_ctx->key1[i], aj = ex_sort_ctx->key1[j];
+    if (ai != aj)
+        return ai > aj ? -1 : 1;
+    int64_t ki = ex_sort_ctx->key2[i], kj = ex_sort_ctx->key2[j];
+    if (ki != kj)
+        return ki > kj ? -1 : 1;
+    return (i > j) - (i < j);
+}
+
+static uint64_t ex_mix(uint64_t z)
+{
+    z += 0x9e3779b97f4a7c15ULL;
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
+
+/* The key of a node: what its subtree depends on, i.e. the set U being
+** completed and, per unplaced buffer, its floor and (if lifted) its lift
+** level.  Two nodes with the same key have the same completions. */
+static void ex_key(const ex_search *s, size_t ub, size_t nu, uint64_t k[2])
+{
+    uint64_t a = 0x1234567ULL + nu, b = 0x7654321ULL + nu;
+    for (size_t i = 0; i < nu; i++) {
+        uint64_t c = (uint64_t)s->pool[ub + i];
+        a += ex_mix(c * 2 + 1);
+        b += ex_mix(c * 2 + 0x51ed27ULL);
+    }
+    for (int c = 0; c < s->n; c++) {
+        if (s->placed[c])
+            continue;
+        uint64_t e = s->f[c] <= s->ex[c] ? (uint64_t)s->ex[c] + 1 : 0;
+        uint64_t v = ((uint64_t)s->f[c] << 1) ^ (e * 0x2545f4914f6cdd1dULL) ^ ((uint64_t)c << 48);
+        a += ex_mix(v ^ 0xa0761d6478bd642fULL);
+        b += ex_mix(v ^ 0xe7037ed1a0b428dbULL) * 3;
+    }
+    k[0] = a;
+    k[1] = b;
+}
+
+/* Reserve k more ints on the list pool; returns the base index or -1. */
+static long ex_pool_push(ex_search *s, size_t k)
+{
+    if (s->pool_len + k > s->pool_cap) {
+        size_t cap = s->pool_cap ? s->pool_cap : 1024;
+        while (cap < s->pool_len + k)
+            cap *= 2;
+        int *np = realloc(s->pool, cap * sizeof *np);
+        if (!np) {
+            s->oom = true;
+            return -1;
+        }
+        s->pool = np;
+        s->pool_cap = cap;
+    }
+    size_t b = s->pool_len;
+    s->pool_len += k;
+    return (long)b;
+}
+
+/*
+** Complete the placement of the unplaced buffers U = pool[ub, ub + nu)
+** within the target.  Returns 1 on success, with the placements kept on the
+** trail; 0 when U cannot be completed (state restored); -1 to stop (time
+** limit, OOM).  Unplaced buffers that do not overlap, directly or through
+** other unplaced buffers, are independent given what is placed: U is split
+** into its components, solved one after the other, and a component that
+** fails fails the node without retrying the others (their placements cannot
+** matter to it).
+*/
+static int ex_solve_node(ex_search *s, size_t ub, size_t nu);
+
+static int ex_solve(ex_search *s, size_t ub, size_t nu)
+{
+    if (nu == 0)
+        return 1;
+    s->nodes++;
+    if ((s->nodes & 1023) == 0 && s->deadline > 0 && ex_now() > s->deadline) {
+        s->timed_out = true;
+        return -1;
+    }
+    uint64_t key[2];
+    ex_key(s, ub, nu, key);
+    uint64_t *slot = s->memo[key[0] & s->memo_mask];
+    if (slot[0] == key[0] && slot[1] == key[1] && (uint64_t)s->target <= slot[2])
+        return 0;   /* this state failed before, within this target or a larger one */
+    int rc = ex_solve_node(s, ub, nu);
+    if (rc == 0) {
+        slot = s->memo[key[0] & s->memo_mask];
+        slot[0] = key[0];
+        slot[1] = key[1];
+        slot[2] = (uint64_t)s->target;
+    }
+    return rc;
+}
+
+static int ex_solve_node(ex_search *s, size_t ub, size_t nu)
+{
+    size_t pool_mark = s->pool_len;
+    size_t mark = s->trail_len;
+
+    /* components of U */
+    int64_t stamp = ++s->stamp;
+    for (size_t i = 0; i < nu; i++)
+        s->mem[s->pool[ub + i]] = stamp;
+    if (nu > 1) {
+        long cb = ex_pool_push(s, nu);
+        if (cb < 0)
+            return -1;
+        size_t head = (size_t)cb, tail = (size_t)cb;
+        int64_t cstamp = ++s->stamp;
+        size_t ncomp = 0;
+        for (size_t i = 0; i < nu; i++) {
+            int r = s->pool[ub + i];
+            if (s->mem[r] != stamp)
+                continue;
+            s->mem[r] = cstamp;
+            s->pool[tail++] = r;
+            s->comp_end[ncomp] = 0;
+            while (head < tail) {
+                int u = s->pool[head++];
+                for (int k = s->adj_start[u]; k < s->adj_start[u + 1]; k++) {
+                    int v = s->adj[k];
+                    if (s->mem[v] == stamp) {
+                        s->mem[v] = cstamp;
+                        s->pool[tail++] = v;
+                    }
+                }
+            }
+            s->comp_end[ncomp++] = tail - (size_t)cb;
+            if (ncomp == 1 && tail - (size_t)cb == nu)
+                break;
+        }
+        if (ncomp > 1) {
+            size_t nco = ncomp;
+            long eb = ex_pool_push(s, nco);
+            if (eb < 0)
+                return -1;
+            for (size_t c = 0; c < nco; c++)
+                s->pool[(size_t)eb + c] = (int)s->comp_end[c];
+            for (size_t c = 0; c < nco; c++) {
+                size_t from = c ? (size_t)s->pool[(size_t)eb + c - 1] : 0;
+                size_t to = (size_t)s->pool[(size_t)eb + c];
+                int r = ex_solve(s, (size_t)cb + from, to - from);
+                if (r != 1) {
+                    ex_undo(s, mark);
+                    s->pool_len = pool_mark;
+                    return r;
+                }
+            }
+            s->pool_len = pool_mark;
+            return 1;
+        }
+        s->pool_len = pool_mark;
+        for (size_t i = 0; i < nu; i++)
+            s->mem[s->pool[ub + i]] = stamp;
+    }
+
+    /* the level: the lowest floor among placeable buffers of U */
+    int64_t lvl = EX_INF;
+    for (size_t i = 0; i < nu; i++) {
+        int c = s->pool[ub + i];
+        if (ex_available(s, c) && s->f[c] < lvl)
+            lvl = s->f[c];
+    }
+    if (lvl == EX_INF)
+        return 0;  /* every buffer left is lifted and nothing can raise it */
+
+    /* bounds, over every unplaced buffer (U's lie at or above the level) */
+    for (int q = 0; q < s->nsec; q++)
+        s->minlow[q] = EX_INF;
+    for (int c = 0; c < s->n; c++) {
+        if (s->placed[c])
+            continue;
+        int64_t low = s->f[c];
+        if (s->f[c] <= s->ex[c]) {
+            if (s->minnb[c] == EX_INF)
+                return 0;  /* lifted with nothing left to rest on */
+            int64_t l2 = s->ex[c] + s->minnb[c];
+            if (l2 > low)
+                low = l2;
+        }
+        if (s->mem[c] == stamp && low < lvl)
+            low = lvl;
+        s->low[c] = low;
+    }
+    /* a lifted buffer rests on a neighbour still to be placed */
+    for (int c = 0; c < s->n; c++) {
+        if (s->placed[c] || s->f[c] > s->ex[c])
+            continue;
+        int64_t m = EX_INF;
+        for (int k = s->adj_start[c]; k < s->adj_start[c + 1]; k++) {
+            int d = s->adj[k];
+            if (!s->placed[d] && s->low[d] + s->psize[d] < m)
+                m = s->low[d] + s->psize[d];
+        }
+        if (m == EX_INF)
+            return 0;
+        if (m > s->low[c])
+            s->low[c] = m;
+    }
+    for (int c = 0; c < s->n; c++) {
+        if (s->placed[c])
+            continue;
+        int64_t low = s->low[c];
+        if (low + s->size[c] > s->target)
+            return 0;
+        for (int q = s->s0[c]; q < s->s1[c]; q++)
+            if (low < s->minlow[q])
+                s->minlow[q] = low;
+    }
+    for (int q = 0; q < s->nsec; q++) {
+        if (s->S[q] <= 0)
+            continue;
+        int64_t base = s->h[q] > s->minlow[q] ? s->h[q] : s->minlow[q];
+        if (base + s->S[q] - s->slack > s->target)
+            return 0;
+        s->qslack[q] = s->target - (base + s->S[q] - s->slack);
+    }
+
+    /* candidates at this level */
+    size_t nc = 0;
+    long c0 = ex_pool_push(s, nu);
+    if (c0 < 0)
+        return -1;
+    for (size_t i = 0; i < nu; i++) {
+        int c = s->pool[ub + i];
+        if (ex_available(s, c) && s->f[c] == lvl)
+            s->pool[(size_t)c0 + nc++] = c;
+    }
+    s->pool_len = (size_t)c0 + nc;
+
+    /* dominance: a candidate that every unplaced neighbour must clear
+    ** anyway (each lies at or above lvl + its size) is placed here alone */
+    int forced = -1;
+    for (size_t i = 0; i < nc && forced < 0; i++) {
+        int c = s->pool[(size_t)c0 + i];
+        int64_t top = lvl + s->psize[c];
+        bool clear = true;
+        for (int k = s->adj_start[c]; k < s->adj_start[c + 1] && clear; k++) {
+            int d = s->adj[k];
+            if (!s->placed[d] && s->low[d] < top)
+                clear = false;
+        }
+        if (clear)
+            forced = c;
+    }
+    int rc = 0;
+    int best = -1;
+    if (forced >= 0) {
+        s->pool[c0] = forced;
+        nc = 1;
+    } else {
+        /* Section branching: take the section covered by the fewest
+        ** candidates (then the least slack).  The candidates covering it
+        ** overlap each other, so at most one of them sits at this level:
+        ** one child per candidate, and a last one where none does.  Level
+        ** branching: one child per candidate, each forbidding the earlier
+        ** ones at this level, and a last one where none is here. */
+        for (int q = 0; q < s->nsec && s->by_section; q++)
+            s->cnt[q] = 0;
+        for (size_t i = 0; i < nc && s->by_section; i++) {
+            int c = s->pool[(size_t)c0 + i];
+            for (int q = s->s0[c]; q < s->s1[c]; q++)
+                s->cnt[q]++;
+        }
+        for (int q = 0; q < s->nsec && s->by_section; q++) {
+            if (s->cnt[q] == 0)
+                continue;
+            if (best < 0 || s->cnt[q] < s->cnt[best] ||
+                (s->cnt[q] == s->cnt[best] && s->qslack[q] < s->qslack[best]))
+                best = q;
+        }
+        size_t k = 0;
+        for (size_t i = 0; i < nc; i++) {
+            int c = s->pool[(size_t)c0 + i];
+            if (best < 0 || (s->s0[c] <= best && best < s->s1[c]))
+                s->pool[(size_t)c0 + k++] = c;
+        }
+        nc = k;
+        ex_sort_ctx = s;
+        qsort(s->pool + c0, nc, sizeof(int), ex_cmp);
+    }
+    s->pool_len = (size_t)c0 + nc;
+    for (size_t i = 0; i < nc; i++) {
+        int c = s->pool[(size_t)c0 + i];
+        size_t m2 = s->trail_len;
+        long nb = ex_pool_push(s, nu - 1);
+        if (nb < 0 || ex_place(s, c, lvl)) {
+            rc = -1;
+            break;
+        }
+        size_t k = 0;
+        for (size_t j = 0; j < nu; j++)
+            if (s->pool[ub + j] != c)
+                s->pool[(size_t)nb + k++] = s->pool[ub + j];
+        rc = ex_solve(s, (size_t)nb, nu - 1);
+        s->pool_len = (size_t)nb;
+        if (rc != 0)
+            break;
+        ex_undo(s, m2);
+        if (best < 0 && forced < 0 && ex_set(s, &s->ex[c], lvl)) {
+            rc = -1;
+            break;
+        }
+    }
+    if (rc == 0 && forced < 0) {
+        /* none of them at this level */
+        for (size_t i = 0; i < nc && rc == 0; i++)
+            if (ex_set(s, &s->ex[s->pool[(size_t)c0 + i]], lvl))
+                rc = -1;
+        if (rc == 0)
+            rc = ex_solve(s, ub, nu);
+    }
+    if (rc != 1)
+        ex_undo(s, mark);
+    s->pool_len = pool_mark;
+    return rc;
+}
+
+/* Greedy first fit, largest buffers first: a quick upper bound. */
+static int64_t ex_greedy(const ex_search *s, int64_t *x)
+{
+    int n = s->n;
+    int *order = malloc((size_t)n * sizeof *order);
+    int64_t (*iv)[2] = malloc((size_t)n * sizeof *iv);
+    bool *done = calloc((size_t)n, sizeof *done);
+    int64_t peak = -1;
+    if (!order || !iv || !done)
+        goto out;
+    for (int i = 0; i < n; i++)
+        order[i] = i;
+    ex_sort_ctx = s;
+    qsort(order, (size_t)n, sizeof *order, ex_cmp);
+    peak = 0;
+    for (int k = 0; k < n; k++) {
+        int b = order[k];
+        int m = 0;
+        for (int j = s->adj_start[b]; j < s->adj_start[b + 1]; j++) {
+            int c = s->adj[j];
+            if (done[c]) {
+                iv[m][0] = x[c];
+                iv[m][1] = x[c] + s->psize[c];
+                m++;
+            }
+        }
+        /* lowest offset among 0 and placed tops that clears every interval */
+        int64_t best = EX_INF;
+        for (int t = -1; t < m; t++) {
+            int64_t cand = t < 0 ? 0 : iv[t][1];
+            if (cand >= best)
+                continue;
+            bool ok = true;
+            for (int u = 0; u < m && ok; u++)
+                if (cand < iv[u][1] && iv[u][0] < cand + s->psize[b])
+                    ok = false;
+            if (ok)
+                best = cand;
+        }
+        x[b] = best;
+        done[b] = true;
+        if (best + s->size[b] > peak)
+            peak = best + s->size[b];
+    }
+out:
+    free(order);
+    free(iv);
+    free(done);
+    return peak;
+}
+
+/*
+** Restarts.  The time a search takes depends heavily on its branching
+** order (a heavy tail: one order finds a plan in milliseconds where
+** another needs minutes), so a target is attacked by a portfolio of
+** orders, round robin, with a time slice that doubles every round.  Each
+** run is complete on its own, so the first one that ends decides: a plan
+** (1) or none exists (0).  Failed states are facts about the problem, not
+** the order, so the memo is shared by all runs and all (decreasing)
+** targets.
+*/
+static const struct {
+    bool by_section;
+    char key;                   /* 's' size, 'a' size x lifetime, 'l' lifetime */
+} ex_configs[] = {
+    {true, 's'}, {false, 'a'}, {true, 'l'}, {false, 'l'},
+};
+
+static void ex_set_keys(ex_search *s, char key)
+{
+    for (int i = 0; i < s->n; i++) {
+        const rip_tensor *t = &s->p->t[i];
+        double len = (double)(t->last - t->first + 1);
+        s->key2[i] = s->psize[i];
+        s->key1[i] = key == 's' ? (double)s->psize[i] : key == 'a' ? len * (double)s->psize[i] : len;
+    }
+}
+
+/* Returns 1 (plan within target, kept in best_x / best_peak), 0 (none
+** exists), -1 (time limit or OOM). */
+static int ex_portfolio(ex_search *s, size_t all, int64_t target, double budget)
+{
+    size_t nconf = sizeof ex_configs / sizeof ex_configs[0];
+    double stop = budget > 0 ? ex_now() + budget : 0;
+    if (s->end > 0 && (stop <= 0 || s->end < stop))
+        stop = s->end;
+    s->target = target;
+    for (double slice = 0.2;; slice *= 2) {
+        for (size_t k = 0; k < nconf; k++) {
+            s->by_section = ex_configs[k].by_section;
+            ex_set_keys(s, ex_configs[k].key);
+            double now = ex_now();
+            s->deadline = now + slice;
+            if (stop > 0 && stop < s->deadline)
+                s->deadline = stop;
+            s->timed_out = false;
+            s->pool_len = all + (size_t)s->n;
+            int r = ex_solve(s, all, (size_t)s->n);
+            if (r == 1) {
+                s->best_peak = s->top;
+                memcpy(s->best_x, s->x, (size_t)s->n * sizeof *s->x);
+                ex_undo(s, 0);
+                return 1;
+            }
+            if (r == 0 || s->oom)
+                return s->oom ? -1 : 0;
+            if (stop > 0 && ex_now() >= stop)
+                return -1;
+        }
+    }
+}
+
+static int ex_cmp64(const void *a, const void *b)
+{
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return (x > y) - (x < y);
+}
+
+static void ex_free(ex_search *s)
+{
+    free(s->size); free(s->psize); free(s->s0); free(s->s1); free(s->minnb);
+    free(s->twin_prev); free(s->adj_start); free(s->adj); free(s->key1); free(s->key2);
+    free(s->placed); free(s->x); free(s->f); free(s->ex); free(s->S); free(s->h);
+    free(s->trail); free(s->minlow); free(s->qslack); free(s->cnt); free(s->low); free(s->mem); free(s->comp_end); free(s->pool); free(s->memo); free(s->best_x);
+}
+
+static int ex_init(ex_search *s, const rip_problem *p)
+{
+    int n = (int)p->n;
+    int64_t V = p->align >= 1 ? p->align : 1;
+    memset(s, 0, sizeof *s);
+    s->n = n;
+    s->p = p;
+    size_t un = (size_t)n + 1;
+    s->size = calloc(un, sizeof(int64_t));
+    s->psize = calloc(un, sizeof(int64_t));
+    s->s0 = calloc(un, sizeof(int));
+    s->s1 = calloc(un, sizeof(int));
+    s->minnb = calloc(un, sizeof(int64_t));
+    s->twin_prev = calloc(un, sizeof(int));
+    s->adj_start = calloc(un + 1, sizeof(int));
+    s->key1 = calloc(un, sizeof(double));
+    s->key2 = calloc(un, sizeof(int64_t));
+    s->placed = calloc(un, sizeof(int64_t));
+    s->x = calloc(un, sizeof(int64_t));
+    s->f = calloc(un, sizeof(int64_t));
+    s->ex = calloc(un, sizeof(int64_t));
+    s->best_x = calloc(un, sizeof(int64_t));
+    s->low = calloc(un, sizeof(int64_t));
+    s->mem = calloc(un, sizeof(int64_t));
+    s->comp_end = calloc(un, sizeof(size_t));
+    int64_t *pts = calloc(2 * un, sizeof(int64_t));
+    if (!s->size || !s->psize || !s->s0 || !s->s1 || !s->minnb || !s->twin_prev ||
+        !s->adj_start || !s->key1 || !s->key2 || !s->placed || !s->x || !s->f || !s->ex || !s->best_x || !s->low ||
+        !s->mem || !s->comp_end || !pts) {
+        free(pts);
+        return -1;
+    }
+    /* sections: between consecutive distinct lifetime boundaries */
+    for (int i = 0; i < n; i++) {
+        pts[2 * i] = p->t[i].first;
+        pts[2 * i + 1] = p->t[i].last + 1;
+    }
+    qsort(pts, 2 * (size_t)n, sizeof *pts, ex_cmp64);
+    int m = 0;
+    for (int i = 0; i < 2 * n; i++)
+        if (m == 0 || pts[m - 1] != pts[i])
+            pts[m++] = pts[i];
+    s->nsec = m > 0 ? m - 1 : 0;
+    for (int i = 0; i < n; i++) {
+        const rip_tensor *t = &p->t[i];
+        s->size[i] = t->size;
+        s->psize[i] = rip_align_up(t->size, V);
+        if (s->psize[i] != s->size[i])
+            s->slack = V - 1;
+        /* binary search the boundaries */
+        int lo = 0, hi = m - 1;
+        while (lo < hi) {
+            int mid = (lo + hi) / 2;
+            if (pts[mid] < t->first) lo = mid + 1; else hi = mid;
+        }
+        s->s0[i] = lo;
+        lo = 0, hi = m - 1;
+        while (lo < hi) {
+            int mid = (lo + hi) / 2;
+            if (pts[mid] < t->last + 1) lo = mid + 1; else hi = mid;
+        }
+        s->s1[i] = lo;
+        s->ex[i] = -1;
+    }
+    free(pts);
+    s->memo_mask = ((uint64_t)1 << 20) - 1;
+    s->memo = calloc((size_t)s->memo_mask + 1, sizeof *s->memo);
+    if (!s->memo)
+        return -1;
+    s->S = calloc((size_t)s->nsec + 1, sizeof(int64_t));
+    s->h = calloc((size_t)s->nsec + 1, sizeof(int64_t));
+    s->minlow = calloc((size_t)s->nsec + 1, sizeof(int64_t));
+    s->qslack = calloc((size_t)s->nsec + 1, sizeof(int64_t));
+    s->cnt = calloc((size_t)s->nsec + 1, sizeof(int));
+    if (!s->S || !s->h || !s->minlow || !s->qslack || !s->cnt)
+        return -1;
+    for (int i = 0; i < n; i++)
+        for (int q = s->s0[i]; q < s->s1[i]; q++)
+            s->S[q] += s->psize[i];
+    /* overlap lists */
+    size_t na = 0;
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < n; j++)
+            if (i != j && rip_tensors_meet(&p->t[i], &p->t[j]))
+                na++;
+    s->adj = malloc((na + 1) * sizeof(int));
+    if (!s->adj)
+        return -1;
+    na = 0;
+    for (int i = 0; i < n; i++) {
+        s->adj_start[i] = (int)na;
+        s->minnb[i] = EX_INF;
+        s->twin_prev[i] = -1;
+        for (int j = 0; j < n; j++) {
+            if (i == j || !rip_tensors_meet(&p->t[i], &p->t[j]))
+                continue;
+            s->adj[na++] = j;
+            if (s->psize[j] < s->minnb[i])
+                s->minnb[i] = s->psize[j];
+            if (j < i && p->t[j].size == p->t[i].size && p->t[j].first == p->t[i].first &&
+                p->t[j].last == p->t[i].last)
+                s->twin_prev[i] = j;   /* the last identical one before i */
+        }
+    }
+    s->adj_start[n] = (int)na;
+    return 0;
+}
+
 int rip_strategy_exact(const rip_problem *p, const rip_plan_opts *o, rip_plan *out, char err[RIP_ERR_LEN])
 {
-    (void)p; (void)o; (void)out;
-    snprintf(err, RIP_ERR_LEN, "strategy exact: not built yet");
-    return 70;
+    double t0 = ex_now();
+    rip_plan_opts none = {0};
+    if (!o)
+        o = &none;
+    if (p->n_cand > 0) {
+        snprintf(err, RIP_ERR_LEN,
+                 "strategy exact: the problem has %zu in-place candidates; exact places raw "
+                 "buffers only (use --strategy milp, or build the problem without in-place "
+                 "candidates)", p->n_cand);
+        return RIP_EX_DATAERR;
+    }
+    snprintf(out->strategy, sizeof out->strategy, "exact");
+    out->lower_bound = rip_problem_lower_bound(p);
+    out->n_vars = out->n_cons = out->n_binaries = 0;
+    if (p->n == 0) {
+        out->peak = 0;
+        out->optimal = true;
+        out->seconds = ex_now() - t0;
+        return 0;
+    }
+    if (p->n > (size_t)INT32_MAX / 4) {
+        snprintf(err, RIP_ERR_LEN, "strategy exact: too many buffers (%zu)", p->n);
+        return RIP_EX_DATAERR;
+    }
+
+    ex_search s;
+    if (ex_init(&s, p)) {
+        ex_free(&s);
+        snprintf(err, RIP_ERR_LEN, "strategy exact: out of memory");
+        return RIP_EX_OSERR;
+    }
+    int rc = 0;
+    ex_set_keys(&s, 's');
+    int64_t greedy = ex_greedy(&s, s.best_x);
+    s.best_peak = greedy;
+    long all = greedy < 0 ? -1 : ex_pool_push(&s, (size_t)s.n);
+    if (all < 0) {
+        ex_free(&s);
+        snprintf(err, RIP_ERR_LEN, "strategy exact: out of memory");
+        return RIP_EX_OSERR;
+    }
+    for (int i = 0; i < s.n; i++)
+        s.pool[all + i] = i;
+    s.end = o->time_limit > 0 ? t0 + o->time_limit : 0;
+    /* complete: a search ran to its end without a plan within its target */
+    bool complete = false;
+    if (o->capacity > 0) {
+        if (greedy > o->capacity)
+            complete = ex_portfolio(&s, (size_t)all, o->capacity, 0) == 0;
+    } else {
+        /*
+        ** Minimize by probing targets between lo (proven: no plan below it)
+        ** and the best peak found.  Tight targets prune hardest, so the
+        ** first probe is lo itself, then the middle of [soft, best - 1]; a
+        ** probe that times out moves soft above it (unproven), and when
+        ** soft meets the best the budget doubles and soft falls back to lo.
+        ** Ends when lo reaches the best peak (proven optimal) or at the
+        ** time limit.
+        */
+        int64_t lo = out->lower_bound, soft = lo;
+        double budget = 0.5;
+        while (lo < s.best_peak) {
+            if (soft >= s.best_peak) {
+                soft = lo;
+                budget *= 2;
+            }
+            int64_t t = soft == lo ? lo : soft + (s.best_peak - 1 - soft) / 2;
+            int r = ex_portfolio(&s, (size_t)all, t, budget);
+            if (s.oom)
+                break;
+            if (r == 1) {
+                if (o->verbose)
+                    fprintf(stderr, "exact: plan of peak %lld after %.2f s\n", (long long)s.best_peak,
+                            ex_now() - t0);
+            } else if (r == 0) {
+                lo = soft = t + 1;
+            } else {
+                if (s.end > 0 && ex_now() >= s.end)
+                    break;
+                soft = t + 1;
+            }
+        }
+        complete = lo >= s.best_peak;
+    }
+    if (s.oom) {
+        ex_free(&s);
+        snprintf(err, RIP_ERR_LEN, "strategy exact: out of memory");
+        return RIP_EX_OSERR;
+    }
+    for (int i = 0; i < s.n; i++)
+        out->offset[i] = s.best_x[i];
+    out->peak = s.best_peak;
+    out->optimal = s.best_peak <= out->lower_bound || (o->capacity <= 0 && complete);
+    if (o->capacity > 0 && s.best_peak > o->capacity) {
+        if (complete)
+            snprintf(err, RIP_ERR_LEN,
+                     "strategy exact: no plan within capacity %lld bytes exists (search complete "
+                     "after %llu nodes); best plan found %lld",
+                     (long long)o->capacity, (unsigned long long)s.nodes, (long long)s.best_peak);
+        else
+            snprintf(err, RIP_ERR_LEN,
+                     "strategy exact: time limit %.1f s reached after %llu nodes without a plan "
+                     "within capacity %lld bytes; best plan found %lld",
+                     o->time_limit, (unsigned long long)s.nodes, (long long)o->capacity,
+                     (long long)s.best_peak);
+        rc = RIP_EX_FAIL;
+    }
+    if (o->verbose)
+        fprintf(stderr, "exact: %d buffers, %d sections, greedy %lld, peak %lld, lower bound %lld, "
+                "%llu nodes, %s\n", s.n, s.nsec, (long long)greedy, (long long)s.best_peak,
+                (long long)out->lower_bound, (unsigned long long)s.nodes,
+                s.timed_out ? "time limit" : "search complete");
+    ex_free(&s);
+    out->seconds = ex_now() - t0;
+    return rc;
 }

@@ -13,37 +13,66 @@
 ** buffers already placed that overlap it in time.  The search builds
 ** placements in that order: offsets never decrease along a branch.
 **
-** Branching ("place or lift").  At a node, o is the lowest floor among the
-** buffers that may still go there, and C the buffers whose floor is o.  The
-** children place one member of C at o; the i-th child forbids the members
-** tried before it at o (so each set of buffers at o is enumerated once, in
-** one order), and a last child "lifts" all of C: none of them sits at o, so
-** each must later rest on a buffer placed above o.  A lifted buffer becomes
-** placeable again only when a newly placed neighbour raises its floor.
+** Branching.  At a node, lvl is the lowest floor among the buffers that
+** may still go there, and C the buffers whose floor is lvl (an offset is
+** only ever 0 or the aligned top of a placed neighbour).  Two rules:
+**   level   one child per member of C placed at lvl, the i-th forbidding
+**           the members tried before it at lvl (so each set of buffers at
+**           lvl is enumerated once, in one order), and a last child where
+**           none of C sits at lvl;
+**   section take the time section covered by the fewest members of C (then
+**           the least slack); those members overlap each other, so at most
+**           one of them sits at lvl: one child per member, and a last one
+**           where none does.
+** A buffer forbidden at lvl ("lifted") must later rest on a buffer placed
+** above lvl; it becomes placeable again when a newly placed neighbour
+** raises its floor.
 **
-** Pruning and dominance.
+** Inference, dominance and symmetry.
 **   - Section bound: time splits into sections between consecutive lifetime
-**     ends; the buffers still to place in a section all lie above both the
-**     tops already placed there and the lowest floor among them, and are
-**     stacked, so peak >= max(top, lowest floor) + their summed sizes.  Also
-**     peak >= floor + size per buffer (a lifted buffer: its level plus the
-**     smallest neighbour it could rest on).  Nodes above the target die.
-**   - A buffer of C none of whose neighbours is still unplaced is placed at
-**     o without branching: nothing can rest on it, and lowering it never
-**     hurts.
+**     ends.  The buffers still to place in a section lie above the tops
+**     placed there and above the lowest of their own lower bounds, and are
+**     stacked: peak >= that base + their summed sizes.  Per buffer, peak >=
+**     its lower bound + size, the lower bound being its floor, the current
+**     level for the set being solved, and for a lifted buffer the lowest
+**     top any unplaced neighbour can reach.  Nodes above the target die.
+**   - A member of C that every unplaced neighbour must clear anyway (each
+**     one's lower bound is at or above lvl + its size) is placed at lvl
+**     without branching: it can be lowered there in any completion.
 **   - Identical buffers (same size and lifetime) are stacked in index
 **     order: a buffer becomes placeable only after its identical
 **     predecessor.
+**   - Decomposition: the unplaced buffers split into groups that do not
+**     overlap in time, directly or through other unplaced buffers; given
+**     what is placed the groups are independent, so each is solved on its
+**     own, and a group that cannot be completed fails its node without
+**     retrying the others.
+**   - Failed states are remembered (a direct-mapped table of 128-bit keys:
+**     the set being completed and each unplaced buffer's floor and lift
+**     level, with the target): a state reached again by another order of
+**     placements is not searched twice.
+**   - Restarts: the time a search takes depends heavily on its order (one
+**     finds a plan in milliseconds where another needs minutes), so a
+**     target is attacked by a small portfolio of orders (section / level
+**     branching; candidates by size, by size x lifetime, by lifetime), round
+**     robin with a doubling time slice.  Each run is complete on its own;
+**     the first to end decides.
+**
 ** Target.  opts.capacity > 0: stop at the first plan whose peak is within
 ** it (a greedy first-fit plan that already fits is returned at once).
-** opts.capacity == 0: minimize, starting from the greedy plan's peak and
-** tightening the target below every plan found; the plan is proven optimal
-** when the search completes (or meets rip_problem_lower_bound).
-** opts.time_limit > 0 stops the search; minimizing then returns the best
-** plan so far (optimal = false).  Returns 0, or RIP_EX_FAIL when a capacity
-** cannot be met (err says whether that was proven or the time ran out; the
-** best plan found is still written to out), RIP_EX_DATAERR for a problem
-** with in-place candidates (use milp), RIP_EX_OSERR on OOM.
+** opts.capacity == 0: minimize.  Tight targets prune hardest, so targets
+** are probed between lo (proven: no plan below it; first the live-bytes
+** bound) and the best peak found (first the greedy one): lo itself, then
+** midpoints; a probe that runs out of its budget is skipped over, the
+** budget doubling each time the probes meet the best peak.  The plan is
+** proven optimal when lo reaches the best peak (or the best peak is the
+** lower bound).  opts.time_limit > 0 stops the search; minimizing then
+** returns the best plan so far (optimal = false).
+**
+** Returns 0, or RIP_EX_FAIL when a capacity cannot be met (err says
+** whether that was proven or the time ran out; the best plan found is
+** still written to out), RIP_EX_DATAERR for a problem with in-place
+** candidates (use milp), RIP_EX_OSERR on OOM.
 */
 #include <stdbool.h>
 #include <stdint.h>

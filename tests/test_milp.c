@@ -1,0 +1,519 @@
+/*
+** test_milp.c — the two exact placement strategies: `milp` (the paper's
+** Sec. 4.3 program with CBC, src/plan/milp.c) and `exact` (branch and bound
+** over canonical placements for buffer lists, src/plan/exact.c).
+**
+** Expected optima are derived by hand in the comments of the tiny problems;
+** the larger ones come from outside the planner: MiniMalloc's input.12
+** (height 12) and ASPLOS 2024 sets (capacity 1,048,576, equal to the lower
+** bound of A, B and E), Tab. 3 (MCUNet RiP and Base peaks) and Tab. 7
+** (keras dual-buffer and RiP peaks, table7_reference.csv).  Every plan goes
+** through rip_plan_check(), with the simulator re-deriving RiP gaps for
+** graphs.
+**
+** Run time: every test here takes well under a second except
+** exact_asplos2024_sets (about 2 s: all five sets at capacity, E being the
+** slowest at about 1.5 s) and milp_time_limit (about 2 s by construction).
+** The benchmark bench_planner runs the sets per strategy and the 44 graphs.
+*/
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "plan/graph.h"
+#include "plan/plan.h"
+
+TestSuite(milp, .timeout = 300);
+
+/* ---- helpers ---- */
+
+/* RIPSIM_RESULTS_DIR/../rel */
+static const char *data_path(const char *rel)
+{
+    static char paths[8][512];
+    static int next;
+    char *p = paths[next++ % 8];
+    const char *res = getenv("RIPSIM_RESULTS_DIR");
+    cr_assert_not_null(res, "RIPSIM_RESULTS_DIR must be set");
+    snprintf(p, 512, "%s/../%s", res, rel);
+    return p;
+}
+
+/* A hand-made problem: tensors "t0".."t<n-1>" with [first, last] and size. */
+typedef struct hand_tensor {
+    int64_t first, last, size;
+} hand_tensor;
+
+static void hand_problem(rip_problem *p, const hand_tensor *t, size_t n, int64_t align)
+{
+    memset(p, 0, sizeof *p);
+    snprintf(p->name, sizeof p->name, "hand");
+    p->t = calloc(n, sizeof *p->t);
+    p->cand = calloc(4, sizeof *p->cand);
+    cr_assert(p->t && p->cand);
+    p->n = n;
+    p->align = align;
+    for (size_t i = 0; i < n; i++) {
+        snprintf(p->t[i].id, sizeof p->t[i].id, "t%zu", i);
+        p->t[i].first = t[i].first;
+        p->t[i].last = t[i].last;
+        p->t[i].size = t[i].size;
+        p->t[i].producer_op = -1;
+        if (t[i].last + 1 > p->n_steps)
+            p->n_steps = t[i].last + 1;
+    }
+}
+
+static void add_cand(rip_problem *p, int in, int out, int op, rip_inplace_kind kind, int64_t gap)
+{
+    cr_assert_lt(p->n_cand, 4);
+    rip_candidate *c = &p->cand[p->n_cand++];
+    memset(c, 0, sizeof *c);
+    c->in = in;
+    c->out = out;
+    c->op = op;
+    c->kind = kind;
+    c->gap = gap;
+}
+
+/* Run a strategy through the registry (rip_strategy_run validates the
+** problem); the plan must pass the checker.  The caller frees it. */
+static rip_plan *run(const rip_problem *p, const char *name, const rip_plan_opts *o, bool simulate)
+{
+    const rip_strategy *s = rip_strategy_by_name(name);
+    cr_assert_not_null(s, "strategy %s is registered", name);
+    rip_plan *plan = rip_plan_new(p, s->name);
+    cr_assert_not_null(plan);
+    rip_plan_opts none = {.seed = 1};
+    char err[RIP_ERR_LEN];
+    int rc = rip_strategy_run(s, p, o ? o : &none, plan, err);
+    cr_assert_eq(rc, 0, "%s on %s: %s", name, p->name, err);
+    int c = rip_plan_check(p, plan, simulate, err);
+    cr_assert_eq(c, 0, "%s on %s: invalid plan: %s", name, p->name, err);
+    cr_assert_eq(plan->peak, rip_plan_peak(p, plan));
+    cr_assert_geq(plan->peak, plan->lower_bound);
+    return plan;
+}
+
+static void load_intervals(const char *rel, bool inclusive, rip_problem *p)
+{
+    char err[RIP_ERR_LEN];
+    int rc = rip_problem_from_intervals(data_path(rel), inclusive, 1, p, err);
+    cr_assert_eq(rc, 0, "%s", err);
+}
+
+static void load_graph(const char *rel, bool rip, bool dw, rip_problem *p)
+{
+    char err[RIP_ERR_LEN];
+    rip_graph g;
+    int rc = rip_graph_load(data_path(rel), &g, err);
+    cr_assert_eq(rc, 0, "%s", err);
+    rip_graph_opts o = {.rip = rip, .inplace_depthwise = dw, .sigma_taps = false, .align = 4};
+    rc = rip_problem_from_graph(&g, &o, p, err);
+    rip_graph_free(&g);
+    cr_assert_eq(rc, 0, "%s", err);
+}
+
+/* Pairs of tensors whose lifetimes overlap: the only pairs given a binary. */
+static size_t meeting_pairs(const rip_problem *p)
+{
+    size_t k = 0;
+    for (size_t a = 0; a < p->n; a++)
+        for (size_t b = a + 1; b < p->n; b++)
+            k += rip_tensors_meet(&p->t[a], &p->t[b]);
+    return k;
+}
+
+/* ---- tiny problems, optimum by hand ---- */
+
+Test(milp, two_tensors_alive_together)
+{
+    /* t0 [0,1] 10 B and t1 [1,2] 6 B meet at step 1 and cannot share:
+    ** the optimum stacks them, 10 + 6 = 16. */
+    hand_tensor t[] = {{0, 1, 10}, {1, 2, 6}};
+    rip_problem p;
+    hand_problem(&p, t, 2, 1);
+    rip_plan *m = run(&p, "milp", NULL, false);
+    cr_expect_eq(m->peak, 16);
+    cr_expect(m->optimal);
+    /* one pair, one ordering binary (the paper's encoding: 3 n(n-1)/2 = 3) */
+    cr_expect_eq(m->n_binaries, 1);
+    rip_plan *e = run(&p, "exact", NULL, false);
+    cr_expect_eq(e->peak, 16);
+    cr_expect(e->optimal);
+    rip_plan_free(m);
+    rip_plan_free(e);
+    rip_problem_free(&p);
+
+    /* apart in time they share the address: peak = max = 10, no binary */
+    hand_tensor u[] = {{0, 0, 10}, {1, 1, 6}};
+    hand_problem(&p, u, 2, 1);
+    m = run(&p, "milp", NULL, false);
+    cr_expect_eq(m->peak, 10);
+    cr_expect_eq(m->n_binaries, 0);
+    rip_plan_free(m);
+    rip_problem_free(&p);
+}
+
+Test(milp, alias_chain_peak_is_the_max)
+{
+    /* t0 -> t1 -> t2, each op may write its output over its dying input
+    ** (ALIAS).  Sizes 8, 6, 8: dual buffering needs 8 + 6 = 14 at step 1;
+    ** with both aliases every step holds one block, peak = max = 8, and the
+    ** three tensors share one offset. */
+    hand_tensor t[] = {{0, 1, 8}, {1, 2, 6}, {2, 3, 8}};
+    rip_problem p;
+    hand_problem(&p, t, 3, 1);
+    add_cand(&p, 0, 1, 1, RIP_INPLACE_ALIAS, 0);
+    add_cand(&p, 1, 2, 2, RIP_INPLACE_ALIAS, 0);
+    rip_plan *m = run(&p, "milp", NULL, false);
+    cr_expect_eq(m->peak, 8);
+    cr_expect(m->optimal);
+    cr_expect(m->in_place[0] && m->in_place[1]);
+    cr_expect(m->offset[0] == m->offset[1] && m->offset[1] == m->offset[2]);
+    /* 2 pairs meet (0-1, 1-2): 2 ordering binaries + 2 d_i */
+    cr_expect_eq(m->n_binaries, 4);
+    rip_plan_free(m);
+
+    /* exact handles raw buffers only and says so */
+    const rip_strategy *ex = rip_strategy_by_name("exact");
+    rip_plan *e = rip_plan_new(&p, "exact");
+    char err[RIP_ERR_LEN] = "";
+    rip_plan_opts o = {0};
+    cr_expect_eq(rip_strategy_run(ex, &p, &o, e, err), RIP_EX_DATAERR);
+    cr_expect(strstr(err, "candidates") != NULL, "%s", err);
+    rip_plan_free(e);
+    rip_problem_free(&p);
+}
+
+Test(milp, gap_candidate_peak_is_max_of_out_and_gap_plus_in)
+{
+    /* in t0 [0,1] 12 B, out t1 [1,2] 10 B, GAP 4 B (align 4): the output
+    ** goes at least 4 B below the input, so the pair needs
+    ** max(N_out, gap + N_in) = max(10, 16) = 16 B instead of 22. */
+    hand_tensor t[] = {{0, 1, 12}, {1, 2, 10}};
+    rip_problem p;
+    hand_problem(&p, t, 2, 4);
+    add_cand(&p, 0, 1, 1, RIP_INPLACE_GAP, 4);
+    rip_plan *m = run(&p, "milp", NULL, false);
+    cr_expect_eq(m->peak, 16);
+    cr_expect(m->optimal);
+    cr_expect(m->in_place[0]);
+    cr_expect_not(m->shift[0], "no shift: placing the output low costs nothing here");
+    cr_expect_geq(m->offset[0] - m->offset[1], 4);
+    rip_plan_free(m);
+    rip_problem_free(&p);
+
+    /* a larger output: max(20, 4 + 12) = 20 */
+    hand_tensor u[] = {{0, 1, 12}, {1, 2, 20}};
+    hand_problem(&p, u, 2, 4);
+    add_cand(&p, 0, 1, 1, RIP_INPLACE_GAP, 4);
+    m = run(&p, "milp", NULL, false);
+    cr_expect_eq(m->peak, 20);
+    cr_expect(m->in_place[0] && !m->shift[0]);
+    rip_plan_free(m);
+    rip_problem_free(&p);
+
+    /* a candidate whose input is still needed after the op is unusable:
+    ** t0 lives to step 2, so the pair is stacked, 12 + 10 = 22 */
+    hand_tensor v[] = {{0, 2, 12}, {1, 2, 10}};
+    hand_problem(&p, v, 2, 4);
+    add_cand(&p, 0, 1, 1, RIP_INPLACE_GAP, 4);
+    m = run(&p, "milp", NULL, false);
+    cr_expect_eq(m->peak, 22);
+    cr_expect_not(m->in_place[0]);
+    rip_plan_free(m);
+    rip_problem_free(&p);
+}
+
+Test(milp, shift_favourable_case)
+{
+    /* in t0 [0,1] 3, out t1 [1,2] 3, GAP 1 at op 1 (pair union 4);
+    ** t2 [0,2] 1 (alive throughout), t3 [2,3] 3, t4 [0,0] 3, t5 [1,1] 2.
+    ** Steps 0, 1, 2 each hold exactly 7 (3+1+3, 4+1+2, 3+1+3): the lower
+    ** bound, and at 7 each of those steps tiles [0, 7).  t2 is at the same
+    ** offset in all three, in {0, 3, 6}; step 0's tiling puts t0 and step 2's
+    ** puts t1 at the same two offsets (t2 = 0: {1, 4}; 3: {0, 4}; 6: {0, 3}).
+    ** Without a shift the output sits 1 below its input, x1 = x0 - 1, which
+    ** none of the three cases allows; dual buffering needs 9 at step 1.  So
+    ** 7 needs the shift: t2 at 0, t0 = t1 at 1, the shifted input at [2, 5)
+    ** during op 1 (block [1, 5)), t5 at [5, 7), t4 and t3 at [4, 7).  The
+    ** optimum is peak 7 with r = 1 (objective 7 + 1e-4 x 3). */
+    hand_tensor t[] = {{0, 1, 3}, {1, 2, 3}, {0, 2, 1}, {2, 3, 3}, {0, 0, 3}, {1, 1, 2}};
+    rip_problem p;
+    hand_problem(&p, t, 6, 1);
+    add_cand(&p, 0, 1, 1, RIP_INPLACE_GAP, 1);
+    cr_assert_eq(rip_problem_lower_bound(&p), 7);
+    rip_plan *m = run(&p, "milp", NULL, false);
+    cr_expect_eq(m->peak, 7);
+    cr_expect(m->optimal);
+    cr_expect(m->in_place[0] && m->shift[0], "the optimum needs the runtime shift");
+    cr_expect_eq(m->offset[0], m->offset[1]);
+    cr_expect_eq(m->offset[2], 0);
+    rip_plan_free(m);
+    rip_problem_free(&p);
+}
+
+/* ---- MiniMalloc ---- */
+
+Test(milp, minimalloc_input12)
+{
+    /* README: capacity 12 holds all five buffers (b5 spans everything, b3+b4
+    ** and b1+b2 stack on it); 12 is also the live-bytes bound. */
+    rip_problem p;
+    load_intervals("tests/data/planner/minimalloc_input12.csv", false, &p);
+    cr_assert_eq(p.n, 5);
+    rip_plan *m = run(&p, "milp", NULL, false);
+    cr_expect_eq(m->peak, 12);
+    cr_expect(m->optimal);
+    cr_expect_lt(m->n_binaries, 3 * 5 * 4 / 2, "overlapping pairs only");
+    cr_expect_eq(m->n_binaries, (int64_t)meeting_pairs(&p));
+    rip_plan *e = run(&p, "exact", NULL, false);
+    cr_expect_eq(e->peak, 12);
+    cr_expect(e->optimal);
+    rip_plan_opts cap = {.capacity = 12};
+    rip_plan *c = run(&p, "exact", &cap, false);
+    cr_expect_leq(c->peak, 12);
+    rip_plan_free(m);
+    rip_plan_free(e);
+    rip_plan_free(c);
+    rip_problem_free(&p);
+}
+
+Test(milp, exact_asplos2024_sets, .timeout = 600)
+{
+    /* ./minimalloc --capacity=1048576 on each set; A, B and E have lower
+    ** bound 1,048,576 (so the plan is optimal), C and D are feasible at
+    ** capacity (lower bounds 1,039,360 and 986,112). */
+    static const struct {
+        const char *set;
+        int64_t lb;
+    } sets[] = {{"A", 1048576}, {"B", 1048576}, {"C", 1039360}, {"D", 986112}, {"E", 1048576}};
+    for (size_t i = 0; i < 5; i++) {
+        char rel[128];
+        snprintf(rel, sizeof rel, "tests/data/planner/minimalloc_asplos2024_%s.csv", sets[i].set);
+        rip_problem p;
+        load_intervals(rel, false, &p);
+        cr_expect_eq(rip_problem_lower_bound(&p), sets[i].lb, "%s", sets[i].set);
+        rip_plan_opts o = {.capacity = 1048576, .time_limit = 120};
+        rip_plan *e = run(&p, "exact", &o, false);
+        cr_expect_leq(e->peak, 1048576, "set %s: %lld", sets[i].set, (long long)e->peak);
+        cr_expect_geq(e->peak, sets[i].lb);
+        if (sets[i].lb == 1048576)
+            cr_expect(e->optimal, "set %s", sets[i].set);
+        cr_log_info("exact set %s: peak %lld in %.3f s", sets[i].set, (long long)e->peak, e->seconds);
+        rip_plan_free(e);
+        rip_problem_free(&p);
+    }
+}
+
+Test(milp, exact_minimizes)
+{
+    /* A without a capacity: the search starts at the bound, which A
+    ** reaches; TVM's deep_speech (184 buffers) reaches its bound too. */
+    rip_problem p;
+    load_intervals("tests/data/planner/minimalloc_asplos2024_A.csv", false, &p);
+    rip_plan_opts o = {.time_limit = 60};
+    rip_plan *e = run(&p, "exact", &o, false);
+    cr_expect_eq(e->peak, 1048576);
+    cr_expect(e->optimal);
+    rip_plan_free(e);
+    rip_problem_free(&p);
+
+    load_intervals("tests/data/planner/tvm_usmp_deep_speech.csv", true, &p);
+    e = run(&p, "exact", &o, false);
+    cr_expect_eq(e->peak, 100352);
+    cr_expect(e->optimal);
+    rip_plan_free(e);
+    rip_problem_free(&p);
+
+    /* TFLite Micro's medium case: greedy gives 90, the bound is 80 and 80
+    ** is reachable; both exact strategies find it */
+    load_intervals("tests/data/planner/tflm_greedy_medium.csv", true, &p);
+    e = run(&p, "exact", &o, false);
+    rip_plan *m = run(&p, "milp", &o, false);
+    cr_expect_eq(e->peak, 80);
+    cr_expect_eq(m->peak, 80);
+    cr_expect(e->optimal && m->optimal);
+    rip_plan_free(e);
+    rip_plan_free(m);
+    rip_problem_free(&p);
+}
+
+Test(milp, exact_capacity_below_the_optimum)
+{
+    /* two buffers alive together need 16; a capacity of 12 is proven
+    ** impossible, and the best plan (16) is still returned */
+    hand_tensor t[] = {{0, 1, 10}, {1, 2, 6}};
+    rip_problem p;
+    hand_problem(&p, t, 2, 1);
+    const rip_strategy *ex = rip_strategy_by_name("exact");
+    rip_plan *e = rip_plan_new(&p, "exact");
+    rip_plan_opts o = {.capacity = 12};
+    char err[RIP_ERR_LEN] = "";
+    cr_expect_eq(rip_strategy_run(ex, &p, &o, e, err), RIP_EX_FAIL);
+    cr_expect(strstr(err, "no plan within capacity 12") != NULL, "%s", err);
+    cr_expect_eq(e->peak, 16);
+    cr_expect_eq(rip_plan_check(&p, e, false, err), 0, "%s", err);
+    rip_plan_free(e);
+    rip_problem_free(&p);
+}
+
+Test(milp, both_exact_strategies_agree_on_the_small_vectors)
+{
+    static const struct {
+        const char *file;
+        bool inclusive;
+        int64_t opt;
+    } v[] = {
+        {"tflm_greedy_basics.csv", true, 20},  {"tflm_overlap_case.csv", true, 120},
+        {"tflm_person_detection.csv", true, 64512}, {"tvm_usmp_alloc_max.csv", true, 67600},
+        {"tvm_usmp_simple.csv", true, 216096}, {"tvm_usmp_five.csv", true, 176923},
+    };
+    for (size_t i = 0; i < sizeof v / sizeof v[0]; i++) {
+        char rel[128];
+        snprintf(rel, sizeof rel, "tests/data/planner/%s", v[i].file);
+        rip_problem p;
+        load_intervals(rel, v[i].inclusive, &p);
+        rip_plan_opts o = {.time_limit = 60, .seed = 1};
+        rip_plan *m = run(&p, "milp", &o, false);
+        rip_plan *e = run(&p, "exact", &o, false);
+        cr_expect_eq(m->peak, v[i].opt, "%s: milp %lld", v[i].file, (long long)m->peak);
+        cr_expect_eq(e->peak, v[i].opt, "%s: exact %lld", v[i].file, (long long)e->peak);
+        cr_expect(m->optimal && e->optimal, "%s", v[i].file);
+        rip_plan_free(m);
+        rip_plan_free(e);
+        rip_problem_free(&p);
+    }
+}
+
+Test(milp, time_limit_is_respected)
+{
+    /* 14 buffers whose optimum (47) lies above the bound (44): exact proves
+    ** 47 at once; CBC needs tens of seconds to close the big-M gap, so with
+    ** 2 s it stops early with a valid plan no better than the optimum. */
+    hand_tensor t[] = {{4, 7, 6}, {5, 5, 9}, {0, 2, 9}, {2, 5, 9}, {4, 7, 7}, {1, 1, 6}, {4, 6, 1},
+                       {2, 2, 1}, {4, 6, 6}, {1, 4, 7}, {5, 7, 2}, {0, 0, 1}, {5, 7, 4}, {2, 2, 5}};
+    rip_problem p;
+    hand_problem(&p, t, 14, 2);
+    cr_assert_eq(rip_problem_lower_bound(&p), 44);
+    rip_plan *e = run(&p, "exact", NULL, false);
+    cr_expect_eq(e->peak, 47);
+    cr_expect(e->optimal);
+    rip_plan_opts o = {.time_limit = 2};
+    rip_plan *m = run(&p, "milp", &o, false);
+    cr_expect_geq(m->peak, 47);
+    cr_expect_lt(m->seconds, 5.0, "%.2f s for a 2 s limit", m->seconds);
+    rip_plan_free(e);
+    rip_plan_free(m);
+    rip_problem_free(&p);
+}
+
+/* ---- model graphs ---- */
+
+typedef struct t3_row {
+    char file[64];
+    long long base, rip;
+} t3_row;
+
+static int read_table3(t3_row *r, int max)
+{
+    FILE *f = fopen(data_path("firmware/models/mcunet/table3_reference.csv"), "r");
+    cr_assert_not_null(f);
+    char line[1024];
+    int n = 0;
+    cr_assert_not_null(fgets(line, sizeof line, f));
+    while (n < max && fgets(line, sizeof line, f)) {
+        /* model,file,graph_source,input_res,buffer,base,rip,... */
+        char *fld[8];
+        int k = 0;
+        for (char *s = strtok(line, ","); s && k < 8; s = strtok(NULL, ","))
+            fld[k++] = s;
+        cr_assert_geq(k, 7);
+        snprintf(r[n].file, sizeof r[n].file, "%s", fld[1]);
+        r[n].base = atoll(fld[5]);
+        r[n].rip = atoll(fld[6]);
+        n++;
+    }
+    fclose(f);
+    return n;
+}
+
+Test(milp, table3_every_mcunet_model)
+{
+    /* Tab. 3: RiP (gathered taps, in-place depthwise) and Base (--no-rip:
+    ** in-place depthwise only), each solved to proven optimality */
+    t3_row r[16];
+    int n = read_table3(r, 16);
+    cr_assert_eq(n, 11);
+    for (int i = 0; i < n; i++) {
+        char rel[1536];
+        snprintf(rel, sizeof rel, "firmware/models/mcunet/%s", r[i].file);
+        for (int rip = 1; rip >= 0; rip--) {
+            rip_problem p;
+            load_graph(rel, rip, true, &p);
+            rip_plan_opts o = {.time_limit = 60, .seed = 1};
+            rip_plan *m = run(&p, "milp", &o, true);
+            long long want = rip ? r[i].rip : r[i].base;
+            cr_expect_eq(m->peak, want, "%s %s: milp %lld, Tab. 3 %lld", r[i].file, rip ? "RiP" : "Base",
+                         (long long)m->peak, want);
+            cr_expect(m->optimal, "%s", r[i].file);
+            cr_expect_lt(m->seconds, 10.0, "%s: %.2f s", r[i].file, m->seconds);
+            cr_expect_lt(m->n_binaries, (int64_t)(3 * p.n * (p.n - 1) / 2));
+            rip_plan_free(m);
+            rip_problem_free(&p);
+        }
+    }
+}
+
+Test(milp, table7_mobilenet_dual_and_rip)
+{
+    /* Tab. 7, MobileNet: dual buffer (no in-place candidates at all)
+    ** 1,176.0 KB = 1,204,224 B, RiP 784.0 KB = 802,816 B.  The paper's
+    ** program has 1,361 variables (3 n(n-1)/2 + 2m, n = 30, m = 28); ours
+    ** gives binaries to overlapping pairs only. */
+    rip_problem p;
+    load_graph("firmware/models/keras/graphs/MobileNet.csv", false, false, &p);
+    cr_assert_eq(p.n_cand, 0);
+    rip_plan *d = run(&p, "milp", NULL, true);
+    cr_expect_eq(d->peak, 1204224);
+    cr_expect(d->optimal);
+    cr_expect_eq(d->n_binaries, (int64_t)meeting_pairs(&p));
+    rip_plan *e = run(&p, "exact", NULL, true);
+    cr_expect_eq(e->peak, 1204224, "exact agrees on the dual-buffer program");
+    rip_plan_free(d);
+    rip_plan_free(e);
+    rip_problem_free(&p);
+
+    load_graph("firmware/models/keras/graphs/MobileNet.csv", true, true, &p);
+    cr_assert_eq(p.n, 30);
+    cr_assert_eq(p.n_cand, 28);
+    rip_plan *r = run(&p, "milp", NULL, true);
+    cr_expect_eq(r->peak, 802816);
+    cr_expect(r->optimal);
+    cr_expect_lt(r->n_vars, 1361);
+    cr_expect_leq(r->n_binaries, (int64_t)(meeting_pairs(&p) + 2 * p.n_cand));
+    for (size_t k = 0; k < p.n_cand; k++)
+        cr_expect_not(r->shift[k], "no move on MobileNet (Tab. 7 Shift: -)");
+    rip_plan_free(r);
+    rip_problem_free(&p);
+}
+
+Test(milp, table7_vgg16_needs_one_shift)
+{
+    /* Tab. 7: VGG-16's RiP peak 3,150.1 KB = 3,225,664 B (conv1_2,
+    ** W* = N_out + 14,400) is reached with exactly one runtime shift */
+    rip_problem p;
+    load_graph("firmware/models/keras/graphs/VGG16.csv", true, true, &p);
+    rip_plan *r = run(&p, "milp", NULL, true);
+    cr_expect_eq(r->peak, 3225664);
+    cr_expect(r->optimal);
+    int shifts = 0;
+    for (size_t k = 0; k < p.n_cand; k++)
+        shifts += r->shift[k];
+    cr_expect_eq(shifts, 1);
+    rip_plan_free(r);
+    rip_problem_free(&p);
+}

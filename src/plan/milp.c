@@ -363,15 +363,15 @@ static int mp_start(const mp *m, const rip_plan_opts *o, rip_plan *best, char *s
             continue;
         if (have && best->peak <= best->lower_bound && strcmp(names[h], "naive") != 0)
             break;   /* the bound is reached: nothing can do better */
+        bool exact = strcmp(names[h], "exact") == 0;
+        if (exact && p->n_cand > 0)
+            continue;   /* the exact search places raw buffers only */
         rip_plan *pl = rip_plan_new(p, names[h]);
         if (!pl) {
             free(below);
             snprintf(err, RIP_ERR_LEN, "strategy milp: out of memory");
             return RIP_EX_OSERR;
         }
-        bool exact = strcmp(names[h], "exact") == 0;
-        if (exact && p->n_cand > 0)
-            continue;   /* the exact search places raw buffers only */
         rip_plan_opts ho = *o;
         ho.verbose = false;
         ho.capacity = 0;

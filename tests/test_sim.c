@@ -6,7 +6,7 @@
 ** independent computation in this file (the herringbone order); the two
 ** engines are checked against each other on seeded random layers, run by
 ** run, report by report.  Nothing here is a value printed by the code
-** under test.  This suite links sim/ and src/layer only, never formulas/.
+** under test.  This suite links sim/ and src/core/layer only, never formulas/.
 */
 #include <criterion/criterion.h>
 #include <stdint.h>

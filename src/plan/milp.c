@@ -3,12 +3,12 @@
 ** solved with COIN-OR CBC through its C interface.
 **
 ** Units.  Offsets are integer variables in units of U bytes, U the gcd of
-** the alignment V, every tensor size rounded up to V and every gap (so U
-** is a multiple of V and every offset V-aligned).  This loses nothing: for
-** fixed binaries the constraints are difference constraints x_b - x_a >= c
-** with every c a multiple of U, whose least solution (longest paths from
-** 0) is componentwise lowest, hence of lowest peak, and made of multiples
-** of U.  The peak P is continuous, in the same units (P >= x_t + N_t / U).
+** every tensor size rounded up to the alignment V and every gap (each a
+** multiple of V, so U is one too and every offset is V-aligned).  This
+** loses nothing: for fixed binaries the constraints are difference
+** constraints x_b - x_a >= c with every c a multiple of U, whose least
+** solution (longest paths from 0) is componentwise lowest, hence of lowest
+** peak, and made of multiples of U.  The peak P is continuous, in the same units (P >= x_t + N_t / U).
 **
 ** Variables.
 **   x_t   integer, 0 <= U x_t <= UB - N_t           per tensor
@@ -53,10 +53,12 @@
 ** start.
 **
 ** MIP start.  The greedy strategies (tinyengine, which uses candidates,
-** greedy-size, hill-climb with a short budget, naive) are run, each plan
-** checked with rip_plan_check() and compacted onto the U grid (the least
-** solution for its binaries, which only lowers offsets); the best one is
-** kept.  Where it misses the lower bound it is improved by a large-
+** greedy-size, hill-climb with a short budget, naive) and, for problems
+** without candidates, the exact search (exact.c, a quarter of the time
+** limit, at most 30 s) are run until one reaches the lower bound, each
+** plan checked with rip_plan_check() and compacted onto the U grid (the
+** least solution for its binaries, which only lowers offsets); the best
+** one is kept.  Where it misses the lower bound it is improved by a large-
 ** neighbourhood search with the same program: the tensors alive in a
 ** window of steps around a tensor that sets the peak are left free, all
 ** others held at the plan, and CBC minimises the highest top among the
@@ -182,15 +184,16 @@ static int mp_init(mp *m, const rip_problem *p)
     m->shift_of = calloc(n1, sizeof *m->shift_of);
     if (!m->s || !m->pair_start || !m->cand_pair || !m->usable || !m->shift_of)
         return -1;
-    int64_t U = V;
+    /* every element is a multiple of V, so their gcd is too */
+    int64_t U = 0;
     for (int i = 0; i < m->n; i++)
         U = mp_gcd(U, rip_align_up(p->t[i].size, V));
     for (size_t k = 0; k < p->n_cand; k++)
         if (p->cand[k].gap > 0)
             U = mp_gcd(U, p->cand[k].gap);
-    m->U = U;
+    m->U = U > 0 ? U : V;
     for (int i = 0; i < m->n; i++) {
-        m->s[i] = rip_align_up(p->t[i].size, V) / U;
+        m->s[i] = rip_align_up(p->t[i].size, V) / m->U;
         m->shift_of[i] = -1;
     }
     /* pairs alive together */
@@ -375,9 +378,11 @@ static int mp_start(const mp *m, const rip_plan_opts *o, rip_plan *best, char *s
         rip_plan_opts ho = *o;
         ho.verbose = false;
         ho.capacity = 0;
-        ho.time_limit = exact ? 5.0 : 1.0;
+        ho.time_limit = 1.0;
         if (o->time_limit > 0 && o->time_limit / 10 < ho.time_limit)
             ho.time_limit = o->time_limit / 10;
+        if (exact)
+            ho.time_limit = o->time_limit > 0 && o->time_limit / 4 < 30 ? o->time_limit / 4 : 30;
         char herr[RIP_ERR_LEN];
         if (st->run(p, &ho, pl, herr) == 0 && !pl->bound_only) {
             mp_orient(m, pl->offset, below);
@@ -768,6 +773,11 @@ static void mp_copy_plan(const rip_problem *p, rip_plan *dst, const rip_plan *sr
 static void mp_quiet(Cbc_Model *cbc, bool verbose, double seconds)
 {
     Cbc_setLogLevel(cbc, verbose ? 1 : 0);
+    /* CBC 2.10.8 crashes (SIGSEGV in CglPreProcess::postProcess) on some of
+    ** these programs when a run with a MIP start stops on its time limit;
+    ** its preprocessing buys nothing here (the bound comes from the cut,
+    ** solutions from the start and the neighbourhood search), so it is off */
+    Cbc_setParameter(cbc, "preprocess", "off");
     if (seconds > 0) {
         Cbc_setParameter(cbc, "timeMode", "elapsed");   /* wall clock, as opts.time_limit */
         Cbc_setMaximumSeconds(cbc, seconds);
@@ -884,7 +894,7 @@ static int mp_lns(const mp *m, const rip_plan_opts *o, rip_plan *cur, double dea
             rc = -1;
             goto out;
         }
-        double left = deadline - mp_now();
+        double left = 0.8 * (deadline - mp_now());   /* CBC overruns its limit a little */
         mp_quiet(mm.cbc, false, left < 5 ? (left > 0.2 ? left : 0.2) : 5);
         Cbc_solve(mm.cbc);
         const double *sol = Cbc_bestSolution(mm.cbc);
@@ -985,7 +995,7 @@ int rip_strategy_milp(const rip_problem *p, const rip_plan_opts *o, rip_plan *ou
     out->n_binaries = mm.nbin;
     double left = 0;
     if (o->time_limit > 0) {
-        left = o->time_limit - (mp_now() - t0);
+        left = 0.9 * (o->time_limit - (mp_now() - t0));   /* CBC overruns its limit a little */
         if (left < 0.5)
             left = 0.5;
     }

@@ -18,6 +18,28 @@
 #define RIP_EX_OSERR 71      /* out of memory and similar */
 #define RIP_EX_CANTCREAT 73  /* output file cannot be created */
 #define RIP_EX_IOERR 74      /* read or write error */
+#define RIP_EX_TEMPFAIL 75   /* try again later: a database locked by another process */
+
+#include "status.h"
+
+/* The exit status of a library status: the one place that maps them. */
+static inline int rip_exit_status(rip_status s)
+{
+    switch (s) {
+    case RIP_OK: return RIP_EX_OK;
+    case RIP_S_DATA: return RIP_EX_DATAERR;
+    case RIP_S_NOINPUT: return RIP_EX_NOINPUT;
+    case RIP_S_CANTCREATE: return RIP_EX_CANTCREAT;
+    case RIP_S_IO: return RIP_EX_IOERR;
+    case RIP_S_NOMEM: return RIP_EX_OSERR;
+    case RIP_S_BUSY: return RIP_EX_TEMPFAIL;
+    case RIP_S_UNAVAILABLE: return RIP_EX_UNAVAILABLE;
+    case RIP_S_INTERRUPTED: return RIP_EX_INTERRUPTED;
+    case RIP_S_FAILED: return RIP_EX_FAIL;
+    case RIP_S_INTERNAL: return RIP_EX_SOFTWARE;
+    }
+    return RIP_EX_SOFTWARE;
+}
 
 /* Each subcommand: argv[0] is the subcommand name.  Returns an exit status. */
 int rip_cmd_layer(int argc, char **argv);

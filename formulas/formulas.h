@@ -2,12 +2,11 @@
 ** formulas.h — every closed form of the RiP paper, O(1) (or O(k)) each.
 **
 ** These functions evaluate equations; they never simulate and never include
-** anything from sim/ (DESIGN.md: that independence is the point of the
-** harness).  Each lives in its own file, which opens with the equations it
+** anything from sim/ (that independence is the point of the harness).  Each lives in its own file, which opens with the equations it
 ** implements and any reading of the paper we had to choose.
 **
 ** All gaps are in scalars.  A function returning bool reports whether the
-** formula is defined on the layer (DESIGN.md, "Closed forms and verdicts");
+** formula is defined on the layer (README.md, "What is checked, and how");
 ** when it returns false *out is left untouched.  Arithmetic is exact integer
 ** arithmetic; fractions such as x* are kept as numerator/denominator and
 ** floored with rip_floor_div().  The layer must have been derived by
@@ -51,19 +50,19 @@ int64_t rip_upsample_workspace(int64_t h, int64_t w, int64_t c, int64_t S);
 ** N_in is the stored input.  Returns -1 on invalid input. */
 int64_t rip_pool_workspace(int64_t n_in, int64_t n_out);
 
-/* ---- registry: one row per formula of the DESIGN.md table ---- */
+/* ---- registry: one row per formula of the README table ---- */
 
 typedef bool (*rip_formula_fn)(const rip_layer *L, int64_t *out);
 
 typedef struct rip_formula_info {
-    const char *name;        /* DESIGN.md name, e.g. "thm4_taps" */
+    const char *name;        /* stable name, e.g. "thm4_taps" */
     const char *paper;       /* where it is in the paper, e.g. "Theorem 4, sigma = C_out" */
     const char *judged_by;   /* exec config name it is judged against, or NULL */
     bool is_workspace;       /* true for naive_workspace (a size, not a gap) */
     rip_formula_fn eval;     /* returns false when not defined */
 } rip_formula_info;
 
-/* The formulas in DESIGN.md order; *count receives the number of rows. */
+/* The formulas in the order of the README table; *count receives the number of rows. */
 const rip_formula_info *rip_formulas(size_t *count);
 
 #endif

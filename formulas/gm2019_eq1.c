@@ -9,7 +9,7 @@
 **
 ** Reading: Eq. 1 is only meaningful when the leg debt slope C_out - C_in is
 ** positive (x* is otherwise undefined or negative), so the formula is
-** defined iff the layer is restricted and C_out > C_in (DESIGN.md).  No clamp
+** defined iff the layer is restricted and C_out > C_in.  No clamp
 ** of floor(x*) to the output grid is applied: Limitation 2 of the paper is
 ** precisely that the published form evaluates the square outside the grid,
 ** and this file reproduces the published form, not a corrected one.

@@ -1,6 +1,6 @@
 /*
-** registry.c — the table of closed forms in DESIGN.md order ("Closed forms
-** and verdicts"): name, place in the paper, the execution configuration it
+** registry.c — the table of closed forms, in the order of the README's
+** table ("What is checked, and how"): name, place in the paper, the execution configuration it
 ** is judged against, whether it is a workspace rather than a gap, and an
 ** evaluator with the uniform signature bool (*)(const rip_layer *, int64_t *)
 ** that returns false when the formula is not defined on the layer.

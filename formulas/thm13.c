@@ -47,7 +47,7 @@
 **   - Padding per side: the precondition "p < k_eff on both axes" is read
 **     per side (p_top, p_bottom < keff_h and p_left, p_right < keff_w).  The
 **     crossing indices use the top/left padding, the offset of the first real
-**     pixel (DESIGN.md, Geometry); H_out, W_out already include the
+**     pixel (sim/README.md, "Geometry"); H_out, W_out already include the
 **     bottom/right padding.
 **   - "Clipped to the grid" is a clamp into [0, H_out-1] / [0, W_out-1];
 **     a clamped index duplicates an endpoint already in R_s / C_s, so clamping

@@ -20,7 +20,7 @@
 ** 0; a clamped entry duplicates the entry 0 already in the set, so clamping
 ** and discarding agree.  W_p and H_p are the full padded extents
 ** (p_top + h_in + p_bottom); with uneven padding Eq. 5 is unchanged because
-** it indexes the padded grid from its corner (DESIGN.md, Geometry).
+** it indexes the padded grid from its corner (sim/README.md, "Geometry").
 */
 #include "formulas.h"
 

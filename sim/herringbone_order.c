@@ -1,6 +1,6 @@
 /*
 ** herringbone_order.c — the herringbone visiting order of an output grid
-** (DESIGN.md "Execution configurations"; paper Eq. 25, Lemma 10).
+** (sim/README.md, "Herringbone"; paper Eq. 25, Lemma 10).
 **
 ** With M, n the longer and shorter output axes, the legs are
 **   maj(M), min(n-1), maj(M-1), min(n-2), ..., min(1), maj(M-n+1).

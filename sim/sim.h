@@ -4,8 +4,8 @@
 ** The simulator executes a traversal in a tracked workspace and reports the
 ** first write that corrupts a live input, overflows the workspace, or finds
 ** no free slot.  It never evaluates a closed form and never includes
-** anything from formulas/.  Semantics are those of DESIGN.md, "Execution
-** configurations"; sim/README.md restates them next to the code.
+** anything from formulas/.  Its semantics (geometry, the six execution
+** configurations, truth) are specified in sim/README.md.
 **
 ** Two engines implement the same semantics:
 **   RIP_ENGINE_PLAIN  scalar by scalar: every tap of every output is
@@ -46,7 +46,7 @@ typedef struct rip_run_report {
     int64_t address;   /* RiP: workspace address written; herringbone: -1 */
 } rip_run_report;
 
-/* DESIGN.md name of an execution configuration, e.g. "rip_dense_taps". */
+/* Stable name of an execution configuration, e.g. "rip_dense_taps". */
 const char *rip_exec_name(rip_exec e);
 /* Inverse of rip_exec_name; returns RIP_EXEC_COUNT if unknown. */
 rip_exec rip_exec_from_name(const char *name);
@@ -80,7 +80,7 @@ bool rip_sim_run(rip_sim *s, int64_t delta, rip_run_report *rep);
 int rip_sim_truth(const rip_layer *L, rip_exec e, rip_engine engine, int64_t *gap);
 
 /*
-** Herringbone visiting order of an h_out x w_out grid (DESIGN.md legs):
+** Herringbone visiting order of an h_out x w_out grid (sim/README.md legs):
 ** writes the h_out*w_out pixel indices r*w_out + c in visit order into
 ** order[].  Returns 0, or -1 if h_out or w_out < 1.
 */

@@ -156,7 +156,7 @@ int rip_cmd_layer(int argc, char **argv)
     }
     rip_eval ev;
     rip_progress pr;
-    rip_progress_init(&pr, "layer", "configurations", true);
+    rip_progress_init(&pr, "layer", "configs", true);
     rip_progress_cb cb = rip_progress_callback(&pr);
     rip_progress_tick(&pr);
     rc = rip_evaluate_progress(&L, engine, with_sim, &ev, &cb, err);

@@ -18,6 +18,7 @@
 #include <signal.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <time.h>
 
 static char tmpdir[256];
 
@@ -404,4 +405,41 @@ Test(cli_io, progress_only_on_a_terminal)
     cr_expect_str_eq(r->out, tty_out, "stdout differs with a terminal on stderr");
     free(err);
     free(tty_out);
+}
+
+/* An interrupted run leaves no temporary result file behind (SIGTERM while
+** `tables table7` writes its table; the old file stays as it was). */
+Test(cli_io, interrupted_run_leaves_no_temporary_file)
+{
+    char dir[400], out[450], models[600];
+    snprintf(dir, sizeof dir, "%s/int", tmpdir);
+    cr_assert_eq(mkdir(dir, 0755), 0);
+    snprintf(out, sizeof out, "%s/t7.md", dir);
+    snprintf(models, sizeof models, "%s", repo("firmware/models"));
+    FILE *f = fopen(out, "w");
+    fputs("old\n", f);
+    fclose(f);
+    const char *bin = getenv("RIPSIM_BIN");
+    fflush(NULL);
+    pid_t pid = fork();
+    cr_assert_geq(pid, 0);
+    if (pid == 0) {
+        int null = open("/dev/null", O_WRONLY);
+        dup2(null, 1);
+        dup2(null, 2);
+        execl(bin, bin, "tables", "table7", "--models-dir", models, "--out", out, (char *)NULL);
+        _exit(127);
+    }
+    /* wait until the temporary file exists, then stop the run */
+    for (int i = 0; i < 400 && files_in(dir) < 2; i++)
+        nanosleep(&(struct timespec){0, 25000000}, NULL);
+    cr_expect_eq(files_in(dir), 2, "the temporary file never appeared");
+    kill(pid, SIGTERM);
+    int st;
+    waitpid(pid, &st, 0);
+    cr_expect(WIFSIGNALED(st) && WTERMSIG(st) == SIGTERM, "ended by the signal");
+    cr_expect_eq(files_in(dir), 1, "a temporary file was left in %s", dir);
+    char *got = slurp(out, NULL);
+    cr_expect_str_eq(got, "old\n");
+    free(got);
 }

@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <dirent.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -23,8 +24,49 @@ int rip_out_check_stdout(const char *cmd)
     return RIP_EX_IOERR;
 }
 
+/*
+** A temporary result file must not outlive an interrupted run (Ctrl-C in
+** the middle of `tables table7` would leave .table7.md.XXXXXX in results/):
+** while one is open, SIGINT, SIGTERM and SIGHUP remove it and then end the
+** process as the signal would have.  One result file is open at a time.
+*/
+static const char *volatile pending_tmp;
+static struct sigaction saved[3];
+static const int caught[3] = {SIGINT, SIGTERM, SIGHUP};
+
+static void on_signal(int sig)
+{
+    const char *t = pending_tmp;
+    if (t)
+        unlink(t);
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+static void guard(const char *tmp)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sigemptyset(&sa.sa_mask);
+    pending_tmp = tmp;
+    for (int i = 0; i < 3; i++)
+        sigaction(caught[i], &sa, &saved[i]);
+}
+
+static void unguard(void)
+{
+    if (pending_tmp == NULL)
+        return;
+    for (int i = 0; i < 3; i++)
+        sigaction(caught[i], &saved[i], NULL);
+    pending_tmp = NULL;
+}
+
 static void release(rip_out *o)
 {
+    if (o->tmp)
+        unguard();
     free(o->final);
     free(o->tmp);
     o->final = o->tmp = NULL;
@@ -97,6 +139,7 @@ int rip_out_open(rip_out *o, const char *cmd, const char *path)
         release(o);
         return RIP_EX_CANTCREAT;
     }
+    guard(o->tmp);
     return 0;
 }
 

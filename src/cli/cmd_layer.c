@@ -2,22 +2,20 @@
 ** cmd_layer.c — `ripsim layer SPEC`: one layer, every closed form beside the
 ** simulated truth that judges it.
 **
-** Output is a readable table by default and the DESIGN.md JSON object with
-** --json.  Exit status: 0 when every defined formula was judged (whatever
-** the verdicts: an unsafe verdict is a finding, not an error), 64 on a bad
-** command line, 65 on a bad SPEC or a layer too large to simulate, 71 when
-** memory runs out.
+** Output is a readable table by default and one JSON object with --json.
+** The exit statuses are the table `exits` below (also printed by --help).
 */
 #include <stdio.h>
 #include <string.h>
 
+#include "args.h"
 #include "cli.h"
 #include "evaluate.h"
+#include "out.h"
+#include "progress_line.h"
 #include "spec.h"
 
-static const char usage_text[] =
-    "usage: ripsim layer [--json] [--engine fast|plain] [--no-sim] SPEC\n"
-    "\n"
+static const char about[] =
     "Evaluate one convolution layer: every closed form of the RiP paper beside\n"
     "the simulated minimum gap (truth) it is judged against, with its verdict\n"
     "(unsafe < truth, tight = truth, loose > truth, n/a where undefined).\n"
@@ -27,26 +25,21 @@ static const char usage_text[] =
     "  cin, cout, h, k are required; w defaults to h, s and d to 1, p to 0.\n"
     "  k, s, d, p take A or AxB (height x width); p is symmetric.\n"
     "  pt=, pb=, pl=, pr= set the top/bottom/left/right padding one by one\n"
-    "  (they override p= for their side).\n"
-    "\n"
-    "options:\n"
-    "  --json           print one JSON object (keys: layer, truth, formulas)\n"
-    "  --engine E       simulator engine: fast (default, per pixel) or plain\n"
-    "                   (per scalar, slow; same answers)\n"
-    "  --no-sim         closed forms only (truths null, verdicts n/a)\n"
-    "  -h, --help       this help\n"
-    "\n"
-    "Gaps and truths are in scalars (activation elements).  Exit status: 0 ok,\n"
-    "64 usage error, 65 bad SPEC or layer too large, 71 out of memory.\n"
-    "Example: ripsim layer cin=1,cout=5,h=14,k=3   (paper Tab. 2, first row)\n";
+    "  (they override p= for their side).\n";
 
-static int usage_error(const char *fmt, const char *arg)
-{
-    fprintf(stderr, "ripsim layer: ");
-    fprintf(stderr, fmt, arg);
-    fprintf(stderr, "\nTry 'ripsim layer --help'.\n");
-    return RIP_EX_USAGE;
-}
+static const char notes[] =
+    "Gaps and truths are in scalars (activation elements).  When stderr is a\n"
+    "terminal, the configuration being simulated is shown there.\n";
+
+static const rip_exit_doc exits[] = {
+    {0, "evaluated (an unsafe verdict is a finding, not an error)"},
+    {64, "bad command line"},
+    {65, "bad SPEC (the message names the field) or a layer too large to simulate"},
+    {71, "out of memory"},
+    {74, "output cannot be written"},
+};
+
+static const char *const engines[] = {"fast", "plain", NULL};
 
 static int64_t stored_input(const rip_layer *L, rip_exec e)
 {
@@ -132,43 +125,28 @@ static void print_table(const rip_layer *L, const rip_eval *ev, bool with_sim, r
 
 int rip_cmd_layer(int argc, char **argv)
 {
-    bool json = false, with_sim = true, opts_done = false;
-    rip_engine engine = RIP_ENGINE_FAST;
+    bool json = false, no_sim = false;
+    int engine_ix = 0;
     const char *spec = NULL;
-
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (!opts_done && a[0] == '-' && a[1] != '\0') {
-            if (strcmp(a, "--") == 0) {
-                opts_done = true;
-            } else if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
-                fputs(usage_text, stdout);
-                return RIP_EX_OK;
-            } else if (strcmp(a, "--json") == 0) {
-                json = true;
-            } else if (strcmp(a, "--no-sim") == 0) {
-                with_sim = false;
-            } else if (strcmp(a, "--engine") == 0 || strncmp(a, "--engine=", 9) == 0) {
-                const char *v = a[8] == '=' ? a + 9 : (i + 1 < argc ? argv[++i] : NULL);
-                if (v == NULL)
-                    return usage_error("option '%s' needs a value (fast or plain)", a);
-                if (strcmp(v, "fast") == 0)
-                    engine = RIP_ENGINE_FAST;
-                else if (strcmp(v, "plain") == 0)
-                    engine = RIP_ENGINE_PLAIN;
-                else
-                    return usage_error("--engine takes fast or plain, not '%s'", v);
-            } else {
-                return usage_error("unknown option '%s'", a);
-            }
-        } else if (spec == NULL) {
-            spec = a;
-        } else {
-            return usage_error("one SPEC only; unexpected argument '%s'", a);
-        }
-    }
-    if (spec == NULL)
-        return usage_error("%s", "missing SPEC");
+    const rip_opt opts[] = {
+        {.name = "--json", .kind = RIP_OPT_FLAG, .dest = &json, .flag_value = true,
+         .help = "print one JSON object (keys: layer, truth, formulas)"},
+        {.name = "--engine", .kind = RIP_OPT_ENUM, .dest = &engine_ix, .metavar = "E", .choices = engines,
+         .help = "simulator engine: fast (default, per pixel) or plain\n(per scalar, slow; same answers)"},
+        {.name = "--no-sim", .kind = RIP_OPT_FLAG, .dest = &no_sim, .flag_value = true,
+         .help = "closed forms only (truths null, verdicts n/a)"},
+    };
+    const rip_cmd cmd = {
+        .name = "layer", .synopsis = "[--json] [--engine fast|plain] [--no-sim] SPEC", .about = about,
+        .opts = opts, .n_opts = sizeof opts / sizeof opts[0], .pos = &spec, .min_pos = 1, .max_pos = 1,
+        .missing = "missing SPEC", .notes = notes, .exits = exits, .n_exits = sizeof exits / sizeof exits[0],
+        .example = "ripsim layer cin=1,cout=5,h=14,k=3   (paper Tab. 2, first row)",
+    };
+    int rc = rip_args_parse(&cmd, argc, argv, stdout, stderr);
+    if (rc != RIP_ARGS_CONTINUE)
+        return rc;
+    bool with_sim = !no_sim;
+    rip_engine engine = engine_ix == 0 ? RIP_ENGINE_FAST : RIP_ENGINE_PLAIN;
 
     char err[RIP_ERR_LEN];
     rip_layer L;
@@ -177,7 +155,13 @@ int rip_cmd_layer(int argc, char **argv)
         return RIP_EX_DATAERR;
     }
     rip_eval ev;
-    if (rip_evaluate(&L, engine, with_sim, &ev, err) != 0) {
+    rip_progress pr;
+    rip_progress_init(&pr, "layer", "configs", true);
+    rip_progress_cb cb = rip_progress_callback(&pr);
+    rip_progress_tick(&pr);
+    rc = rip_evaluate_progress(&L, engine, with_sim, &ev, &cb, err);
+    rip_progress_end(&pr);
+    if (rc != 0) {
         fprintf(stderr, "ripsim layer: %s\n", err);
         return strstr(err, "out of memory") ? RIP_EX_OSERR : RIP_EX_DATAERR;
     }
@@ -185,9 +169,5 @@ int rip_cmd_layer(int argc, char **argv)
         print_json(&L, &ev, with_sim);
     else
         print_table(&L, &ev, with_sim, engine);
-    if (fflush(stdout) != 0 || ferror(stdout)) {
-        fprintf(stderr, "ripsim layer: cannot write output\n");
-        return RIP_EX_IOERR;
-    }
-    return RIP_EX_OK;
+    return rip_out_check_stdout("layer");
 }

@@ -9,10 +9,7 @@
 ** channel-mixing convolutions.  The workspaces and ratios come from
 ** rip_compare_layer (compare.h); this file only formats and counts them.
 **
-** Exit status: 0 when the table was read and evaluated (a formula that
-** disagrees with its truth is a finding shown in the check column, not an
-** error), 64 bad command line, 65 bad row or header, 66 missing or
-** unreadable file, 71 out of memory, 74 write error.
+** The exit statuses are the table `exits` below (also printed by --help).
 */
 #include <errno.h>
 #include <stdio.h>
@@ -24,10 +21,10 @@
 #include "cli.h"
 #include "compare.h"
 #include "layer_csv.h"
+#include "out.h"
+#include "progress_line.h"
 
-static const char usage_text[] =
-    "usage: ripsim layers [--format table|csv] [--skip-bad] [--engine fast|plain] [--no-sim] FILE.csv\n"
-    "\n"
+static const char about[] =
     "Evaluate a CSV table of convolution layers (format: sweeps/layers/README.md;\n"
     "FILE '-' reads standard input): every closed form of the RiP paper, every\n"
     "simulated truth, and the workspaces of paper Sec. 5.3 / Tab. 6 under dual\n"
@@ -40,30 +37,24 @@ static const char usage_text[] =
     "truth (tight) and column-major Theorem 4 equals its simulated truth; otherwise\n"
     "it names each one that disagrees with formula minus truth, e.g. 'thm13_taps +4'.\n"
     "Rows with groups > 1 (depthwise, grouped) are listed but not evaluated: the\n"
-    "closed forms model channel-mixing convolutions.\n"
-    "\n"
-    "options:\n"
-    "  --format F     table (default: aligned columns and a Tab. 6 style summary)\n"
-    "                 or csv (one header, one row per layer, every number)\n"
-    "  --skip-bad     report each bad row on stderr and evaluate the others\n"
-    "                 (default: the first bad row stops everything, exit 65)\n"
-    "  --engine E     simulator engine: fast (default, per pixel) or plain\n"
-    "                 (per scalar, slow; same answers)\n"
-    "  --no-sim       closed forms only (truths empty, check '-')\n"
-    "  -h, --help     this help\n"
-    "\n"
-    "Errors name the row: FILE:ROW: FIELD: problem (ROW is the line, header = 1).\n"
-    "Exit status: 0 ok (disagreements are findings, shown in the check column),\n"
-    "64 usage error, 65 bad row or header, 66 missing or unreadable file,\n"
-    "71 out of memory.\n"
-    "Example: ripsim layers sweeps/layers/resnet50.csv\n";
+    "closed forms model channel-mixing convolutions.\n";
 
-static int usage_error(const char *msg, const char *arg)
-{
-    fprintf(stderr, "ripsim layers: %s%s%s%s\nTry 'ripsim layers --help'.\n", msg, arg ? " '" : "",
-            arg ? arg : "", arg ? "'" : "");
-    return RIP_EX_USAGE;
-}
+static const char notes[] =
+    "Errors name the row: FILE:ROW: FIELD: problem (ROW is the line, header = 1).\n"
+    "When stderr is a terminal, a progress line (rows done, rate, ETA) is shown\n"
+    "there while the rows are evaluated.\n";
+
+static const rip_exit_doc exits[] = {
+    {0, "evaluated (disagreements are findings, shown in the check column)"},
+    {64, "bad command line"},
+    {65, "bad row or header"},
+    {66, "FILE missing or unreadable"},
+    {71, "out of memory"},
+    {74, "output cannot be written"},
+};
+
+static const char *const formats[] = {"table", "csv", NULL};
+static const char *const engines[] = {"fast", "plain", NULL};
 
 typedef enum { ITEM_EVALUATED, ITEM_GROUPED, ITEM_SKIPPED } item_state;
 
@@ -388,47 +379,32 @@ static void print_table(const item *items, size_t n, size_t n_bad, bool with_sim
 
 int rip_cmd_layers(int argc, char **argv)
 {
-    bool csv = false, skip_bad = false, with_sim = true, opts_done = false;
-    rip_engine engine = RIP_ENGINE_FAST;
+    bool skip_bad = false, no_sim = false;
+    int format_ix = 0, engine_ix = 0;
     const char *path = NULL;
-
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i], *v;
-        if (!opts_done && a[0] == '-' && a[1] != '\0') {
-            if (strcmp(a, "--") == 0) {
-                opts_done = true;
-            } else if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
-                fputs(usage_text, stdout);
-                return RIP_EX_OK;
-            } else if (strcmp(a, "--skip-bad") == 0) {
-                skip_bad = true;
-            } else if (strcmp(a, "--no-sim") == 0) {
-                with_sim = false;
-            } else if (rip_arg_value(argc, argv, &i, "--format", &v)) {
-                if (v && strcmp(v, "table") == 0)
-                    csv = false;
-                else if (v && strcmp(v, "csv") == 0)
-                    csv = true;
-                else
-                    return usage_error("--format takes table or csv, not", v ? v : "");
-            } else if (rip_arg_value(argc, argv, &i, "--engine", &v)) {
-                if (v && strcmp(v, "fast") == 0)
-                    engine = RIP_ENGINE_FAST;
-                else if (v && strcmp(v, "plain") == 0)
-                    engine = RIP_ENGINE_PLAIN;
-                else
-                    return usage_error("--engine takes fast or plain, not", v ? v : "");
-            } else {
-                return usage_error("unknown option", a);
-            }
-        } else if (path == NULL) {
-            path = a;
-        } else {
-            return usage_error("one FILE only; unexpected argument", a);
-        }
-    }
-    if (path == NULL)
-        return usage_error("missing FILE.csv ('-' for standard input)", NULL);
+    const rip_opt opts[] = {
+        {.name = "--format", .kind = RIP_OPT_ENUM, .dest = &format_ix, .metavar = "F", .choices = formats,
+         .help = "table (default: aligned columns and a Tab. 6 style summary)\n"
+                 "or csv (one header, one row per layer, every number)"},
+        {.name = "--skip-bad", .kind = RIP_OPT_FLAG, .dest = &skip_bad, .flag_value = true,
+         .help = "report each bad row on stderr and evaluate the others\n"
+                 "(default: the first bad row stops everything, exit 65)"},
+        {.name = "--engine", .kind = RIP_OPT_ENUM, .dest = &engine_ix, .metavar = "E", .choices = engines,
+         .help = "simulator engine: fast (default, per pixel) or plain\n(per scalar, slow; same answers)"},
+        {.name = "--no-sim", .kind = RIP_OPT_FLAG, .dest = &no_sim, .flag_value = true,
+         .help = "closed forms only (truths empty, check '-')"},
+    };
+    const rip_cmd cmd = {
+        .name = "layers", .synopsis = "[--format table|csv] [--skip-bad] [--engine fast|plain] [--no-sim] FILE.csv",
+        .about = about, .opts = opts, .n_opts = sizeof opts / sizeof opts[0], .pos = &path, .min_pos = 1,
+        .max_pos = 1, .missing = "missing FILE.csv ('-' for standard input)", .notes = notes, .exits = exits,
+        .n_exits = sizeof exits / sizeof exits[0], .example = "ripsim layers sweeps/layers/resnet50.csv",
+    };
+    int rc = rip_args_parse(&cmd, argc, argv, stdout, stderr);
+    if (rc != RIP_ARGS_CONTINUE)
+        return rc;
+    bool csv = format_ix == 1, with_sim = !no_sim;
+    rip_engine engine = engine_ix == 0 ? RIP_ENGINE_FAST : RIP_ENGINE_PLAIN;
 
     /* read */
     bool is_stdin = strcmp(path, "-") == 0;
@@ -447,7 +423,7 @@ int rip_cmd_layers(int argc, char **argv)
     }
     rip_layer_table t;
     char err[RIP_ERR_LEN];
-    int rc = rip_layer_csv_read(f, fname, skip_bad, stderr, &t, err);
+    rc = rip_layer_csv_read(f, fname, skip_bad, stderr, &t, err);
     bool read_error = ferror(f) != 0;
     if (!is_stdin)
         fclose(f);
@@ -468,8 +444,11 @@ int rip_cmd_layers(int argc, char **argv)
         return RIP_EX_OSERR;
     }
     size_t n_bad = t.n_bad;
+    rip_progress pr;
+    rip_progress_init(&pr, "layers", "rows", with_sim);
     for (size_t j = 0; j < t.n; j++) {
         item *it = &items[j];
+        rip_progress_update(&pr, (int64_t)j, (int64_t)t.n, t.rows[j].name);
         it->row = &t.rows[j];
         if (it->row->groups > 1) {
             it->state = ITEM_GROUPED;
@@ -479,7 +458,10 @@ int rip_cmd_layers(int argc, char **argv)
         if (rip_compare_layer(&it->row->L, engine, with_sim, &it->c, err) == 0)
             continue;
         bool oom = strstr(err, "out of memory") != NULL;
+        if (!skip_bad || oom)
+            rip_progress_end(&pr);
         if (skip_bad && !oom) {
+            rip_progress_clear(&pr);
             fprintf(stderr, "%s:%lld: %s (skipped)\n", fname, (long long)it->row->row, err);
             it->state = ITEM_SKIPPED;
             n_bad++;
@@ -491,6 +473,8 @@ int rip_cmd_layers(int argc, char **argv)
         return oom ? RIP_EX_OSERR : RIP_EX_DATAERR;
     }
 
+    rip_progress_update(&pr, (int64_t)t.n, (int64_t)t.n, "done");
+    rip_progress_end(&pr);
     if (csv)
         print_csv(items, t.n, with_sim);
     else
@@ -500,9 +484,5 @@ int rip_cmd_layers(int argc, char **argv)
 
     if (n_bad)
         fprintf(stderr, "ripsim layers: %zu bad row%s skipped\n", n_bad, n_bad == 1 ? "" : "s");
-    if (fflush(stdout) != 0 || ferror(stdout)) {
-        fprintf(stderr, "ripsim layers: cannot write output\n");
-        return RIP_EX_IOERR;
-    }
-    return RIP_EX_OK;
+    return rip_out_check_stdout("layers");
 }

@@ -12,21 +12,28 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "args.h"
 #include "cli.h"
+#include "out.h"
 #include "db.h"
 #include "sweep.h"
 
-static const char usage_text[] =
-    "usage: ripsim merge OUT.db SHARD.db [SHARD.db...]\n"
-    "\n"
+static const char about[] =
     "Combine the databases of 'ripsim sweep --shard I/K' runs into OUT.db, whose\n"
     "rows then equal a single-machine run of the same --seed and --n.  All inputs\n"
     "must come from the same seed, size and ripsim version; they are checked\n"
     "before OUT.db is touched.  OUT.db is created when missing; an existing one\n"
     "must hold the same run.  Layers no shard has are reported; 'ripsim sweep\n"
-    "--db OUT.db --seed S --n N' computes them.\n"
-    "Exit status: 0 merged, 64 usage, 65 inputs of different runs or schemas,\n"
-    "66 an input is missing, 73 OUT.db cannot be created.\n";
+    "--db OUT.db --seed S --n N' computes them.\n";
+
+static const rip_exit_doc exits[] = {
+    {0, "merged"},
+    {64, "bad command line (also: OUT.db is one of the inputs)"},
+    {65, "inputs of different runs or schemas, or rows that differ"},
+    {66, "an input is missing or unreadable"},
+    {73, "OUT.db cannot be created"},
+    {74, "a read or write of a database or of the output failed"},
+};
 
 static bool same_run(const rip_run_info *a, const rip_run_info *b)
 {
@@ -102,26 +109,17 @@ detach:
 int rip_cmd_merge(int argc, char **argv)
 {
     const char *paths[256];
-    int n = 0;
-    for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
-            fputs(usage_text, stdout);
-            return RIP_EX_OK;
-        }
-        if (argv[i][0] == '-' && argv[i][1] != '\0') {
-            fprintf(stderr, "ripsim merge: unknown option '%s'\n", argv[i]);
-            return RIP_EX_USAGE;
-        }
-        if (n == 256) {
-            fprintf(stderr, "ripsim merge: at most 255 shards at a time\n");
-            return RIP_EX_USAGE;
-        }
-        paths[n++] = argv[i];
-    }
-    if (n < 2) {
-        fprintf(stderr, "ripsim merge: needs OUT.db and at least one SHARD.db (see --help)\n");
-        return RIP_EX_USAGE;
-    }
+    size_t n_paths = 0;
+    const rip_cmd cmd = {
+        .name = "merge", .synopsis = "OUT.db SHARD.db [SHARD.db...]", .about = about, .pos = paths,
+        .min_pos = 2, .max_pos = 256, .n_pos = &n_paths, .missing = "needs OUT.db and at least one SHARD.db",
+        .exits = exits, .n_exits = sizeof exits / sizeof exits[0],
+        .example = "ripsim merge results/sweep.db shard-*.db",
+    };
+    int rc = rip_args_parse(&cmd, argc, argv, stdout, stderr);
+    if (rc != RIP_ARGS_CONTINUE)
+        return rc;
+    int n = (int)n_paths;
     const char *out = paths[0];
     char err[RIP_ERR_LEN];
     rip_run_info run = {0}, other;
@@ -130,7 +128,7 @@ int rip_cmd_merge(int argc, char **argv)
     /* check every input before touching the output */
     for (int i = 1; i < n; i++) {
         sqlite3 *s = NULL;
-        if (strcmp(paths[i], out) == 0) {
+        if (strcmp(paths[i], out) == 0 || rip_same_file(paths[i], out)) {
             fprintf(stderr, "ripsim merge: %s is both output and input\n", out);
             return RIP_EX_USAGE;
         }

@@ -19,10 +19,7 @@
 ** object (--json), an ASCII picture of memory over time (--draw ascii,
 ** after the table), or an SVG picture written to --out (--draw svg).
 **
-** Exit status: 0 planned (and checked), 64 bad command line, 65 bad data
-** (the message names row and field), 66 missing file, 70 a strategy
-** failed or made an invalid plan, 71 out of memory, 73 cannot create the
-** --out file, 74 write error.
+** The exit statuses are the table `exits` below (also printed by --help).
 */
 #include <errno.h>
 #include <math.h>
@@ -32,73 +29,60 @@
 
 #include "args.h"
 #include "cli.h"
+#include "out.h"
+#include "progress_line.h"
 #include "plan/graph.h"
 #include "plan/plan.h"
 
-static const char usage_text[] =
-    "usage: ripsim plan GRAPH.csv [options]\n"
-    "       ripsim plan --intervals FILE.csv [--inclusive] [options]\n"
-    "\n"
+static const char about[] =
     "Place every tensor of a model graph (schema: firmware/models/README.md) or of a\n"
     "raw buffer list (columns id,start,end,size) at a byte offset in one arena, with\n"
     "the in-place execution of the RiP paper (Sec. 4.3, App. I), and show the plan:\n"
     "peak bytes against the live-bytes lower bound, in-place pairs, runtime shifts.\n"
-    "Every plan is verified independently (rip_plan_check) before it is shown.\n"
-    "\n"
-    "options:\n"
-    "  --strategy NAME   planning strategy (default: tinyengine for graphs,\n"
-    "                    greedy-size for intervals):\n"
-    "%s"
-    "  --no-rip          graphs: no RiP candidates, only TinyEngine's in-place\n"
-    "                    depthwise (the paper's Tab. 3 baseline)\n"
-    "  --dual            graphs: no in-place candidates at all (Tab. 7's dual buffer)\n"
-    "  --sigma S         graphs: RiP gaps with taps gathered first (gather, sigma = 0,\n"
-    "                    default, as deployed) or read from the workspace (taps,\n"
-    "                    sigma = C_out)\n"
-    "  --align V         offsets and gaps are multiples of V bytes (default 4 for\n"
-    "                    graphs, as on the Picos; 1 for intervals)\n"
-    "  --intervals FILE  plan a buffer list id,start,end,size instead of a graph;\n"
-    "                    intervals are half-open [start, end) unless --inclusive\n"
-    "  --inclusive       interval ends are inclusive [start, end]\n"
-    "  --json            one JSON object instead of the table\n"
-    "  --draw ascii|svg  ascii: a picture of memory (rows = address bands,\n"
-    "                    columns = steps) after the table; svg: one rectangle per\n"
-    "                    tensor (x = lifetime, y = offset..offset+size) to --out FILE\n"
-    "  --out FILE        where --draw svg writes\n"
-    "  --seed S          hill-climb: PCG32 seed (default 1)\n"
-    "  --time-limit S    milp, exact (and hill-climb): stop after S seconds\n"
-    "  --capacity B      exact: any plan within B bytes is enough\n"
-    "  --check           verify the plan before showing it (default)\n"
-    "  --no-check        do not verify (for timing strategies only)\n"
-    "  -h, --help        this help\n"
-    "\n"
+    "Every plan is verified independently (rip_plan_check) before it is shown.\n";
+
+static const char notes[] =
     "The lower-bound strategy reports a bound, not a placement: its peak is the\n"
     "live-bytes bound and it has no offsets.  Errors are one line; data errors name\n"
-    "FILE:ROW: FIELD.\n"
-    "Exit status: 0 ok, 64 usage, 65 bad data, 66 missing file, 70 strategy failed\n"
-    "or made an invalid plan, 71 out of memory, 73 cannot create --out, 74 write error.\n"
-    "Example: ripsim plan firmware/models/mcunet/mcunet-in3.csv --no-rip\n";
+    "FILE:ROW: FIELD.  --out may not name the input.  When stderr is a terminal,\n"
+    "the strategy and the elapsed time are shown there while it runs.\n";
 
-static void print_usage(FILE *to)
+static const rip_exit_doc exits[] = {
+    {0, "planned (and checked)"},
+    {1, "exact: no plan within --capacity bytes exists"},
+    {64, "bad command line (also: --out is the input)"},
+    {65, "bad data (the message names FILE:ROW: FIELD)"},
+    {66, "input file missing or unreadable"},
+    {70, "internal error: a strategy failed or made an invalid plan"},
+    {71, "out of memory"},
+    {73, "--out cannot be created"},
+    {74, "output cannot be written"},
+};
+
+/*
+** The planner (src/plan) returns exit statuses of cli.h today; every status
+** it returns passes through here, the one place to change when it returns
+** rip_status instead (then: return rip_exit_status(rc)).
+*/
+static int plan_exit(int rc)
 {
-    char list[2048];
-    size_t used = 0, n;
-    const rip_strategy *s = rip_strategies(&n);
-    list[0] = '\0';
-    for (size_t i = 0; i < n; i++) {
-        int k = snprintf(list + used, sizeof list - used, "                      %-12s %s\n", s[i].name,
-                         s[i].summary);
-        if (k > 0 && used + (size_t)k < sizeof list)
-            used += (size_t)k;
-    }
-    fprintf(to, usage_text, list);
+    return rc;
 }
 
-static int usage_error(const char *msg, const char *arg)
+/* "                      NAME   summary\n" for each strategy, for --help. */
+static void strategy_help(char *buf, size_t len, const char **names, size_t max_names)
 {
-    fprintf(stderr, "ripsim plan: %s%s%s%s\nTry 'ripsim plan --help'.\n", msg, arg ? " '" : "", arg ? arg : "",
-            arg ? "'" : "");
-    return RIP_EX_USAGE;
+    size_t n, used = 0;
+    const rip_strategy *s = rip_strategies(&n);
+    int k = snprintf(buf, len, "planning strategy (default: tinyengine for graphs,\ngreedy-size for intervals):");
+    used = k > 0 ? (size_t)k : 0;
+    for (size_t i = 0; i < n && i + 1 < max_names; i++) {
+        names[i] = s[i].name;
+        names[i + 1] = NULL;
+        k = snprintf(buf + used, len - used, "\n  %-12s %s", s[i].name, s[i].summary);
+        if (k > 0 && used + (size_t)k < len)
+            used += (size_t)k;
+    }
 }
 
 /* ---- formatting helpers ---- */
@@ -353,14 +337,15 @@ static void draw_ascii(FILE *f, const rip_problem *p, const rip_plan *plan)
         fprintf(f, "(more than %d tensors: letters repeat)\n", N_GLYPHS);
 }
 
-/* SVG: x = steps, y = addresses growing upwards. 0, or an exit status. */
+/* SVG: x = steps, y = addresses growing upwards, to path (replaced only
+** when complete; '-' is standard output).  0, or an exit status (73, 74). */
 static int draw_svg(const char *path, const rip_problem *p, const rip_plan *plan)
 {
-    FILE *f = fopen(path, "w");
-    if (f == NULL) {
-        fprintf(stderr, "ripsim plan: %s: %s\n", path, strerror(errno));
-        return RIP_EX_CANTCREAT;
-    }
+    rip_out out;
+    int rc = rip_out_open(&out, "plan", path);
+    if (rc != 0)
+        return rc;
+    FILE *f = out.f;
     const double W = 1000, H = 600, ml = 90, mr = 30, mt = 50, mb = 50;
     const double pw = W - ml - mr, ph = H - mt - mb;
     int64_t top = plan->peak > plan->lower_bound ? plan->peak : plan->lower_bound;
@@ -448,11 +433,7 @@ static int draw_svg(const char *path, const rip_problem *p, const rip_plan *plan
                "stroke-dasharray=\"5,4\"/>\n", ml, yl, ml + pw, yl);
     fprintf(f, "<text x=\"%.1f\" y=\"%.2f\" font-size=\"11\" fill=\"#06c\">lower bound</text>\n", ml + 4, yl - 3);
     fprintf(f, "</svg>\n");
-    if (ferror(f) | (fclose(f) != 0)) {
-        fprintf(stderr, "ripsim plan: %s: write error\n", path);
-        return RIP_EX_IOERR;
-    }
-    return 0;
+    return rip_out_commit(&out);
 }
 
 /* ---- the command ---- */
@@ -461,81 +442,65 @@ int rip_cmd_plan(int argc, char **argv)
 {
     const char *graph_path = NULL, *intervals_path = NULL, *strategy = NULL, *out_path = NULL, *draw = NULL;
     bool json = false, inclusive = false, no_rip = false, dual = false, taps = false, check = true;
-    bool sigma_given = false, opts_done = false;
+    bool sigma_given = false;
     int64_t align = -1, seed = 1, capacity = 0;
     double time_limit = 0;
-
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i], *v;
-        if (!opts_done && a[0] == '-' && a[1] != '\0') {
-            if (strcmp(a, "--") == 0) {
-                opts_done = true;
-            } else if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
-                print_usage(stdout);
-                return RIP_EX_OK;
-            } else if (strcmp(a, "--json") == 0) {
-                json = true;
-            } else if (strcmp(a, "--inclusive") == 0) {
-                inclusive = true;
-            } else if (strcmp(a, "--no-rip") == 0) {
-                no_rip = true;
-            } else if (strcmp(a, "--dual") == 0) {
-                dual = true;
-            } else if (strcmp(a, "--check") == 0) {
-                check = true;
-            } else if (strcmp(a, "--no-check") == 0) {
-                check = false;
-            } else if (rip_arg_value(argc, argv, &i, "--strategy", &v)) {
-                if (v == NULL || rip_strategy_by_name(v) == NULL)
-                    return usage_error("--strategy takes naive, lower-bound, greedy-size, tinyengine, hill-climb, "
-                                       "milp or exact, not",
-                                       v ? v : "");
-                strategy = v;
-            } else if (rip_arg_value(argc, argv, &i, "--intervals", &v)) {
-                if (v == NULL)
-                    return usage_error("--intervals needs FILE.csv", NULL);
-                intervals_path = v;
-            } else if (rip_arg_value(argc, argv, &i, "--sigma", &v)) {
-                if (v && strcmp(v, "taps") == 0)
-                    taps = true;
-                else if (v && strcmp(v, "gather") == 0)
-                    taps = false;
-                else
-                    return usage_error("--sigma takes taps or gather, not", v ? v : "");
-                sigma_given = true;
-            } else if (rip_arg_value(argc, argv, &i, "--align", &v)) {
-                if (!rip_arg_int(v, 1, (int64_t)1 << 20, &align))
-                    return usage_error("--align takes an integer in [1, 1048576], not", v ? v : "");
-            } else if (rip_arg_value(argc, argv, &i, "--draw", &v)) {
-                if (v == NULL || (strcmp(v, "ascii") != 0 && strcmp(v, "svg") != 0))
-                    return usage_error("--draw takes ascii or svg, not", v ? v : "");
-                draw = v;
-            } else if (rip_arg_value(argc, argv, &i, "--out", &v)) {
-                if (v == NULL || *v == '\0')
-                    return usage_error("--out needs a FILE", NULL);
-                out_path = v;
-            } else if (rip_arg_value(argc, argv, &i, "--seed", &v)) {
-                if (!rip_arg_int(v, 0, INT64_MAX, &seed))
-                    return usage_error("--seed takes a non-negative integer, not", v ? v : "");
-            } else if (rip_arg_value(argc, argv, &i, "--capacity", &v)) {
-                if (!rip_arg_int(v, 0, INT64_MAX, &capacity))
-                    return usage_error("--capacity takes a byte count, not", v ? v : "");
-            } else if (rip_arg_value(argc, argv, &i, "--time-limit", &v)) {
-                char *end = NULL;
-                errno = 0;
-                time_limit = v ? strtod(v, &end) : -1;
-                if (v == NULL || *v == '\0' || *end != '\0' || errno != 0 || !(time_limit >= 0) ||
-                    !isfinite(time_limit))
-                    return usage_error("--time-limit takes seconds >= 0, not", v ? v : "");
-            } else {
-                return usage_error("unknown option", a);
-            }
-        } else if (graph_path == NULL) {
-            graph_path = a;
-        } else {
-            return usage_error("one GRAPH.csv only; unexpected argument", a);
-        }
-    }
+    int strategy_ix = -1, sigma_ix = 0, draw_ix = -1;
+    const char *strategy_names[32] = {NULL};
+    static const char *const sigmas[] = {"gather", "taps", NULL};
+    static const char *const draws[] = {"ascii", "svg", NULL};
+    char strategy_text[2048];
+    strategy_help(strategy_text, sizeof strategy_text, strategy_names, 32);
+    const rip_opt opts[] = {
+        {.name = "--strategy", .kind = RIP_OPT_ENUM, .dest = &strategy_ix, .metavar = "NAME",
+         .choices = strategy_names, .help = strategy_text},
+        {.name = "--no-rip", .kind = RIP_OPT_FLAG, .dest = &no_rip, .flag_value = true,
+         .help = "graphs: no RiP candidates, only TinyEngine's in-place\ndepthwise (the paper's Tab. 3 baseline)"},
+        {.name = "--dual", .kind = RIP_OPT_FLAG, .dest = &dual, .flag_value = true,
+         .help = "graphs: no in-place candidates at all (Tab. 7's dual buffer)"},
+        {.name = "--sigma", .kind = RIP_OPT_ENUM, .dest = &sigma_ix, .metavar = "S", .choices = sigmas,
+         .given = &sigma_given,
+         .help = "graphs: RiP gaps with taps gathered first (gather, sigma = 0,\n"
+                 "default, as deployed) or read from the workspace (taps,\nsigma = C_out)"},
+        {.name = "--align", .kind = RIP_OPT_INT, .dest = &align, .metavar = "V", .lo = 1, .hi = (int64_t)1 << 20,
+         .help = "offsets and gaps are multiples of V bytes (default 4 for\ngraphs, as on the Picos; 1 for intervals)"},
+        {.name = "--intervals", .kind = RIP_OPT_STR, .dest = &intervals_path, .metavar = "FILE",
+         .help = "plan a buffer list id,start,end,size instead of a graph;\n"
+                 "intervals are half-open [start, end) unless --inclusive"},
+        {.name = "--inclusive", .kind = RIP_OPT_FLAG, .dest = &inclusive, .flag_value = true,
+         .help = "interval ends are inclusive [start, end]"},
+        {.name = "--json", .kind = RIP_OPT_FLAG, .dest = &json, .flag_value = true,
+         .help = "one JSON object instead of the table"},
+        {.name = "--draw", .kind = RIP_OPT_ENUM, .dest = &draw_ix, .metavar = "ascii|svg", .choices = draws,
+         .help = "ascii: a picture of memory (rows = address bands,\n"
+                 "columns = steps) after the table; svg: one rectangle per\n"
+                 "tensor (x = lifetime, y = offset..offset+size) to --out FILE"},
+        {.name = "--out", .kind = RIP_OPT_STR, .dest = &out_path, .metavar = "FILE",
+         .help = "where --draw svg writes ('-': standard output, then\nwithout the table)"},
+        {.name = "--seed", .kind = RIP_OPT_INT, .dest = &seed, .metavar = "S", .lo = 0, .hi = INT64_MAX,
+         .help = "hill-climb: PCG32 seed (default 1)"},
+        {.name = "--time-limit", .kind = RIP_OPT_REAL, .dest = &time_limit, .metavar = "S", .lo = 0, .hi = INT64_MAX,
+         .help = "milp, exact (and hill-climb): stop after S seconds"},
+        {.name = "--capacity", .kind = RIP_OPT_INT, .dest = &capacity, .metavar = "B", .lo = 0, .hi = INT64_MAX,
+         .help = "exact: any plan within B bytes is enough"},
+        {.name = "--check", .kind = RIP_OPT_FLAG, .dest = &check, .flag_value = true,
+         .help = "verify the plan before showing it (default)"},
+        {.name = "--no-check", .kind = RIP_OPT_FLAG, .dest = &check, .flag_value = false,
+         .help = "do not verify (for timing strategies only)"},
+    };
+    const rip_cmd cmd = {
+        .name = "plan", .synopsis = "GRAPH.csv [options]\n--intervals FILE.csv [--inclusive] [options]",
+        .about = about, .opts = opts, .n_opts = sizeof opts / sizeof opts[0], .pos = &graph_path,
+        .min_pos = 0, .max_pos = 1, .notes = notes, .exits = exits, .n_exits = sizeof exits / sizeof exits[0],
+        .example = "ripsim plan firmware/models/mcunet/mcunet-in3.csv --no-rip",
+    };
+    int rc = rip_args_parse(&cmd, argc, argv, stdout, stderr);
+    if (rc != RIP_ARGS_CONTINUE)
+        return rc;
+    strategy = strategy_ix >= 0 ? strategy_names[strategy_ix] : NULL;
+    taps = sigma_ix == 1;
+    draw = draw_ix >= 0 ? draws[draw_ix] : NULL;
+#define usage_error(msg, arg) rip_args_usage(&cmd, "%s", msg)
     if (graph_path && intervals_path)
         return usage_error("give GRAPH.csv or --intervals FILE.csv, not both", NULL);
     if (!graph_path && !intervals_path)
@@ -557,19 +522,23 @@ int rip_cmd_plan(int argc, char **argv)
         strategy = is_graph ? "tinyengine" : "greedy-size";
     if (draw && strcmp(strategy, "lower-bound") == 0)
         return usage_error("--draw needs a placement; the lower-bound strategy gives only a bound", NULL);
+#undef usage_error
+    if ((rc = rip_out_refuse_input("plan", out_path, graph_path ? graph_path : intervals_path, "the input")) != 0)
+        return rc;
+    if (out_path && strcmp(out_path, "-") == 0 && json)
+        return rip_args_usage(&cmd, "--out - sends the SVG to standard output; --json would share it");
 
     /* the problem */
     char err[RIP_ERR_LEN];
     rip_problem p;
     rip_plan *plan = NULL;
-    int rc;
     memset(&p, 0, sizeof p);
     if (is_graph) {
         rip_graph g;
         rc = rip_graph_load(graph_path, &g, err);
         if (rc != 0) {
             fprintf(stderr, "ripsim plan: %s\n", err);
-            return rc;
+            return plan_exit(rc);
         }
         rip_graph_opts go = {.rip = !no_rip && !dual, .inplace_depthwise = !dual, .sigma_taps = taps, .align = align};
         rc = rip_problem_from_graph(&g, &go, &p, err);
@@ -579,7 +548,7 @@ int rip_cmd_plan(int argc, char **argv)
     }
     if (rc != 0) {
         fprintf(stderr, "ripsim plan: %s\n", err);
-        return rc;
+        return plan_exit(rc);
     }
 
     /* the plan */
@@ -591,9 +560,20 @@ int rip_cmd_plan(int argc, char **argv)
         goto done;
     }
     rip_plan_opts po = {.seed = (uint64_t)seed, .time_limit = time_limit, .capacity = capacity, .verbose = false};
+    rip_progress pr;
+    char what[RIP_ERR_LEN + 64];
+    if (time_limit > 0)
+        snprintf(what, sizeof what, "%s on %.200s (%zu tensors, time limit %g s)", s->name, p.name, p.n, time_limit);
+    else
+        snprintf(what, sizeof what, "%s on %.200s (%zu tensors)", s->name, p.name, p.n);
+    rip_progress_init(&pr, "plan", NULL, true);
+    rip_progress_update(&pr, 0, 0, what);
+    rip_progress_tick(&pr);
     rc = rip_strategy_run(s, &p, &po, plan, err);
+    rip_progress_end(&pr);
     if (rc != 0) {
         fprintf(stderr, "ripsim plan: %s\n", err);
+        rc = plan_exit(rc);
         goto done;
     }
     const char *check_note = "skipped (--no-check)";
@@ -607,9 +587,10 @@ int rip_cmd_plan(int argc, char **argv)
     }
 
     /* output */
+    bool svg_to_stdout = out_path && strcmp(out_path, "-") == 0;
     if (json)
         print_json(stdout, &p, plan, is_graph, check && !plan->bound_only);
-    else
+    else if (!svg_to_stdout)
         print_table(stdout, &p, plan, is_graph, check_note);
     if (draw && strcmp(draw, "ascii") == 0) {
         if (plan->bound_only)
@@ -627,12 +608,7 @@ int rip_cmd_plan(int argc, char **argv)
         if (rc != 0)
             goto done;
     }
-    if (fflush(stdout) != 0 || ferror(stdout)) {
-        fprintf(stderr, "ripsim plan: cannot write output\n");
-        rc = RIP_EX_IOERR;
-        goto done;
-    }
-    rc = RIP_EX_OK;
+    rc = rip_out_check_stdout("plan");
 done:
     rip_plan_free(plan);
     rip_problem_free(&p);

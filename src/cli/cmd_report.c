@@ -14,101 +14,62 @@
 
 #include "args.h"
 #include "cli.h"
+#include "out.h"
 #include "db.h"
 #include "report.h"
 
 #define DEFAULT_DB "results/sweep.db"
 
-static const char usage_text[] =
-    "usage: ripsim report [--db FILE] [--format md|csv|tex] [--out FILE]\n"
-    "\n"
+static const char about[] =
     "Read a sweep database and report it beside the paper: the run and its\n"
     "completeness, the share of restricted layers (Sec. 5.2), the verdicts of\n"
     "every closed form, the paper's claims checked one by one (agrees/differs),\n"
     "loose-margin and unsafe-shortfall statistics, Tab. 5 as drawn with its\n"
-    "tiers, and a findings paragraph computed from the numbers.\n"
-    "\n"
-    "options:\n"
-    "  --db FILE      sweep database (default " DEFAULT_DB "); opened read-only\n"
-    "  --format F     md   Markdown (default)\n"
-    "                 csv  long format, one cell per line: section,row,column,value\n"
-    "                 tex  LaTeX fragment (tabular environments) for \\input\n"
-    "  --out FILE     write the report to FILE instead of stdout; FILE is\n"
-    "                 written only once the whole report has been computed\n"
-    "  -h, --help     this help\n"
-    "\n"
+    "tiers, and a findings paragraph computed from the numbers.\n";
+
+static const char notes[] =
     "The output is deterministic: the same database gives the same bytes.\n"
     "An incomplete run is reported (with a warning on stderr and a banner in\n"
-    "the report) and exits 0.\n"
-    "Exit status: 0 ok, 64 usage error, 65 not a ripsim database, wrong schema\n"
-    "version or no layers yet, 66 database missing or unreadable, 73 --out\n"
-    "cannot be created, 74 write error.\n";
+    "the report) and exits 0.  --out may not name the database itself.\n";
 
-static int usage_error(const char *msg, const char *arg)
-{
-    fprintf(stderr, "ripsim report: %s%s%s%s\nTry 'ripsim report --help'.\n", msg, arg ? " '" : "",
-            arg ? arg : "", arg ? "'" : "");
-    return RIP_EX_USAGE;
-}
+static const rip_exit_doc exits[] = {
+    {0, "reported (also for an incomplete run)"},
+    {64, "bad command line (also: --out is the database)"},
+    {65, "not a ripsim database, wrong schema version, or no layers yet"},
+    {66, "database missing or unreadable"},
+    {71, "out of memory"},
+    {73, "--out cannot be created"},
+    {74, "the report cannot be written"},
+};
 
-/* Write len bytes of text to path (or stdout when NULL).  Returns 0 or an exit status. */
-static int write_out(const char *path, const char *text, size_t len)
-{
-    if (!path) {
-        if (fwrite(text, 1, len, stdout) != len || fflush(stdout) != 0) {
-            fprintf(stderr, "ripsim report: cannot write to standard output: %s\n", strerror(errno));
-            return RIP_EX_IOERR;
-        }
-        return 0;
-    }
-    FILE *f = fopen(path, "w");
-    if (!f) {
-        fprintf(stderr, "ripsim report: cannot create %s: %s\n", path, strerror(errno));
-        return RIP_EX_CANTCREAT;
-    }
-    bool ok = fwrite(text, 1, len, f) == len;
-    int saved = errno;
-    if (fclose(f) != 0 && ok) {
-        ok = false;
-        saved = errno;
-    }
-    if (!ok) {
-        fprintf(stderr, "ripsim report: cannot write %s: %s\n", path, strerror(saved));
-        unlink(path);
-        return RIP_EX_IOERR;
-    }
-    return 0;
-}
+static const char *const formats[] = {"md", "csv", "tex", NULL};
 
 int rip_cmd_report(int argc, char **argv)
 {
     const char *db_path = DEFAULT_DB, *out_path = NULL;
-    rip_report_format fmt = RIP_REPORT_MD;
-
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i], *v = NULL;
-        if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
-            fputs(usage_text, stdout);
-            return RIP_EX_OK;
-        } else if (rip_arg_value(argc, argv, &i, "--db", &v)) {
-            if (!v || !*v)
-                return usage_error("--db needs a FILE", NULL);
-            db_path = v;
-        } else if (rip_arg_value(argc, argv, &i, "--format", &v)) {
-            if (!v)
-                return usage_error("--format needs md, csv or tex", NULL);
-            if (!rip_report_format_parse(v, &fmt))
-                return usage_error("--format must be md, csv or tex, not", v);
-        } else if (rip_arg_value(argc, argv, &i, "--out", &v)) {
-            if (!v || !*v)
-                return usage_error("--out needs a FILE", NULL);
-            out_path = v;
-        } else if (a[0] == '-') {
-            return usage_error("unknown option", a);
-        } else {
-            return usage_error("unexpected argument", a);
-        }
-    }
+    int format_ix = 0;
+    const rip_opt opts[] = {
+        {.name = "--db", .kind = RIP_OPT_STR, .dest = &db_path, .metavar = "FILE",
+         .help = "sweep database (default " DEFAULT_DB "); opened read-only"},
+        {.name = "--format", .kind = RIP_OPT_ENUM, .dest = &format_ix, .metavar = "F", .choices = formats,
+         .help = "md   Markdown (default)\n"
+                 "csv  long format, one cell per line: section,row,column,value\n"
+                 "tex  LaTeX fragment (tabular environments) for \\input"},
+        {.name = "--out", .kind = RIP_OPT_STR, .dest = &out_path, .metavar = "FILE",
+         .help = "write the report to FILE instead of stdout ('-': stdout);\n"
+                 "FILE is replaced only once the whole report is written"},
+    };
+    const rip_cmd cmd = {
+        .name = "report", .synopsis = "[--db FILE] [--format md|csv|tex] [--out FILE]", .about = about,
+        .opts = opts, .n_opts = sizeof opts / sizeof opts[0], .notes = notes, .exits = exits,
+        .n_exits = sizeof exits / sizeof exits[0], .example = "ripsim report --format csv --out report.csv",
+    };
+    int rc = rip_args_parse(&cmd, argc, argv, stdout, stderr);
+    if (rc != RIP_ARGS_CONTINUE)
+        return rc;
+    rip_report_format fmt = (rip_report_format)format_ix;
+    if ((rc = rip_out_refuse_input("report", out_path, db_path, "the database being read (--db)")) != 0)
+        return rc;
 
     sqlite3 *db = NULL;
     char err[RIP_ERR_LEN] = "";
@@ -127,7 +88,7 @@ int rip_cmd_report(int argc, char **argv)
         status = RIP_EX_OSERR;
         goto done;
     }
-    status = rip_report_write(db, fmt, mem, &st, err);
+    status = rip_exit_status(rip_report_write(db, fmt, mem, &st, err));
     if (fclose(mem) != 0 && status == 0) {
         snprintf(err, sizeof err, "out of memory");
         status = RIP_EX_OSERR;
@@ -141,7 +102,17 @@ int rip_cmd_report(int argc, char **argv)
         fprintf(stderr, "ripsim report: warning: %s is incomplete: %lld of %lld layers present, "
                 "%lld lacking verdicts\n", db_path, (long long)st.layers_present,
                 (long long)st.layers_expected, (long long)st.layers_partial);
-    status = write_out(out_path, text, len);
+    rip_out out;
+    if ((status = rip_out_open(&out, "report", out_path)) != 0)
+        goto done;
+    if (fwrite(text, 1, len, out.f) != len) {
+        int e = errno;
+        fprintf(stderr, "ripsim report: cannot write %s: %s\n", out.label, strerror(e));
+        rip_out_abort(&out);
+        status = RIP_EX_IOERR;
+        goto done;
+    }
+    status = rip_out_commit(&out);
 done:
     if (mem)
         fclose(mem);

@@ -14,33 +14,45 @@
 #include "db.h"
 #include "sweep.h"
 
-static const char usage_text[] =
-    "usage: ripsim sweep [--n N] [--seed S] [--db FILE] [--jobs J] [--shard I/K] [--quiet]\n"
-    "\n"
+static const char about[] =
     "Draw N seeded layers from the 20 generator categories of paper Tab. 5, run\n"
     "each under the six execution configurations of the simulator, evaluate every\n"
-    "closed form, and write layers, truths and verdicts to an SQLite database.\n"
-    "\n"
-    "options:\n"
-    "  --n N        layers in the sweep (default 10000; 1..1000000000)\n"
-    "  --seed S     PCG32 seed (default 20261129); layer i uses stream i\n"
-    "  --db FILE    database (default results/sweep.db); created when missing\n"
-    "  --jobs J     worker threads (default: the number of online CPUs)\n"
-    "  --shard I/K  run only layers with index %% K == I (0 <= I < K), e.g. one\n"
-    "               task of a Slurm array; combine shards with 'ripsim merge'\n"
-    "  --quiet      no progress line (it is shown only when stderr is a terminal)\n"
-    "  -h, --help   this help\n"
-    "\n"
+    "closed form, and write layers, truths and verdicts to an SQLite database.\n";
+
+static const char notes[] =
     "Interrupted (Ctrl-C, kill, even kill -9) and rerun with the same arguments,\n"
     "the sweep resumes and ends with exactly the rows of an uninterrupted run.\n"
-    "A database holding another seed, size, shard or schema is refused untouched.\n"
-    "Exit status: 0 done, 64 usage, 65 database of another run or schema,\n"
-    "73 cannot create the database, 130 interrupted (rerun to resume).\n";
+    "A database holding another seed, size, shard or schema is refused untouched.\n";
 
-static int usage_error(const char *msg, const char *arg)
+static const rip_exit_doc exits[] = {
+    {0, "done (the summary is printed)"},
+    {64, "bad command line"},
+    {65, "the database holds another run or schema, or is not a ripsim database"},
+    {66, "the database cannot be read"},
+    {70, "internal error"},
+    {71, "out of memory"},
+    {73, "the database cannot be created"},
+    {74, "a read or write of the database or of the output failed"},
+    {130, "interrupted; rerun the same command to resume"},
+};
+
+/* --shard I/K: 0 <= I < K <= 1000000. */
+static bool parse_shard(const char *v, void *dest, char *why, size_t n)
 {
-    fprintf(stderr, "ripsim sweep: %s%s%s%s\n", msg, arg ? " '" : "", arg ? arg : "", arg ? "'" : "");
-    return RIP_EX_USAGE;
+    int64_t *ik = dest, si, sk;
+    char ibuf[32], kbuf[32];
+    const char *slash = strchr(v, '/');
+    snprintf(why, n, "I/K with 0 <= I < K <= 1000000");
+    if (!slash || (size_t)(slash - v) >= sizeof ibuf || strlen(slash + 1) >= sizeof kbuf)
+        return false;
+    memcpy(ibuf, v, (size_t)(slash - v));
+    ibuf[slash - v] = '\0';
+    snprintf(kbuf, sizeof kbuf, "%s", slash + 1);
+    if (!rip_arg_int(kbuf, 1, 1000000, &sk) || !rip_arg_int(ibuf, 0, sk - 1, &si))
+        return false;
+    ik[0] = si;
+    ik[1] = sk;
+    return true;
 }
 
 static int print_summary(const char *path, const rip_sweep_result *r, double seconds)
@@ -94,47 +106,34 @@ int rip_cmd_sweep(int argc, char **argv)
         .db_path = RIP_SWEEP_DEFAULT_DB, .jobs = cpus > 0 ? (int)(cpus < 64 ? cpus : 64) : 1,
         .shard_index = 0, .shard_count = 1, .progress = isatty(2) == 1,
     };
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i], *v;
-        int64_t x;
-        if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
-            fputs(usage_text, stdout);
-            return RIP_EX_OK;
-        } else if (strcmp(a, "--quiet") == 0) {
-            o.progress = false;
-        } else if (rip_arg_value(argc, argv, &i, "--n", &v)) {
-            if (!rip_arg_int(v, 1, 1000000000, &x))
-                return usage_error("--n takes a whole number from 1 to 1000000000, not", v ? v : "");
-            o.n_layers = x;
-        } else if (rip_arg_value(argc, argv, &i, "--seed", &v)) {
-            if (!rip_arg_int(v, 0, INT64_MAX, &x))
-                return usage_error("--seed takes a whole number from 0 to 2^63-1, not", v ? v : "");
-            o.seed = (uint64_t)x;
-        } else if (rip_arg_value(argc, argv, &i, "--jobs", &v)) {
-            if (!rip_arg_int(v, 1, 64, &x))
-                return usage_error("--jobs takes a whole number from 1 to 64, not", v ? v : "");
-            o.jobs = (int)x;
-        } else if (rip_arg_value(argc, argv, &i, "--db", &v)) {
-            if (v == NULL || *v == '\0')
-                return usage_error("--db needs a file name", NULL);
-            o.db_path = v;
-        } else if (rip_arg_value(argc, argv, &i, "--shard", &v)) {
-            char ibuf[32], kbuf[32];
-            const char *slash = v ? strchr(v, '/') : NULL;
-            int64_t si, sk;
-            if (!slash || (size_t)(slash - v) >= sizeof ibuf || strlen(slash + 1) >= sizeof kbuf)
-                return usage_error("--shard takes I/K with 0 <= I < K, not", v ? v : "");
-            memcpy(ibuf, v, (size_t)(slash - v));
-            ibuf[slash - v] = '\0';
-            strcpy(kbuf, slash + 1);
-            if (!rip_arg_int(kbuf, 1, 1000000, &sk) || !rip_arg_int(ibuf, 0, sk - 1, &si))
-                return usage_error("--shard takes I/K with 0 <= I < K, not", v);
-            o.shard_index = si;
-            o.shard_count = sk;
-        } else {
-            return usage_error(a[0] == '-' ? "unknown option" : "unexpected argument", a);
-        }
-    }
+    int64_t seed = (int64_t)o.seed, jobs = o.jobs, shard[2] = {0, 1};
+    const rip_opt opts[] = {
+        {.name = "--n", .kind = RIP_OPT_INT, .dest = &o.n_layers, .metavar = "N", .lo = 1, .hi = 1000000000,
+         .help = "layers in the sweep (default 10000; 1..1000000000)"},
+        {.name = "--seed", .kind = RIP_OPT_INT, .dest = &seed, .metavar = "S", .lo = 0, .hi = INT64_MAX,
+         .help = "PCG32 seed (default 20261129); layer i uses stream i"},
+        {.name = "--db", .kind = RIP_OPT_STR, .dest = &o.db_path, .metavar = "FILE",
+         .help = "database (default " RIP_SWEEP_DEFAULT_DB "); created when missing"},
+        {.name = "--jobs", .kind = RIP_OPT_INT, .dest = &jobs, .metavar = "J", .lo = 1, .hi = 64,
+         .help = "worker threads (default: the number of online CPUs, at most 64)"},
+        {.name = "--shard", .kind = RIP_OPT_CUSTOM, .dest = shard, .metavar = "I/K", .parse = parse_shard,
+         .help = "run only layers with index % K == I (0 <= I < K), e.g. one\n"
+                 "task of a Slurm array; combine shards with 'ripsim merge'"},
+        {.name = "--quiet", .kind = RIP_OPT_FLAG, .dest = &o.progress, .flag_value = false,
+         .help = "no progress line (it is shown only when stderr is a terminal)"},
+    };
+    const rip_cmd cmd = {
+        .name = "sweep", .synopsis = "[--n N] [--seed S] [--db FILE] [--jobs J] [--shard I/K] [--quiet]",
+        .about = about, .opts = opts, .n_opts = sizeof opts / sizeof opts[0], .notes = notes, .exits = exits,
+        .n_exits = sizeof exits / sizeof exits[0], .example = "ripsim sweep --n 2000 --db /tmp/s.db",
+    };
+    int rc = rip_args_parse(&cmd, argc, argv, stdout, stderr);
+    if (rc != RIP_ARGS_CONTINUE)
+        return rc;
+    o.seed = (uint64_t)seed;
+    o.jobs = (int)jobs;
+    o.shard_index = shard[0];
+    o.shard_count = shard[1];
     rip_sweep_result r;
     char err[RIP_ERR_LEN];
     struct timespec t0, t1;

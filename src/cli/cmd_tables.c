@@ -1,19 +1,25 @@
 /*
 ** cmd_tables.c — `ripsim tables NAME`: the paper's tables and figures,
 ** regenerated from data by the tool itself.
+**
+** The table is written to a temporary file beside --out and renamed when
+** complete (out.h), so a failure never leaves half a table; '-' writes it
+** to standard output.  --out may not name one of the files the table reads.
 */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "args.h"
 #include "cli.h"
+#include "out.h"
 #include "paper_tables.h"
+#include "progress_line.h"
 #include "table6.h"
 
-static const char usage_text[] =
-    "usage: ripsim tables NAME [--out FILE] [--layers-dir DIR] [--models-dir DIR]\n"
-    "                          [--time-limit S] [--no-times]\n"
-    "\n"
+static const char about[] =
     "Regenerate one of the paper's tables or figures from data:\n"
     "  table3   Tab. 3: eleven MCUNet models, TinyEngine baseline against RiP,\n"
     "           fits Pico 1 (results/table3.md)\n"
@@ -22,123 +28,137 @@ static const char usage_text[] =
     "  table7   Tab. 7: 33 keras.applications graphs, dual-buffer MILP against RiP\n"
     "           MILP, program sizes and solve times (results/table7.md)\n"
     "  fig1     Fig. 1: MCUNet-in3's arena across its operators under naive dual\n"
-    "           buffering, TinyEngine and RiP (results/fig1.svg and fig1.png)\n"
-    "\n"
-    "options:\n"
-    "  --out FILE        where to write ('-' for stdout; fig1: the SVG path)\n"
-    "  --layers-dir DIR  the layer tables of table6 (default sweeps/layers)\n"
-    "  --models-dir DIR  the model graphs (default firmware/models)\n"
-    "  --time-limit S    MILP time limit per program, seconds (table7; default 150)\n"
-    "  --no-times        table7 without the wall-clock column (reproducible)\n"
-    "  -h, --help        this help\n"
-    "Exit status: 0 written, 64 usage, 65 malformed input table, 66 missing table,\n"
-    "73 cannot create the output.\n";
+    "           buffering, TinyEngine and RiP (results/fig1.svg and fig1.png)\n";
+
+static const char notes[] =
+    "A result file is replaced only once it is completely written.  When stderr\n"
+    "is a terminal, a progress line (models or layers done, rate, ETA) is shown.\n";
+
+static const rip_exit_doc exits[] = {
+    {0, "written"},
+    {64, "bad command line (also: --out is one of the input files)"},
+    {65, "malformed input table or graph"},
+    {66, "missing input table or graph (check --layers-dir, --models-dir)"},
+    {69, "fig1: the SVG is written but rsvg-convert, needed for the PNG, is missing"},
+    {70, "internal error: a planning strategy failed or made an invalid plan"},
+    {71, "out of memory"},
+    {73, "the output cannot be created"},
+    {74, "the output cannot be written (or rsvg-convert failed)"},
+};
+
+static const char *const names[] = {"table3", "table6", "table7", "fig1", NULL};
+enum { TABLE3, TABLE6, TABLE7, FIG1 };
+
+/* fig1: the PNG beside the SVG, through a temporary file renamed when complete. */
+static int write_png(const char *svg)
+{
+    size_t n = strlen(svg);
+    size_t stem = n > 4 && strcmp(svg + n - 4, ".svg") == 0 ? n - 4 : n;
+    char *png = malloc(stem + 5), *tmp = malloc(stem + 16);
+    char err[RIP_ERR_LEN];
+    int rc = RIP_EX_OK, fd = -1;
+    if (!png || !tmp) {
+        fprintf(stderr, "ripsim tables: out of memory\n");
+        rc = RIP_EX_OSERR;
+        goto done;
+    }
+    snprintf(png, stem + 5, "%.*s.png", (int)stem, svg);
+    snprintf(tmp, stem + 16, "%.*s.png.XXXXXX", (int)stem, svg);
+    if ((fd = mkstemp(tmp)) < 0) {
+        fprintf(stderr, "ripsim tables: cannot create %s\n", png);
+        rc = RIP_EX_CANTCREAT;
+        goto done;
+    }
+    close(fd);
+    rip_status st = rip_svg_to_png(svg, tmp, err);
+    if (st == RIP_OK && rename(tmp, png) != 0) {
+        snprintf(err, sizeof err, "cannot rename the PNG into %.400s", png);
+        st = RIP_S_IO;
+    }
+    if (st != RIP_OK) {
+        unlink(tmp);
+        fprintf(stderr, "ripsim tables: %s\n", err);
+        rc = rip_exit_status(st);
+        goto done;
+    }
+    fprintf(stderr, "ripsim tables: wrote %s and %s\n", svg, png);
+done:
+    free(png);
+    free(tmp);
+    return rc;
+}
 
 int rip_cmd_tables(int argc, char **argv)
 {
     const char *name = NULL, *out = NULL, *dir = "sweeps/layers", *models = "firmware/models";
-    double time_limit = 150;
-    bool times = true;
-    for (int i = 1; i < argc; i++) {
-        const char *v;
-        if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
-            fputs(usage_text, stdout);
-            return RIP_EX_OK;
-        } else if (rip_arg_value(argc, argv, &i, "--out", &v)) {
-            if (!v || !*v) {
-                fprintf(stderr, "ripsim tables: --out needs a file name\n");
-                return RIP_EX_USAGE;
-            }
-            out = v;
-        } else if (rip_arg_value(argc, argv, &i, "--layers-dir", &v)) {
-            if (!v || !*v) {
-                fprintf(stderr, "ripsim tables: --layers-dir needs a directory\n");
-                return RIP_EX_USAGE;
-            }
-            dir = v;
-        } else if (rip_arg_value(argc, argv, &i, "--models-dir", &v)) {
-            if (!v || !*v) {
-                fprintf(stderr, "ripsim tables: --models-dir needs a directory\n");
-                return RIP_EX_USAGE;
-            }
-            models = v;
-        } else if (rip_arg_value(argc, argv, &i, "--time-limit", &v)) {
-            int64_t x;
-            if (!rip_arg_int(v, 1, 86400, &x)) {
-                fprintf(stderr, "ripsim tables: --time-limit takes whole seconds from 1 to 86400\n");
-                return RIP_EX_USAGE;
-            }
-            time_limit = (double)x;
-        } else if (strcmp(argv[i], "--no-times") == 0) {
-            times = false;
-        } else if (argv[i][0] == '-') {
-            fprintf(stderr, "ripsim tables: unknown option '%s'\n", argv[i]);
-            return RIP_EX_USAGE;
-        } else if (!name) {
-            name = argv[i];
-        } else {
-            fprintf(stderr, "ripsim tables: one table at a time, unexpected '%s'\n", argv[i]);
-            return RIP_EX_USAGE;
-        }
-    }
-    if (!name) {
-        fprintf(stderr, "ripsim tables: which table? (see --help)\n");
-        return RIP_EX_USAGE;
-    }
-    static const char *const known[] = {"table3", "table6", "table7", "fig1"};
+    int64_t time_limit = 150;
+    bool no_times = false;
+    const rip_opt opts[] = {
+        {.name = "--out", .kind = RIP_OPT_STR, .dest = &out, .metavar = "FILE",
+         .help = "where to write (default results/NAME.md, fig1: results/fig1.svg);\n"
+                 "'-' writes to standard output (fig1: the SVG, no PNG)"},
+        {.name = "--layers-dir", .kind = RIP_OPT_STR, .dest = &dir, .metavar = "DIR",
+         .help = "the layer tables of table6 (default sweeps/layers)"},
+        {.name = "--models-dir", .kind = RIP_OPT_STR, .dest = &models, .metavar = "DIR",
+         .help = "the model graphs (default firmware/models)"},
+        {.name = "--time-limit", .kind = RIP_OPT_INT, .dest = &time_limit, .metavar = "S", .lo = 1, .hi = 86400,
+         .help = "MILP time limit per program, whole seconds (table7; default 150)"},
+        {.name = "--no-times", .kind = RIP_OPT_FLAG, .dest = &no_times, .flag_value = true,
+         .help = "table7 without the wall-clock column (reproducible)"},
+    };
+    const rip_cmd cmd = {
+        .name = "tables",
+        .synopsis = "NAME [--out FILE] [--layers-dir DIR] [--models-dir DIR]\n"
+                    "       [--time-limit S] [--no-times]",
+        .about = about, .opts = opts, .n_opts = sizeof opts / sizeof opts[0], .pos = &name, .min_pos = 1,
+        .max_pos = 1, .missing = "which table? table3, table6, table7 or fig1", .notes = notes, .exits = exits,
+        .n_exits = sizeof exits / sizeof exits[0], .example = "ripsim tables table6 --out /tmp/table6.md",
+    };
+    int rc = rip_args_parse(&cmd, argc, argv, stdout, stderr);
+    if (rc != RIP_ARGS_CONTINUE)
+        return rc;
     int which = -1;
-    for (int k = 0; k < 4; k++)
-        if (strcmp(name, known[k]) == 0)
+    for (int k = 0; names[k]; k++)
+        if (strcmp(name, names[k]) == 0)
             which = k;
-    if (which < 0) {
-        fprintf(stderr, "ripsim tables: unknown table '%s' (known: table3 table6 table7 fig1)\n", name);
-        return RIP_EX_USAGE;
-    }
-    char err[RIP_ERR_LEN];
-    if (which == 3) {
-        const char *svg = out ? out : "results/fig1.svg";
-        char png[1100];
-        snprintf(png, sizeof png, "%.*s.png", (int)(strlen(svg) > 4 && !strcmp(svg + strlen(svg) - 4, ".svg")
-                                                     ? strlen(svg) - 4 : strlen(svg)), svg);
-        int st = rip_fig1_write(svg, png, models, err);
-        if (st != 0)
-            fprintf(stderr, "ripsim tables: %s\n", err);
-        else
-            fprintf(stderr, "ripsim tables: wrote %s and %s\n", svg, png);
-        return st;
-    }
+    if (which < 0)
+        return rip_args_usage(&cmd, "unknown table '%s' (known: table3, table6, table7, fig1)", name);
+    static const char *const defaults[] = {"results/table3.md", "results/table6.md", "results/table7.md",
+                                           "results/fig1.svg"};
     if (!out)
-        out = which == 0 ? "results/table3.md" : which == 1 ? "results/table6.md" : "results/table7.md";
+        out = defaults[which];
+    if ((rc = which == TABLE6 ? rip_out_refuse_in_dir("tables", out, dir, "an input of table6 (--layers-dir)")
+                              : rip_out_refuse_in_dir("tables", out, models, "an input graph (--models-dir)")) != 0)
+        return rc;
 
-    /* write to a temporary file and rename, so a failure leaves no half table */
-    char tmp[1100];
-    FILE *f = stdout;
-    if (strcmp(out, "-") != 0) {
-        snprintf(tmp, sizeof tmp, "%s.tmp", out);
-        f = fopen(tmp, "w");
-        if (!f) {
-            fprintf(stderr, "ripsim tables: cannot create %s\n", out);
-            return RIP_EX_CANTCREAT;
-        }
-    }
-    int status = which == 0 ? rip_table3_write(f, models, err)
-               : which == 1 ? rip_table6_write(f, dir, err)
-                            : rip_table7_write(f, models, time_limit, times, err);
-    if (f != stdout) {
-        if (fclose(f) != 0 && status == 0) {
-            snprintf(err, sizeof err, "write error on %.400s", tmp);
-            status = RIP_EX_IOERR;
-        }
-        if (status == 0 && rename(tmp, out) != 0) {
-            snprintf(err, sizeof err, "cannot rename %.200s to %.200s", tmp, out);
-            status = RIP_EX_CANTCREAT;
-        }
-        if (status != 0)
-            remove(tmp);
-    }
-    if (status != 0)
+    /* the PNG is made from the SVG file, so only when the SVG goes to a file */
+    struct stat st;
+    bool png = which == FIG1 && strcmp(out, "-") != 0 && (stat(out, &st) != 0 || S_ISREG(st.st_mode));
+    rip_out o;
+    if ((rc = rip_out_open(&o, "tables", out)) != 0)
+        return rc;
+
+    char err[RIP_ERR_LEN];
+    rip_progress pr;
+    rip_progress_init(&pr, "tables", which == TABLE6 ? "layers" : "models", which != FIG1);
+    rip_progress_cb cb = rip_progress_callback(&pr);
+    rip_progress_tick(&pr);
+    rip_status s = which == TABLE3 ? rip_table3_write(o.f, models, &cb, err)
+                 : which == TABLE6 ? rip_table6_write(o.f, dir, &cb, err)
+                 : which == TABLE7 ? rip_table7_write(o.f, models, (double)time_limit, !no_times, &cb, err)
+                                   : rip_fig1_write(o.f, models, err);
+    rip_progress_end(&pr);
+    if (s != RIP_OK) {
+        rip_out_abort(&o);
         fprintf(stderr, "ripsim tables: %s\n", err);
-    else if (f != stdout)
+        return rip_exit_status(s);
+    }
+    bool to_stdout = o.f == stdout;
+    if ((rc = rip_out_commit(&o)) != 0)
+        return rc;
+    if (png)
+        return write_png(out);
+    if (!to_stdout)
         fprintf(stderr, "ripsim tables: wrote %s\n", out);
-    return status;
+    return RIP_EX_OK;
 }

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "out.h"
 
 #ifndef RIPSIM_VERSION
 #define RIPSIM_VERSION "unknown"
@@ -35,7 +36,8 @@ static void usage(FILE *to)
             "commands:\n");
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         fprintf(to, "  %-10s %s\n", commands[i].name, commands[i].summary);
-    fprintf(to, "\n'ripsim COMMAND --help' describes one command.\n");
+    fprintf(to, "\n'ripsim COMMAND --help' describes one command and lists its exit statuses.\n"
+                "Exit status: 0 success, 64 bad command line; each command lists its others.\n");
 }
 
 int main(int argc, char **argv)
@@ -47,15 +49,22 @@ int main(int argc, char **argv)
     const char *cmd = argv[1];
     if (strcmp(cmd, "-h") == 0 || strcmp(cmd, "--help") == 0 || strcmp(cmd, "help") == 0) {
         usage(stdout);
-        return RIP_EX_OK;
+        return rip_out_check_stdout("--help");
     }
     if (strcmp(cmd, "--version") == 0 || strcmp(cmd, "-V") == 0) {
         printf("ripsim %s\n", RIPSIM_VERSION);
-        return RIP_EX_OK;
+        return rip_out_check_stdout("--version");
     }
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
-        if (strcmp(cmd, commands[i].name) == 0)
-            return commands[i].run(argc - 1, argv + 1);
+        if (strcmp(cmd, commands[i].name) == 0) {
+            int rc = commands[i].run(argc - 1, argv + 1);
+            /* the last line of defence: whatever a command printed must
+            ** have reached standard output, or the run failed */
+            if (rc == RIP_EX_OK)
+                return rip_out_check_stdout(commands[i].name);
+            fflush(stdout);
+            return rc;
+        }
     fprintf(stderr, "ripsim: unknown command '%s'\nTry 'ripsim --help'.\n", cmd);
     return RIP_EX_USAGE;
 }

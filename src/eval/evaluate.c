@@ -50,6 +50,12 @@ int rip_sim_size_ok(const rip_layer *L, rip_engine engine, char err[RIP_ERR_LEN]
 int rip_evaluate(const rip_layer *L, rip_engine engine, bool with_sim, rip_eval *ev,
                  char err[RIP_ERR_LEN])
 {
+    return rip_evaluate_progress(L, engine, with_sim, ev, NULL, err);
+}
+
+int rip_evaluate_progress(const rip_layer *L, rip_engine engine, bool with_sim, rip_eval *ev,
+                          const rip_progress_cb *progress, char err[RIP_ERR_LEN])
+{
     size_t n;
     ev->info = rip_formulas(&n);
     ev->n_formulas = n < RIP_MAX_FORMULAS ? n : RIP_MAX_FORMULAS;
@@ -60,12 +66,14 @@ int rip_evaluate(const rip_layer *L, rip_engine engine, bool with_sim, rip_eval 
         if (rip_sim_size_ok(L, engine, err) != 0)
             return -1;
         for (int e = 0; e < RIP_EXEC_COUNT; e++) {
+            rip_progress_report(progress, e, RIP_EXEC_COUNT, rip_exec_name((rip_exec)e));
             if (rip_sim_truth(L, (rip_exec)e, engine, &ev->truth[e]) != 0) {
                 snprintf(err, RIP_ERR_LEN, "layer: out of memory while simulating %s",
                          rip_exec_name((rip_exec)e));
                 return -1;
             }
         }
+        rip_progress_report(progress, RIP_EXEC_COUNT, RIP_EXEC_COUNT, "done");
     }
     for (size_t i = 0; i < ev->n_formulas; i++) {
         const rip_formula_info *f = &ev->info[i];

@@ -11,6 +11,7 @@
 
 #include "formulas.h"
 #include "layer.h"
+#include "progress.h"
 #include "sim.h"
 
 #define RIP_MAX_FORMULAS 16
@@ -51,5 +52,10 @@ int rip_sim_size_ok(const rip_layer *L, rip_engine engine, char err[RIP_ERR_LEN]
 */
 int rip_evaluate(const rip_layer *L, rip_engine engine, bool with_sim, rip_eval *ev,
                  char err[RIP_ERR_LEN]);
+
+/* The same, reporting each execution configuration before it is simulated
+** (done of RIP_EXEC_COUNT, what = its name) through progress (may be NULL). */
+int rip_evaluate_progress(const rip_layer *L, rip_engine engine, bool with_sim, rip_eval *ev,
+                          const rip_progress_cb *progress, char err[RIP_ERR_LEN]);
 
 #endif

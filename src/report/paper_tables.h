@@ -12,26 +12,37 @@
 #include <stdio.h>
 
 #include "layer.h"
+#include "progress.h"
+#include "status.h"
 #include "plan/plan.h"
 
 /* Plan one graph file: load, build the problem, run the strategy, check the
 ** plan (simulate: re-derive RiP gaps with the simulator).  On success *p and
 ** *plan are owned by the caller (rip_problem_free, rip_plan_free).  Returns
-** 0 or an exit status with err. */
-int rip_plan_graph_file(const char *path, bool rip, bool inplace_depthwise, const char *strategy,
-                        const rip_plan_opts *po, rip_problem *p, rip_plan **plan, char err[RIP_ERR_LEN]);
+** RIP_OK, or RIP_S_DATA / RIP_S_NOINPUT / RIP_S_NOMEM with err, and
+** RIP_S_INTERNAL when a strategy fails or makes a plan the checker refuses. */
+rip_status rip_plan_graph_file(const char *path, bool rip, bool inplace_depthwise, const char *strategy,
+                               const rip_plan_opts *po, rip_problem *p, rip_plan **plan, char err[RIP_ERR_LEN]);
 
-int rip_table3_write(FILE *out, const char *models_dir, char err[RIP_ERR_LEN]);
+/* Tab. 3 as Markdown to out; progress (may be NULL) counts the eleven models.
+** RIP_OK, or RIP_S_NOINPUT (missing reference or graph), RIP_S_DATA,
+** RIP_S_NOMEM, RIP_S_INTERNAL, with err.  Write errors are the caller's
+** to find (ferror on out). */
+rip_status rip_table3_write(FILE *out, const char *models_dir, const rip_progress_cb *progress,
+                            char err[RIP_ERR_LEN]);
 
-/* with_times false leaves the wall-clock columns out, so the output is
-** byte-reproducible (the test compares that form). */
-int rip_table7_write(FILE *out, const char *models_dir, double time_limit, bool with_times,
-                     char err[RIP_ERR_LEN]);
+/* Tab. 7 likewise; progress counts the 33 models.  with_times false leaves
+** the wall-clock columns out, so the output is byte-reproducible (the test
+** compares that form). */
+rip_status rip_table7_write(FILE *out, const char *models_dir, double time_limit, bool with_times,
+                            const rip_progress_cb *progress, char err[RIP_ERR_LEN]);
 
-/* Write the SVG to svg_path; if png_path is not NULL also a PNG (through
-** rsvg-convert when installed; a missing converter is reported in err with
-** status RIP_EX_UNAVAILABLE and the SVG kept). */
-int rip_fig1_write(const char *svg_path, const char *png_path, const char *models_dir,
-                   char err[RIP_ERR_LEN]);
+/* Fig. 1 as an SVG document to out.  RIP_OK, or a status with err as for
+** the tables (RIP_S_IO when out reports a write error). */
+rip_status rip_fig1_write(FILE *out, const char *models_dir, char err[RIP_ERR_LEN]);
+
+/* Convert svg_path to png_path with rsvg-convert.  RIP_OK; RIP_S_UNAVAILABLE
+** when rsvg-convert is not installed; RIP_S_IO when it fails; err says which. */
+rip_status rip_svg_to_png(const char *svg_path, const char *png_path, char err[RIP_ERR_LEN]);
 
 #endif

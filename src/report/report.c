@@ -32,7 +32,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
+#include "status.h"
 #include "db.h"
 
 /* ---- the paper's figures ------------------------------------------------ */
@@ -781,26 +781,27 @@ static int gather_checks(sqlite3 *db, report_data *r, char err[RIP_ERR_LEN])
 }
 
 /*
-** Read everything the report shows.  Returns 0 or an exit status with err.
+** Read everything the report shows.  Returns RIP_OK, or RIP_S_DATA /
+** RIP_S_NOMEM with err.
 ** Runs inside the caller's read transaction.
 */
-static int gather(sqlite3 *db, report_data *r, char err[RIP_ERR_LEN])
+static rip_status gather(sqlite3 *db, report_data *r, char err[RIP_ERR_LEN])
 {
     bool oom = false;
     if (check_tables(db, err) != 0)
-        return RIP_EX_DATAERR;
+        return RIP_S_DATA;
     int found = rip_db_read_run(db, &r->run, err);
     if (found < 0)
-        return RIP_EX_DATAERR;
+        return RIP_S_DATA;
     if (found > 0) {
         snprintf(err, RIP_ERR_LEN, "the database holds no run yet (empty sweep database)");
-        return RIP_EX_DATAERR;
+        return RIP_S_DATA;
     }
     if (r->run.shard_count < 1 || r->run.shard_index < 0 || r->run.shard_index >= r->run.shard_count ||
         r->run.n_layers < 0) {
         snprintf(err, RIP_ERR_LEN, "the run row is inconsistent (n_layers %lld, shard %lld of %lld)",
                  (long long)r->run.n_layers, (long long)r->run.shard_index, (long long)r->run.shard_count);
-        return RIP_EX_DATAERR;
+        return RIP_S_DATA;
     }
     int64_t n = r->run.n_layers, k = r->run.shard_count, i = r->run.shard_index;
     r->expected = n / k + (i < n % k ? 1 : 0);
@@ -817,14 +818,14 @@ static int gather(sqlite3 *db, report_data *r, char err[RIP_ERR_LEN])
                    "              OR layer_idx % CAST(?2 AS INTEGER) != CAST(?3 AS INTEGER)), 0)"
                    " FROM layers WHERE run_id = " RUN_ID,
                    shard, lay, 3, err) != 0)
-        return RIP_EX_DATAERR;
+        return RIP_S_DATA;
     r->present = lay[0];
     r->restricted = lay[1];
     r->foreign = lay[2];
     if (r->present == 0) {
         snprintf(err, RIP_ERR_LEN, "the run holds no layers yet (seed %lld, %lld expected); run the sweep first",
                  (long long)r->run.seed, (long long)r->expected);
-        return RIP_EX_DATAERR;
+        return RIP_S_DATA;
     }
     if (query_ints(db, "SELECT count(*) FROM formulas", NULL, &r->n_formulas, 1, err) != 0 ||
         query_ints(db,
@@ -832,11 +833,11 @@ static int gather(sqlite3 *db, report_data *r, char err[RIP_ERR_LEN])
                    " (SELECT count(*) FROM verdicts v WHERE v.run_id = l.run_id AND v.layer_idx = l.layer_idx)"
                    " < (SELECT count(*) FROM formulas)",
                    NULL, &r->partial, 1, err) != 0)
-        return RIP_EX_DATAERR;
+        return RIP_S_DATA;
     if (gather_formulas(db, r, &oom, err) != 0 || gather_generators(db, r, &oom, err) != 0)
-        return oom ? RIP_EX_OSERR : RIP_EX_DATAERR;
+        return oom ? RIP_S_NOMEM : RIP_S_DATA;
     if (gather_checks(db, r, err) != 0)
-        return RIP_EX_DATAERR;
+        return RIP_S_DATA;
     return 0;
 }
 
@@ -1414,14 +1415,14 @@ bool rip_report_format_parse(const char *name, rip_report_format *fmt)
     return false;
 }
 
-int rip_report_write(sqlite3 *db, rip_report_format fmt, FILE *out, rip_report_status *st,
+rip_status rip_report_write(sqlite3 *db, rip_report_format fmt, FILE *out, rip_report_status *st,
                      char err[RIP_ERR_LEN])
 {
     report_data r;
     memset(&r, 0, sizeof r);
     gsl_error_handler_t *old_handler = gsl_set_error_handler_off();
     bool in_txn = false;
-    int status = RIP_EX_DATAERR;
+    rip_status status = RIP_S_DATA;
 
     if (sqlite3_exec(db, "BEGIN", NULL, NULL, NULL) != SQLITE_OK) {
         snprintf(err, RIP_ERR_LEN, "cannot start a read transaction: %s", sqlite3_errmsg(db));
@@ -1441,15 +1442,15 @@ int rip_report_write(sqlite3 *db, rip_report_format fmt, FILE *out, rip_report_s
     render(&d, &r);
     if (d.oom) {
         snprintf(err, RIP_ERR_LEN, "out of memory while rendering the report");
-        status = RIP_EX_OSERR;
+        status = RIP_S_NOMEM;
     } else if (fflush(out) != 0 || ferror(out)) {
         snprintf(err, RIP_ERR_LEN, "cannot write the report");
-        status = RIP_EX_IOERR;
+        status = RIP_S_IO;
     }
 done:
     if (in_txn && sqlite3_exec(db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK && status == 0) {
         snprintf(err, RIP_ERR_LEN, "cannot end the read transaction: %s", sqlite3_errmsg(db));
-        status = RIP_EX_DATAERR;
+        status = RIP_S_DATA;
     }
     data_free(&r);
     gsl_set_error_handler(old_handler);

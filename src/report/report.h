@@ -35,6 +35,7 @@
 #include <stdio.h>
 
 #include "layer.h"
+#include "status.h"
 
 typedef enum { RIP_REPORT_MD = 0, RIP_REPORT_CSV, RIP_REPORT_TEX } rip_report_format;
 
@@ -56,15 +57,15 @@ typedef struct rip_report_status {
 ** function also checks that every table and view it reads exists.  It
 ** never writes to db.  st (may be NULL) receives the completeness figures.
 **
-** Returns 0, or an exit status of cli.h with one line (no newline) in err:
-**   RIP_EX_DATAERR  the database lacks a table, holds no run or no layers,
-**                   or a query fails;
-**   RIP_EX_OSERR    memory ran out;
-**   RIP_EX_IOERR    writing to out failed.
+** Returns RIP_OK, or a status with one line (no newline) in err:
+**   RIP_S_DATA   the database lacks a table, holds no run or no layers,
+**                or a query fails;
+**   RIP_S_NOMEM  memory ran out;
+**   RIP_S_IO     writing to out failed.
 ** On failure out may hold a partial report: callers that must not leave
 ** one behind render into memory first (cmd_report.c does).
 */
-int rip_report_write(sqlite3 *db, rip_report_format fmt, FILE *out, rip_report_status *st,
-                     char err[RIP_ERR_LEN]);
+rip_status rip_report_write(sqlite3 *db, rip_report_format fmt, FILE *out, rip_report_status *st,
+                            char err[RIP_ERR_LEN]);
 
 #endif

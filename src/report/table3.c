@@ -13,7 +13,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
 #include "paper_tables.h"
 
 #define PICO1_BYTES 262144
@@ -39,7 +38,7 @@ static const struct {
 enum { N_MODELS = sizeof models / sizeof models[0] };
 
 /* Tab. 3's Buffer, Base and RiP columns from table3_reference.csv. */
-static int read_reference(const char *dir, int64_t buffer[N_MODELS], int64_t base[N_MODELS],
+static rip_status read_reference(const char *dir, int64_t buffer[N_MODELS], int64_t base[N_MODELS],
                           int64_t rip[N_MODELS], char err[RIP_ERR_LEN])
 {
     char path[1024], line[512];
@@ -47,7 +46,7 @@ static int read_reference(const char *dir, int64_t buffer[N_MODELS], int64_t bas
     FILE *f = fopen(path, "r");
     if (!f) {
         snprintf(err, RIP_ERR_LEN, "%.400s: cannot open (is --models-dir right?)", path);
-        return RIP_EX_NOINPUT;
+        return RIP_S_NOINPUT;
     }
     int found = 0;
     while (fgets(line, sizeof line, f)) {
@@ -69,9 +68,9 @@ static int read_reference(const char *dir, int64_t buffer[N_MODELS], int64_t bas
     fclose(f);
     if (found != N_MODELS) {
         snprintf(err, RIP_ERR_LEN, "%.400s: expected the %d models of Tab. 3, found %d", path, N_MODELS, found);
-        return RIP_EX_DATAERR;
+        return RIP_S_DATA;
     }
-    return 0;
+    return RIP_OK;
 }
 
 static int64_t gcd(int64_t a, int64_t b)
@@ -89,16 +88,16 @@ static bool fits(int64_t arena, int64_t buffer)
     return arena + buffer + SDK_BYTES + STACK_BYTES <= PICO1_BYTES;
 }
 
-/* Peak of one model under one strategy; -1 with err on failure. */
+/* Peak of one model under one strategy; -1 with err and *status on failure. */
 static int64_t peak_of(const char *dir, const char *file, bool rip, const char *strategy, int *used,
-                       int *shifts, bool *optimal, char err[RIP_ERR_LEN])
+                       int *shifts, bool *optimal, rip_status *status, char err[RIP_ERR_LEN])
 {
     char path[1024];
     snprintf(path, sizeof path, "%s/mcunet/%s.csv", dir, file);
     rip_problem p;
     rip_plan *plan = NULL;
     rip_plan_opts po = {.seed = 1, .time_limit = 120};
-    if (rip_plan_graph_file(path, rip, true, strategy, &po, &p, &plan, err) != 0)
+    if ((*status = rip_plan_graph_file(path, rip, true, strategy, &po, &p, &plan, err)) != RIP_OK)
         return -1;
     int64_t peak = plan->peak;
     if (used) {
@@ -116,11 +115,11 @@ static int64_t peak_of(const char *dir, const char *file, bool rip, const char *
     return peak;
 }
 
-int rip_table3_write(FILE *o, const char *dir, char err[RIP_ERR_LEN])
+rip_status rip_table3_write(FILE *o, const char *dir, const rip_progress_cb *progress, char err[RIP_ERR_LEN])
 {
     int64_t buffer[N_MODELS], pbase[N_MODELS], prip[N_MODELS];
-    int status = read_reference(dir, buffer, pbase, prip, err);
-    if (status != 0)
+    rip_status status = read_reference(dir, buffer, pbase, prip, err);
+    if (status != RIP_OK)
         return status;
 
     fprintf(o, "# Tab. 3 reproduced: peak activation memory of eleven MCUNet models\n\n"
@@ -144,12 +143,15 @@ int rip_table3_write(FILE *o, const char *dir, char err[RIP_ERR_LEN])
     for (int m = 0; m < N_MODELS; m++) {
         int used = 0, shifts = 0;
         bool opt = false;
-        int64_t base = peak_of(dir, models[m].file, false, "tinyengine", NULL, NULL, NULL, err);
-        int64_t rip = base < 0 ? -1 : peak_of(dir, models[m].file, true, "milp", &used, &shifts, &opt, err);
-        int64_t base_milp = rip < 0 ? -1 : peak_of(dir, models[m].file, false, "milp", NULL, NULL, NULL, err);
-        int64_t rip_ff = base_milp < 0 ? -1 : peak_of(dir, models[m].file, true, "tinyengine", NULL, NULL, NULL, err);
+        rip_progress_report(progress, m, N_MODELS, models[m].name);
+        int64_t base = peak_of(dir, models[m].file, false, "tinyengine", NULL, NULL, NULL, &status, err);
+        int64_t rip = base < 0 ? -1 : peak_of(dir, models[m].file, true, "milp", &used, &shifts, &opt, &status, err);
+        int64_t base_milp =
+            rip < 0 ? -1 : peak_of(dir, models[m].file, false, "milp", NULL, NULL, NULL, &status, err);
+        int64_t rip_ff =
+            base_milp < 0 ? -1 : peak_of(dir, models[m].file, true, "tinyengine", NULL, NULL, NULL, &status, err);
         if (rip_ff < 0)
-            return RIP_EX_SOFTWARE;
+            return status;
         int64_t g = gcd(rip, base);
         char ratio[48];
         snprintf(ratio, sizeof ratio, "%lld/%lld", (long long)(rip / g), (long long)(base / g));
@@ -178,5 +180,6 @@ int rip_table3_write(FILE *o, const char *dir, char err[RIP_ERR_LEN])
                "19.7%%), %lld B in total (paper 444,672 B).\n",
             match, N_MODELS, fit_base, fit_rip, p_fit_base, p_fit_rip, 100 * red_min, 100 * red_max,
             100 * red_sum / N_MODELS, (long long)saved);
-    return 0;
+    rip_progress_report(progress, N_MODELS, N_MODELS, "done");
+    return RIP_OK;
 }

@@ -20,7 +20,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
 #include "compare.h"
 #include "layer_csv.h"
 
@@ -97,33 +96,33 @@ static int by_footprint(const void *a, const void *b)
     return x->row.row < y->row.row ? -1 : x->row.row > y->row.row;
 }
 
-static int read_table(const char *dir, const char *name, rip_layer_table *t, char err[RIP_ERR_LEN])
+static rip_status read_table(const char *dir, const char *name, rip_layer_table *t, char err[RIP_ERR_LEN])
 {
     char path[1024];
     snprintf(path, sizeof path, "%s/%s.csv", dir, name);
     FILE *f = fopen(path, "r");
     if (!f) {
         snprintf(err, RIP_ERR_LEN, "%.400s: cannot open (is --layers-dir right?)", path);
-        return RIP_EX_NOINPUT;
+        return RIP_S_NOINPUT;
     }
     int rc = rip_layer_csv_read(f, path, false, NULL, t, err);
     fclose(f);
-    return rc == 0 ? 0 : RIP_EX_DATAERR;
+    return rc == 0 ? RIP_OK : strstr(err, "out of memory") ? RIP_S_NOMEM : RIP_S_DATA;
 }
 
 /* The k largest channel-mixing layers of one network, appended to *sel. */
-static int select_from(const char *dir, const char *net, int fam, int k, chosen *sel, int *n_sel,
+static rip_status select_from(const char *dir, const char *net, int fam, int k, chosen *sel, int *n_sel,
                        char err[RIP_ERR_LEN])
 {
     rip_layer_table t;
-    int rc = read_table(dir, net, &t, err);
+    rip_status rc = read_table(dir, net, &t, err);
     if (rc != 0)
         return rc;
     chosen *cand = calloc(t.n ? t.n : 1, sizeof *cand);
     if (!cand) {
         rip_layer_table_free(&t);
         snprintf(err, RIP_ERR_LEN, "out of memory");
-        return RIP_EX_OSERR;
+        return RIP_S_NOMEM;
     }
     size_t m = 0;
     for (size_t i = 0; i < t.n; i++)
@@ -169,10 +168,10 @@ static int cmp_ratio(const void *a, const void *b)
 }
 
 /* Inception-v3's rectangular-kernel layers, row- and column-major. */
-static int inception_check(FILE *o, const char *dir, char err[RIP_ERR_LEN])
+static rip_status inception_check(FILE *o, const char *dir, char err[RIP_ERR_LEN])
 {
     rip_layer_table t;
-    int rc = read_table(dir, "inception_v3", &t, err);
+    rip_status rc = read_table(dir, "inception_v3", &t, err);
     if (rc != 0)
         return rc;
     fprintf(o, "## Inception-v3: rectangular kernels, row- against column-major\n\n"
@@ -188,7 +187,7 @@ static int inception_check(FILE *o, const char *dir, char err[RIP_ERR_LEN])
         rip_compare c;
         if (rip_compare_layer(L, RIP_ENGINE_FAST, true, &c, err) != 0) {
             rip_layer_table_free(&t);
-            return RIP_EX_OSERR;
+            return strstr(err, "out of memory") ? RIP_S_NOMEM : RIP_S_DATA;
         }
         char g[160];
         spec(L, g, sizeof g);
@@ -203,7 +202,7 @@ static int inception_check(FILE *o, const char *dir, char err[RIP_ERR_LEN])
 }
 
 /* Eq. 42 over every channel-mixing layer of every table, closed forms. */
-static int eq42_all(FILE *o, const char *dir, char err[RIP_ERR_LEN])
+static rip_status eq42_all(FILE *o, const char *dir, char err[RIP_ERR_LEN])
 {
     long layers = 0, padded = 0, gap_ge = 0, ws_le = 0, ws_lt = 0;
     for (int f = 0; f < N_FAMILIES; f++) {
@@ -213,7 +212,7 @@ static int eq42_all(FILE *o, const char *dir, char err[RIP_ERR_LEN])
         snprintf(list, sizeof list, "%s", families[f].files);
         for (char *save = NULL, *net = strtok_r(list, ";", &save); net; net = strtok_r(NULL, ";", &save)) {
             rip_layer_table t;
-            int rc = read_table(dir, net, &t, err);
+            rip_status rc = read_table(dir, net, &t, err);
             if (rc != 0)
                 return rc;
             for (size_t i = 0; i < t.n; i++) {
@@ -239,15 +238,16 @@ static int eq42_all(FILE *o, const char *dir, char err[RIP_ERR_LEN])
     return 0;
 }
 
-int rip_table6_write(FILE *o, const char *dir, char err[RIP_ERR_LEN])
+rip_status rip_table6_write(FILE *o, const char *dir, const rip_progress_cb *progress, char err[RIP_ERR_LEN])
 {
-    int total = 0, status = 0, n_sel = 0;
+    int total = 0, n_sel = 0;
+    rip_status status = RIP_OK;
     for (int f = 0; f < N_FAMILIES; f++)
         total += families[f].paper.n;
     chosen *sel = calloc((size_t)total, sizeof *sel);
     if (!sel) {
         snprintf(err, RIP_ERR_LEN, "out of memory");
-        return RIP_EX_OSERR;
+        return RIP_S_NOMEM;
     }
     int first[N_FAMILIES + 1];
     for (int f = 0; f < N_FAMILIES; f++) {
@@ -264,11 +264,14 @@ int rip_table6_write(FILE *o, const char *dir, char err[RIP_ERR_LEN])
                 goto done;
     }
     first[N_FAMILIES] = n_sel;
-    for (int i = 0; i < n_sel; i++)
+    for (int i = 0; i < n_sel; i++) {
+        rip_progress_report(progress, i, n_sel, sel[i].row.name);
         if (rip_compare_layer(&sel[i].row.L, RIP_ENGINE_FAST, true, &sel[i].c, err) != 0) {
-            status = RIP_EX_OSERR;
+            status = strstr(err, "out of memory") ? RIP_S_NOMEM : RIP_S_DATA;
             goto done;
         }
+    }
+    rip_progress_report(progress, n_sel, n_sel, "done");
 
     fprintf(o, "# Tab. 6 reproduced: RiP against generalized herringbone on real layers\n\n"
                "Generated by `ripsim tables table6` from the layer tables in `sweeps/layers/` (provenance in "
@@ -340,7 +343,7 @@ int rip_table6_write(FILE *o, const char *dir, char err[RIP_ERR_LEN])
     chosen *worst = malloc((size_t)(n_sel ? n_sel : 1) * sizeof *worst);
     if (!worst) {
         snprintf(err, RIP_ERR_LEN, "out of memory");
-        status = RIP_EX_OSERR;
+        status = RIP_S_NOMEM;
         goto done;
     }
     memcpy(worst, sel, (size_t)n_sel * sizeof *worst);

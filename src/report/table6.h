@@ -13,12 +13,17 @@
 #include <stdio.h>
 
 #include "layer.h"
+#include "progress.h"
+#include "status.h"
 
 /*
 ** Write results/table6.md content to out, reading the layer tables from
-** layers_dir.  Returns 0 or an exit status of cli.h with err (a missing or
-** malformed table, out of memory).
+** layers_dir; progress (may be NULL) counts the selected layers as they are
+** simulated.  Returns RIP_OK, or with err RIP_S_NOINPUT (a table missing),
+** RIP_S_DATA (a malformed table or a layer too large to simulate) or
+** RIP_S_NOMEM.  Write errors are the caller's to find (ferror on out).
 */
-int rip_table6_write(FILE *out, const char *layers_dir, char err[RIP_ERR_LEN]);
+rip_status rip_table6_write(FILE *out, const char *layers_dir, const rip_progress_cb *progress,
+                            char err[RIP_ERR_LEN]);
 
 #endif

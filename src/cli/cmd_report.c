@@ -40,9 +40,14 @@ static const char usage_text[] =
     "The output is deterministic: the same database gives the same bytes.\n"
     "An incomplete run is reported (with a warning on stderr and a banner in\n"
     "the report) and exits 0.\n"
-    "Exit status: 0 ok, 64 usage error, 65 not a ripsim database, wrong schema\n"
-    "version or no layers yet, 66 database missing or unreadable, 73 --out\n"
-    "cannot be created, 74 write error.\n";
+    "The database is opened read-only and creates no file beside it, so it\n"
+    "may be another user's or in a read-only folder; it is checked first\n"
+    "(SQLite quick_check and ripsim's row counts).\n"
+    "Exit status: 0 ok, 64 usage error, 65 not a ripsim database, damaged,\n"
+    "wrong schema version or no layers yet, 66 database missing or unreadable,\n"
+    "70 internal error, 71 out of memory, 73 --out cannot be created, 74 read\n"
+    "or write error, 75 the database is locked by another process or has an\n"
+    "interrupted write (rerun its sweep to recover), retry later.\n";
 
 static int usage_error(const char *msg, const char *arg)
 {
@@ -116,7 +121,7 @@ int rip_cmd_report(int argc, char **argv)
     size_t len = 0;
     FILE *mem = NULL;
     rip_report_status st = {0};
-    int status = rip_db_open(db_path, RIP_DB_READ, &db, NULL, err);
+    int status = rip_exit_status(rip_db_open_read(db_path, &db, err));
     if (status != 0) {
         fprintf(stderr, "ripsim report: %s\n", err);
         goto done;

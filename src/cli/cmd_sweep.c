@@ -26,16 +26,22 @@ static const char usage_text[] =
     "  --seed S     PCG32 seed (default 20261129); layer i uses stream i\n"
     "  --db FILE    database (default results/sweep.db); created when missing\n"
     "  --jobs J     worker threads (default: the number of online CPUs)\n"
-    "  --shard I/K  run only layers with index %% K == I (0 <= I < K), e.g. one\n"
+    "  --shard I/K  run only layers with index % K == I (0 <= I < K), e.g. one\n"
     "               task of a Slurm array; combine shards with 'ripsim merge'\n"
     "  --quiet      no progress line (it is shown only when stderr is a terminal)\n"
     "  -h, --help   this help\n"
     "\n"
     "Interrupted (Ctrl-C, kill, even kill -9) and rerun with the same arguments,\n"
     "the sweep resumes and ends with exactly the rows of an uninterrupted run.\n"
-    "A database holding another seed, size, shard or schema is refused untouched.\n"
-    "Exit status: 0 done, 64 usage, 65 database of another run or schema,\n"
-    "73 cannot create the database, 130 interrupted (rerun to resume).\n";
+    "An existing database is checked read-only first (SQLite quick_check and\n"
+    "ripsim's row counts); one that is damaged, or holds another seed, size,\n"
+    "shard, generator set, version or schema, is refused and left untouched.\n"
+    "Exit status: 0 done, 64 usage, 65 database damaged or of another run or\n"
+    "schema, 66 database unreadable, 70 internal error (a layer could not be\n"
+    "evaluated), 71 out of memory, 73 cannot create or write the database,\n"
+    "74 read or write error (e.g. disk full; committed work is kept), 75 the\n"
+    "database is locked by another process (waited 5 s; rerun to resume),\n"
+    "130 interrupted (rerun to resume).\n";
 
 static int usage_error(const char *msg, const char *arg)
 {
@@ -48,10 +54,10 @@ static int print_summary(const char *path, const rip_sweep_result *r, double sec
     sqlite3 *db = NULL;
     sqlite3_stmt *st = NULL;
     char err[RIP_ERR_LEN];
-    int status = rip_db_open(path, RIP_DB_READ, &db, NULL, err);
-    if (status != 0) {
+    rip_status s = rip_db_open_read(path, &db, err);
+    if (s != RIP_OK) {
         fprintf(stderr, "ripsim sweep: %s\n", err);
-        return status;
+        return rip_exit_status(s);
     }
     rip_run_info run;
     int64_t layers = 0;
@@ -139,11 +145,11 @@ int rip_cmd_sweep(int argc, char **argv)
     char err[RIP_ERR_LEN];
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
-    int status = rip_sweep_run(&o, &r, err);
+    rip_status s = rip_sweep_run(&o, &r, err);
     clock_gettime(CLOCK_MONOTONIC, &t1);
-    if (status != 0) {
+    if (s != RIP_OK) {
         fprintf(stderr, "ripsim sweep: %s\n", err);
-        return status;
+        return rip_exit_status(s);
     }
     double seconds = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
     return print_summary(o.db_path, &r, seconds);

@@ -30,7 +30,7 @@ static rip_status fail(sqlite3 *db, int rc, const char *path, const char *doing,
         snprintf(err, RIP_ERR_LEN, "%.200s: locked by another process (waited %d s)", path,
                  RIP_DB_BUSY_MS / 1000);
     else if (s == RIP_S_DATA)
-        snprintf(err, RIP_ERR_LEN, "%.200s: damaged or not a ripsim database (%.40s: %.150s)", path, doing,
+        snprintf(err, RIP_ERR_LEN, "%.200s: not an SQLite database, or damaged (%.40s: %.150s)", path, doing,
                  db ? sqlite3_errmsg(db) : sqlite3_errstr(rc));
     else
         snprintf(err, RIP_ERR_LEN, "%.200s: cannot %.40s (%.150s)", path, doing,

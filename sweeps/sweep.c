@@ -1,12 +1,15 @@
 /*
 ** sweep.c — the sweep driver (see sweep.h).
 **
-** Shape of a run: validate the database (never touching a foreign one),
-** list this shard's layers that are not in it yet, then for each batch of
-** RIP_SWEEP_BATCH layers evaluate them on `jobs` threads and write the
-** batch in one transaction.  Rows are keyed by layer index, so the order in
-** which threads finish does not matter, and a batch is either wholly in the
-** database or not at all.
+** Shape of a run: check the database read-only (never touching a foreign
+** or damaged one; db.h), or create it with its run row in one transaction.
+** Then walk this shard's layers in batches of RIP_SWEEP_BATCH positions:
+** ask the database which layers of the batch it holds, evaluate the others
+** on `jobs` threads, and write them in one transaction.  Nothing is kept
+** per layer of the whole sweep, so memory does not grow with --n, and a
+** resumed run finds its place by asking, batch by batch.  Rows are keyed by
+** layer index, so the order in which threads finish does not matter, and a
+** batch is either wholly in the database or not at all.
 */
 #include "sweep.h"
 
@@ -19,9 +22,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "cli.h"
 #include "db.h"
 #include "evaluate.h"
+#include "formulas.h"
 #include "generator.h"
 
 static volatile sig_atomic_t stop_requested;
@@ -112,29 +115,65 @@ static const char *const insert_sql[ST_COUNT] = {
     "INSERT INTO verdicts VALUES (?,?,?,?,?,?,?,?)",
 };
 
+
 static int64_t stored_input(const rip_layer *L, int e)
 {
     return (e == RIP_EXEC_DENSE_GATHER || e == RIP_EXEC_DENSE_TAPS) ? L->n_in_dense : L->n_in_padded;
 }
 
-static long kill_after_rows = -1;  /* test hook, see sweep.h */
-static long rows_this_process;
+#ifdef RIPSIM_TEST_HOOKS
+/*
+** Test hooks, compiled only into the test-only executable ripsim-testhooks
+** (tests/meson.build), never into the released ripsim:
+**   RIPSIM_TEST_KILL_AFTER_ROWS=K       raise SIGKILL after inserting K layer
+**                                       rows in this process, mid-transaction;
+**   RIPSIM_TEST_SIGINT_AFTER_BATCHES=K  raise SIGINT after K commits.
+*/
+static long kill_after_rows = -1, rows_this_process, sigint_after_batches = -1, batches_this_process;
 
-/* Bind and step one prepared insert; 0 or -1. */
+static void hooks_init(void)
+{
+    const char *v = getenv("RIPSIM_TEST_KILL_AFTER_ROWS");
+    kill_after_rows = v ? atol(v) : -1;
+    v = getenv("RIPSIM_TEST_SIGINT_AFTER_BATCHES");
+    sigint_after_batches = v ? atol(v) : -1;
+    rows_this_process = batches_this_process = 0;
+}
+
+static void hook_row_written(void)
+{
+    if (kill_after_rows >= 0 && ++rows_this_process >= kill_after_rows)
+        raise(SIGKILL); /* die mid-transaction */
+}
+
+static void hook_batch_committed(void)
+{
+    if (sigint_after_batches >= 0 && ++batches_this_process >= sigint_after_batches)
+        raise(SIGINT);
+}
+#else
+static void hooks_init(void) {}
+static void hook_row_written(void) {}
+static void hook_batch_committed(void) {}
+#endif
+
+/* Step one bound insert and clear it for the next row; 0 or an SQLite code. */
 static int step_reset(sqlite3_stmt *st)
 {
     int rc = sqlite3_step(st);
     sqlite3_reset(st);
     sqlite3_clear_bindings(st);
-    return rc == SQLITE_DONE ? 0 : -1;
+    return rc == SQLITE_DONE ? 0 : rc;
 }
 
 /* Unsafe verdicts so far: [0] the paper's own bounds, [1] G&M's Eq. 1 as
-** published (whose shortfall is the paper's Limitation 1, so expected). */
+** published (whose shortfall is the paper's Limitation 1, so expected).
+** Returns 0 or an SQLite code. */
 static int write_item(sqlite3_stmt *st[ST_COUNT], const item *it, long unsafe[2])
 {
     const rip_layer *L = &it->L;
     sqlite3_stmt *s = st[ST_LAYER];
+    int rc;
     const int64_t cols[] = {
         L->cin, L->cout, L->h_in, L->w_in, L->k_h, L->k_w, L->s_h, L->s_w, L->d_h, L->d_w,
         L->p_top, L->p_left, L->p_top, L->p_bottom, L->p_left, L->p_right, L->h_out, L->w_out,
@@ -146,10 +185,9 @@ static int write_item(sqlite3_stmt *st[ST_COUNT], const item *it, long unsafe[2]
     sqlite3_bind_int(s, 4, it->gen->tier);
     for (size_t c = 0; c < sizeof cols / sizeof cols[0]; c++)
         sqlite3_bind_int64(s, 5 + (int)c, cols[c]);
-    if (step_reset(s) != 0)
-        return -1;
-    if (kill_after_rows >= 0 && ++rows_this_process >= kill_after_rows)
-        raise(SIGKILL); /* test hook: die mid-transaction */
+    if ((rc = step_reset(s)) != 0)
+        return rc;
+    hook_row_written();
 
     for (int e = 0; e < RIP_EXEC_COUNT; e++) {
         s = st[ST_TRUTH];
@@ -158,8 +196,8 @@ static int write_item(sqlite3_stmt *st[ST_COUNT], const item *it, long unsafe[2]
         sqlite3_bind_text(s, 3, rip_exec_name((rip_exec)e), -1, SQLITE_STATIC);
         sqlite3_bind_int64(s, 4, it->ev.truth[e]);
         sqlite3_bind_int64(s, 5, it->ev.truth[e] + stored_input(L, e));
-        if (step_reset(s) != 0)
-            return -1;
+        if ((rc = step_reset(s)) != 0)
+            return rc;
     }
     for (size_t i = 0; i < it->ev.n_formulas; i++) {
         const rip_eval *ev = &it->ev;
@@ -179,79 +217,89 @@ static int write_item(sqlite3_stmt *st[ST_COUNT], const item *it, long unsafe[2]
             sqlite3_bind_int64(s, 8, ev->value[i] - ev->truth[j]);
         if (ev->verdict[i] == RIP_UNSAFE)
             unsafe[strcmp(ev->info[i].name, "gm2019_eq1") == 0]++;
-        if (step_reset(s) != 0)
-            return -1;
+        if ((rc = step_reset(s)) != 0)
+            return rc;
     }
     return 0;
 }
 
-static int write_batch(sqlite3 *db, sqlite3_stmt *st[ST_COUNT], const batch *b, long unsafe[2],
-                       char err[RIP_ERR_LEN])
+/* Where batch j of this shard lies: positions [lo, lo + count) of the shard. */
+typedef struct span {
+    int64_t lo, count;
+} span;
+
+static int64_t layer_of(const rip_sweep_opts *o, int64_t pos)
 {
-    char why[RIP_ERR_LEN];
-    if (rip_db_exec(db, "BEGIN IMMEDIATE", why) != 0) {
-        snprintf(err, RIP_ERR_LEN, "%s", why);
-        return -1;
-    }
-    long u[2] = {0, 0};
-    for (int64_t k = 0; k < b->count; k++)
-        if (write_item(st, &b->items[k], u) != 0) {
-            snprintf(err, RIP_ERR_LEN, "database: cannot write layer %lld (%s)",
-                     (long long)b->items[k].idx, sqlite3_errmsg(db));
-            rip_db_exec(db, "ROLLBACK", why);
-            return -1;
+    return o->shard_index + pos * o->shard_count;
+}
+
+/*
+** Mark in have[0..sp.count) the layers of the span the database holds
+** (q: SELECT layer_idx FROM layers ... BETWEEN ?1 AND ?2); *n_have counts
+** them.  Returns 0 or an SQLite code.
+*/
+static int stored_in_span(sqlite3_stmt *q, const rip_sweep_opts *o, span sp, unsigned char *have,
+                          int64_t *n_have)
+{
+    int rc;
+    memset(have, 0, (size_t)sp.count);
+    *n_have = 0;
+    sqlite3_reset(q);
+    sqlite3_bind_int64(q, 1, layer_of(o, sp.lo));
+    sqlite3_bind_int64(q, 2, layer_of(o, sp.lo + sp.count - 1));
+    while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+        int64_t off = sqlite3_column_int64(q, 0) - o->shard_index;
+        if (off % o->shard_count != 0)
+            continue; /* not this shard's (the open checks refuse such rows) */
+        int64_t k = off / o->shard_count - sp.lo;
+        if (k >= 0 && k < sp.count && !have[k]) {
+            have[k] = 1;
+            (*n_have)++;
         }
-    if (rip_db_exec(db, "COMMIT", why) != 0) {
-        snprintf(err, RIP_ERR_LEN, "%s", why);
-        rip_db_exec(db, "ROLLBACK", why);
-        return -1;
     }
-    unsafe[0] += u[0];
-    unsafe[1] += u[1];
-    return 0;
+    sqlite3_reset(q);
+    return rc == SQLITE_DONE ? 0 : rc;
 }
 
-/* Layers of this shard not yet in the database, ascending; NULL on OOM. */
-static int64_t *todo_list(sqlite3 *db, const rip_sweep_opts *o, int64_t *n_todo, int64_t *in_shard,
-                          char err[RIP_ERR_LEN])
+/*
+** Write the evaluated items of b in one transaction, skipping layers that
+** another process running the same sweep committed meanwhile (asked again
+** under the write lock).  *written counts the layers inserted.
+*/
+static rip_status write_batch(sqlite3 *db, sqlite3_stmt *st[ST_COUNT], sqlite3_stmt *q,
+                              const rip_sweep_opts *o, span sp, const batch *b, unsigned char *have,
+                              long unsafe[2], int64_t *written, char err[RIP_ERR_LEN])
 {
-    int64_t n = o->n_layers;
-    unsigned char *done = calloc((size_t)n, 1);
-    int64_t *todo = NULL;
-    sqlite3_stmt *st = NULL;
-    if (!done) {
-        snprintf(err, RIP_ERR_LEN, "out of memory listing %lld layers", (long long)n);
-        return NULL;
-    }
-    int rc = sqlite3_prepare_v2(db, "SELECT layer_idx FROM layers WHERE run_id = ?", -1, &st, NULL);
+    long u[2] = {0, 0};
+    int64_t n_have = 0, k = 0;
+    *written = 0;
+    int rc = sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, NULL);
     if (rc == SQLITE_OK)
-        sqlite3_bind_int(st, 1, RIP_DB_RUN_ID);
-    while (rc == SQLITE_OK && (rc = sqlite3_step(st)) == SQLITE_ROW) {
-        int64_t idx = sqlite3_column_int64(st, 0);
-        if (idx >= 0 && idx < n)
-            done[idx] = 1;
-        rc = SQLITE_OK;
+        rc = stored_in_span(q, o, sp, have, &n_have);
+    for (k = 0; rc == SQLITE_OK && k < b->count; k++) {
+        if (have[(b->items[k].idx - o->shard_index) / o->shard_count - sp.lo])
+            continue;
+        rc = write_item(st, &b->items[k], u);
+        *written += rc == SQLITE_OK;
     }
-    sqlite3_finalize(st);
-    if (rc != SQLITE_DONE) {
-        snprintf(err, RIP_ERR_LEN, "database: cannot list finished layers (%s)", sqlite3_errmsg(db));
-        free(done);
-        return NULL;
+    if (rc == SQLITE_OK)
+        rc = sqlite3_exec(db, "COMMIT", NULL, NULL, NULL);
+    if (rc == SQLITE_OK) {
+        unsafe[0] += u[0];
+        unsafe[1] += u[1];
+        return RIP_OK;
     }
-    *in_shard = 0;
-    *n_todo = 0;
-    for (int64_t i = o->shard_index; i < n; i += o->shard_count)
-        (*in_shard)++;
-    todo = malloc(sizeof *todo * (size_t)(*in_shard > 0 ? *in_shard : 1));
-    if (todo) {
-        for (int64_t i = o->shard_index; i < n; i += o->shard_count)
-            if (!done[i])
-                todo[(*n_todo)++] = i;
-    } else {
-        snprintf(err, RIP_ERR_LEN, "out of memory listing %lld layers", (long long)n);
-    }
-    free(done);
-    return todo;
+    rip_status s = rip_db_status(rc);
+    if (s == RIP_S_BUSY)
+        snprintf(err, RIP_ERR_LEN, "%.200s: locked by another process (waited %d s)", o->db_path,
+                 RIP_DB_BUSY_MS / 1000);
+    else
+        snprintf(err, RIP_ERR_LEN, "%.200s: cannot write layer %lld (%.200s)", o->db_path,
+                 (long long)(k > 0 ? b->items[k - 1].idx : layer_of(o, sp.lo)), sqlite3_errmsg(db));
+    if (!sqlite3_get_autocommit(db))
+        sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+    *written = 0;
+    return s == RIP_S_BUSY || s == RIP_S_NOMEM ? s : RIP_S_IO;
 }
 
 /* Unsafe verdicts already stored (a resumed run), split as in write_item. */
@@ -279,49 +327,81 @@ static void progress(const rip_sweep_opts *o, int64_t done, int64_t total, int64
     fflush(stderr);
 }
 
-static int check_run(const rip_run_info *have, const rip_run_info *want, const char *path,
-                     char err[RIP_ERR_LEN])
+/*
+** Open o->db_path for this run: create it (one transaction) when there is
+** none yet, else check it read-only and require the same run.  *found
+** describes what was there.
+*/
+static rip_status open_for_run(const rip_sweep_opts *o, const rip_run_info *want, sqlite3 **db,
+                               rip_db_found *found, char err[RIP_ERR_LEN])
 {
-    if (have->seed != want->seed || have->n_layers != want->n_layers)
-        snprintf(err, RIP_ERR_LEN,
-                 "%s holds a sweep with --seed %lld --n %lld, not --seed %lld --n %lld; "
-                 "resume with its arguments or choose another --db",
-                 path, (long long)have->seed, (long long)have->n_layers, (long long)want->seed,
-                 (long long)want->n_layers);
-    else if (have->shard_index != want->shard_index || have->shard_count != want->shard_count)
-        snprintf(err, RIP_ERR_LEN, "%s holds shard %lld/%lld, not %lld/%lld", path,
-                 (long long)have->shard_index, (long long)have->shard_count,
-                 (long long)want->shard_index, (long long)want->shard_count);
-    else if (strcmp(have->generator_set, want->generator_set) != 0 ||
-             strcmp(have->version, want->version) != 0)
-        snprintf(err, RIP_ERR_LEN,
-                 "%s was written by ripsim %s with other generator categories or version; "
-                 "its rows would not match this binary's (%s)", path, have->version, want->version);
-    else
-        return 0;
-    return -1;
+    char what[RIP_ERR_LEN];
+    size_t nf = 0;
+    rip_status s = rip_db_inspect(o->db_path, true, found, err);
+    if (s != RIP_OK)
+        return s;
+    if (found->empty)
+        return rip_db_create(o->db_path, want, db, err);
+    if (found->has_run && !rip_run_same(&found->run, want, true, "the database", "this command", what,
+                                        sizeof what)) {
+        snprintf(err, RIP_ERR_LEN, "%.150s holds another run (%.250s); resume with its arguments or choose "
+                 "another --db", o->db_path, what);
+        return RIP_S_DATA;
+    }
+    rip_formulas(&nf);
+    if (found->has_run && found->formulas != (int64_t)nf) {
+        snprintf(err, RIP_ERR_LEN, "%s lists %lld formulas, this ripsim evaluates %zu; choose another --db",
+                 o->db_path, (long long)found->formulas, nf);
+        return RIP_S_DATA;
+    }
+    /* checked: from here on this database is ours to write */
+    if ((s = rip_db_open_write(o->db_path, db, err)) != RIP_OK)
+        return s;
+    if (!found->has_run) { /* schema of an older ripsim, no run row yet */
+        char why[RIP_ERR_LEN];
+        if (rip_db_exec(*db, "BEGIN IMMEDIATE", why) != 0 || rip_db_write_run(*db, want, why) != 0 ||
+            rip_db_exec(*db, "COMMIT", why) != 0) {
+            snprintf(err, RIP_ERR_LEN, "%.200s: %.250s", o->db_path, why);
+            s = rip_db_status(sqlite3_errcode(*db)) == RIP_S_BUSY ? RIP_S_BUSY : RIP_S_IO;
+            rip_db_close(*db);
+            *db = NULL;
+        }
+    }
+    return s;
 }
 
-int rip_sweep_run(const rip_sweep_opts *o, rip_sweep_result *res, char err[RIP_ERR_LEN])
+/* Append to err the hint that a rerun resumes, and log it when the database takes it. */
+static void note_stop(sqlite3 *db, const char *event, const rip_sweep_result *res, const char *path,
+                      char err[RIP_ERR_LEN])
+{
+    size_t n = strlen(err);
+    if (res->in_shard > 0)
+        snprintf(err + n, RIP_ERR_LEN - n, "; %lld of %lld layers are saved in %s, rerun the same command to resume",
+                 (long long)(res->already_done + res->computed), (long long)res->in_shard, path);
+    else
+        snprintf(err + n, RIP_ERR_LEN - n, "; rerun the same command to resume");
+    if (db) {
+        sqlite3_busy_timeout(db, 500); /* best effort: the holder of a lock may block this too */
+        rip_db_log(db, event, err);
+    }
+}
+
+rip_status rip_sweep_run(const rip_sweep_opts *o, rip_sweep_result *res, char err[RIP_ERR_LEN])
 {
     sqlite3 *db = NULL;
-    sqlite3_stmt *st[ST_COUNT] = {NULL};
-    int64_t *todo = NULL;
+    sqlite3_stmt *st[ST_COUNT] = {NULL}, *q = NULL;
     batch b = {0};
-    int status = 0;
-    bool created = false;
+    unsigned char *have = NULL;
+    rip_status status = RIP_OK;
     struct sigaction sa, old_int, old_term;
     bool handlers = false;
     char why[RIP_ERR_LEN];
+    rip_db_found found;
 
     memset(res, 0, sizeof *res);
-    const char *hook = getenv("RIPSIM_TEST_KILL_AFTER_ROWS");
-    kill_after_rows = hook ? atol(hook) : -1;
-    rows_this_process = 0;
-    hook = getenv("RIPSIM_TEST_SIGINT_AFTER_BATCHES");
-    long sigint_after = hook ? atol(hook) : -1;
+    hooks_init();
 
-    rip_run_info want = {0}, have;
+    rip_run_info want = {0};
     want.seed = (int64_t)o->seed;
     want.n_layers = o->n_layers;
     want.shard_index = o->shard_index;
@@ -329,48 +409,37 @@ int rip_sweep_run(const rip_sweep_opts *o, rip_sweep_result *res, char err[RIP_E
     rip_sweep_generator_set(want.generator_set, sizeof want.generator_set);
     snprintf(want.version, sizeof want.version, "%s", RIPSIM_VERSION);
 
-    if ((status = rip_db_open(o->db_path, RIP_DB_CREATE, &db, &created, err)) != 0)
-        goto done;
-    int found = rip_db_read_run(db, &have, err);
-    if (found < 0) {
-        status = RIP_EX_DATAERR;
+    if ((status = open_for_run(o, &want, &db, &found, err)) != RIP_OK) {
+        if (status == RIP_S_BUSY)
+            note_stop(NULL, "busy", res, o->db_path, err);
         goto done;
     }
-    if (found == 0 && check_run(&have, &want, o->db_path, err) != 0) {
-        status = RIP_EX_DATAERR;
-        goto done;
-    }
-    /* validated: from here on this database is ours to write */
-    if (rip_db_tune_for_writing(db, err) != 0) {
-        status = RIP_EX_IOERR;
-        goto done;
-    }
-    if (found == 1 && rip_db_write_run(db, &want, err) != 0) {
-        status = RIP_EX_IOERR;
-        goto done;
-    }
-    int64_t n_todo = 0;
-    if (!(todo = todo_list(db, o, &n_todo, &res->in_shard, err))) {
-        status = RIP_EX_OSERR;
-        goto done;
-    }
-    res->already_done = res->in_shard - n_todo;
+    res->in_shard = o->n_layers > o->shard_index ? (o->n_layers - o->shard_index - 1) / o->shard_count + 1 : 0;
+    res->already_done = found.empty ? 0 : found.layers;
     snprintf(why, sizeof why, "seed %llu n %lld shard %lld/%lld jobs %d: %lld to do, %lld already done",
              (unsigned long long)o->seed, (long long)o->n_layers, (long long)o->shard_index,
-             (long long)o->shard_count, o->jobs, (long long)n_todo, (long long)res->already_done);
+             (long long)o->shard_count, o->jobs, (long long)(res->in_shard - res->already_done),
+             (long long)res->already_done);
     rip_db_log(db, res->already_done ? "resume" : "start", why);
 
     for (int i = 0; i < ST_COUNT; i++)
         if (sqlite3_prepare_v2(db, insert_sql[i], -1, &st[i], NULL) != SQLITE_OK) {
             snprintf(err, RIP_ERR_LEN, "database: %s", sqlite3_errmsg(db));
-            status = RIP_EX_SOFTWARE;
+            status = RIP_S_INTERNAL;
             goto done;
         }
+    if (sqlite3_prepare_v2(db, "SELECT layer_idx FROM layers WHERE run_id = 1 AND layer_idx BETWEEN ?1 AND ?2",
+                           -1, &q, NULL) != SQLITE_OK) {
+        snprintf(err, RIP_ERR_LEN, "database: %s", sqlite3_errmsg(db));
+        status = RIP_S_INTERNAL;
+        goto done;
+    }
     b.seed = o->seed;
     b.items = calloc(RIP_SWEEP_BATCH, sizeof *b.items);
-    if (!b.items) {
+    have = calloc(RIP_SWEEP_BATCH, 1);
+    if (!b.items || !have) {
         snprintf(err, RIP_ERR_LEN, "out of memory");
-        status = RIP_EX_OSERR;
+        status = RIP_S_NOMEM;
         goto done;
     }
 
@@ -385,38 +454,47 @@ int rip_sweep_run(const rip_sweep_opts *o, rip_sweep_result *res, char err[RIP_E
     long unsafe[2] = {0, 0};
     count_unsafe(db, unsafe);
     double started = now();
-    long batches = 0;
-    for (int64_t pos = 0; pos < n_todo && !stop_requested; pos += RIP_SWEEP_BATCH) {
-        b.count = n_todo - pos < RIP_SWEEP_BATCH ? n_todo - pos : RIP_SWEEP_BATCH;
-        for (int64_t k = 0; k < b.count; k++) {
-            memset(&b.items[k], 0, sizeof b.items[k]);
-            b.items[k].idx = todo[pos + k];
+    for (span sp = {0, 0}; sp.lo < res->in_shard && !stop_requested; sp.lo += RIP_SWEEP_BATCH) {
+        int64_t n_have = 0;
+        sp.count = res->in_shard - sp.lo < RIP_SWEEP_BATCH ? res->in_shard - sp.lo : RIP_SWEEP_BATCH;
+        int rc = stored_in_span(q, o, sp, have, &n_have);
+        if (rc != 0) {
+            status = rip_db_status(rc) == RIP_S_BUSY ? RIP_S_BUSY : RIP_S_IO;
+            snprintf(err, RIP_ERR_LEN, "%.200s: cannot read stored layers (%.200s)", o->db_path, sqlite3_errmsg(db));
+            goto done;
         }
+        if (n_have == sp.count)
+            continue;
+        b.count = 0;
+        for (int64_t k = 0; k < sp.count; k++)
+            if (!have[k]) {
+                memset(&b.items[b.count], 0, sizeof b.items[b.count]);
+                b.items[b.count++].idx = layer_of(o, sp.lo + k);
+            }
         double t0 = now();
         if (evaluate_batch(&b, o->jobs, err) != 0) {
-            status = RIP_EX_SOFTWARE;
+            status = RIP_S_INTERNAL;
             goto done;
         }
         double t1 = now();
-        if (write_batch(db, st, &b, unsafe, err) != 0) {
-            status = RIP_EX_IOERR;
+        int64_t written = 0;
+        if ((status = write_batch(db, st, q, o, sp, &b, have, unsafe, &written, err)) != RIP_OK) {
+            if (status == RIP_S_BUSY)
+                note_stop(db, "busy", res, o->db_path, err);
             goto done;
         }
         res->seconds_eval += t1 - t0;
         res->seconds_write += now() - t1;
-        res->computed += b.count;
+        res->computed += written;
         progress(o, res->already_done + res->computed, res->in_shard, res->computed, started, unsafe, false);
-        if (sigint_after >= 0 && ++batches >= sigint_after)
-            raise(SIGINT);
+        hook_batch_committed();
     }
     progress(o, res->already_done + res->computed, res->in_shard, res->computed, started, unsafe, true);
     if (stop_requested && res->already_done + res->computed < res->in_shard) {
         res->interrupted = true;
-        status = RIP_EX_INTERRUPTED;
-        snprintf(err, RIP_ERR_LEN,
-                 "interrupted: %lld of %lld layers saved in %s; rerun the same command to resume",
-                 (long long)(res->already_done + res->computed), (long long)res->in_shard, o->db_path);
-        rip_db_log(db, "interrupted", err);
+        status = RIP_S_INTERRUPTED;
+        snprintf(err, RIP_ERR_LEN, "interrupted");
+        note_stop(db, "interrupted", res, o->db_path, err);
     } else {
         snprintf(why, sizeof why, "%lld layers", (long long)res->in_shard);
         rip_db_log(db, "finish", why);
@@ -428,8 +506,9 @@ done:
     }
     for (int i = 0; i < ST_COUNT; i++)
         sqlite3_finalize(st[i]);
+    sqlite3_finalize(q);
     free(b.items);
-    free(todo);
+    free(have);
     rip_db_close(db);
     return status;
 }

@@ -1,6 +1,6 @@
 /*
 ** sweep.h — the seeded sweep: draw layers, evaluate every closed form
-** against the simulator, write the verdicts to SQLite (DESIGN.md).
+** against the simulator, write the verdicts to SQLite.
 **
 ** Layer i of a sweep is drawn by rip_sweep_draw(seed, i): its own PCG32
 ** stream, so its rows depend on (seed, i) alone — never on --jobs, on the
@@ -15,6 +15,7 @@
 #include <stdint.h>
 
 #include "layer.h"
+#include "status.h"
 
 #define RIP_SWEEP_DEFAULT_SEED 20261129u
 #define RIP_SWEEP_DEFAULT_N 10000
@@ -41,19 +42,20 @@ typedef struct rip_sweep_result {
 } rip_sweep_result;
 
 /*
-** Run (or resume) a sweep into o->db_path.  Returns an exit status of
-** cli.h: 0 done, RIP_EX_INTERRUPTED when stopped by a signal (all committed
-** work kept), RIP_EX_DATAERR when the database holds another run (other
-** seed, size, shard or generator set) or another schema — the database is
-** then left untouched — RIP_EX_CANTCREAT / RIP_EX_IOERR / RIP_EX_OSERR on
-** environment failures.  err receives one line on failure.
+** Run (or resume) a sweep into o->db_path.  Returns RIP_OK when every layer
+** of the shard is stored; RIP_S_INTERRUPTED when stopped by SIGINT/SIGTERM
+** (all committed work kept); RIP_S_DATA when the database holds another run
+** (seed, size, shard, generator set, version), another schema, or is
+** damaged or inconsistent -- it is then left byte-identical; RIP_S_BUSY when
+** another process holds its lock for RIP_DB_BUSY_MS (committed work kept);
+** RIP_S_CANTCREATE / RIP_S_IO / RIP_S_NOMEM on environment failures;
+** RIP_S_INTERNAL when a layer cannot be evaluated.  err receives one line,
+** which says that a rerun resumes when it does.
 **
-** Test hooks (environment, for the interruption tests only):
-**   RIPSIM_TEST_KILL_AFTER_ROWS=K  raise SIGKILL after inserting K layer
-**                                  rows in this process, mid-transaction;
-**   RIPSIM_TEST_SIGINT_AFTER_BATCHES=K  raise SIGINT after K commits.
+** Memory does not grow with n_layers: the driver keeps one batch, and finds
+** what a resumed database holds by asking it batch by batch.
 */
-int rip_sweep_run(const rip_sweep_opts *o, rip_sweep_result *res, char err[RIP_ERR_LEN]);
+rip_status rip_sweep_run(const rip_sweep_opts *o, rip_sweep_result *res, char err[RIP_ERR_LEN]);
 
 /* "name:weight,..." of the registered categories, into buf. */
 void rip_sweep_generator_set(char *buf, size_t len);

@@ -30,16 +30,21 @@ static const char about[] =
 static const char notes[] =
     "The output is deterministic: the same database gives the same bytes.\n"
     "An incomplete run is reported (with a warning on stderr and a banner in\n"
-    "the report) and exits 0.  --out may not name the database itself.\n";
+    "the report) and exits 0.  --out may not name the database itself.\n"
+    "The database is opened read-only and creates no file beside it, so it\n"
+    "may be another user's or in a read-only folder; it is checked first\n"
+    "(SQLite quick_check and ripsim's row counts).\n";
 
 static const rip_exit_doc exits[] = {
     {0, "reported (also for an incomplete run)"},
     {64, "bad command line (also: --out is the database)"},
-    {65, "not a ripsim database, wrong schema version, or no layers yet"},
+    {65, "not a ripsim database, damaged, wrong schema version, or no layers yet"},
     {66, "database missing or unreadable"},
+    {70, "internal error"},
     {71, "out of memory"},
     {73, "--out cannot be created"},
-    {74, "the report cannot be written"},
+    {74, "a read or write error (also: the report cannot be written)"},
+    {75, "the database is locked by another process or has an interrupted write (rerun its sweep to recover); retry later"},
 };
 
 static const char *const formats[] = {"md", "csv", "tex", NULL};
@@ -77,7 +82,7 @@ int rip_cmd_report(int argc, char **argv)
     size_t len = 0;
     FILE *mem = NULL;
     rip_report_status st = {0};
-    int status = rip_db_open(db_path, RIP_DB_READ, &db, NULL, err);
+    int status = rip_exit_status(rip_db_open_read(db_path, &db, err));
     if (status != 0) {
         fprintf(stderr, "ripsim report: %s\n", err);
         goto done;

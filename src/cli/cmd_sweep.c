@@ -22,17 +22,20 @@ static const char about[] =
 static const char notes[] =
     "Interrupted (Ctrl-C, kill, even kill -9) and rerun with the same arguments,\n"
     "the sweep resumes and ends with exactly the rows of an uninterrupted run.\n"
-    "A database holding another seed, size, shard or schema is refused untouched.\n";
+    "An existing database is checked read-only first (SQLite quick_check and\n"
+    "ripsim's row counts); one that is damaged, or holds another seed, size,\n"
+    "shard, generator set, version or schema, is refused and left untouched.\n";
 
 static const rip_exit_doc exits[] = {
     {0, "done (the summary is printed)"},
     {64, "bad command line"},
-    {65, "the database holds another run or schema, or is not a ripsim database"},
+    {65, "the database is damaged, holds another run or schema, or is not a ripsim database"},
     {66, "the database cannot be read"},
-    {70, "internal error"},
+    {70, "internal error (a layer could not be evaluated)"},
     {71, "out of memory"},
     {73, "the database cannot be created"},
-    {74, "a read or write of the database or of the output failed"},
+    {74, "a read or write of the database or of the output failed (e.g. disk full; committed work is kept)"},
+    {75, "the database is locked by another process (waited 5 s; rerun to resume)"},
     {130, "interrupted; rerun the same command to resume"},
 };
 
@@ -60,10 +63,10 @@ static int print_summary(const char *path, const rip_sweep_result *r, double sec
     sqlite3 *db = NULL;
     sqlite3_stmt *st = NULL;
     char err[RIP_ERR_LEN];
-    int status = rip_db_open(path, RIP_DB_READ, &db, NULL, err);
-    if (status != 0) {
+    rip_status s = rip_db_open_read(path, &db, err);
+    if (s != RIP_OK) {
         fprintf(stderr, "ripsim sweep: %s\n", err);
-        return status;
+        return rip_exit_status(s);
     }
     rip_run_info run;
     int64_t layers = 0;
@@ -138,11 +141,11 @@ int rip_cmd_sweep(int argc, char **argv)
     char err[RIP_ERR_LEN];
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
-    int status = rip_sweep_run(&o, &r, err);
+    rip_status s = rip_sweep_run(&o, &r, err);
     clock_gettime(CLOCK_MONOTONIC, &t1);
-    if (status != 0) {
+    if (s != RIP_OK) {
         fprintf(stderr, "ripsim sweep: %s\n", err);
-        return status;
+        return rip_exit_status(s);
     }
     double seconds = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
     return print_summary(o.db_path, &r, seconds);

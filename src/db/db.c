@@ -1,21 +1,14 @@
 /*
-** db.c — opening, validating and initialising the verdict database.
-**
-** The rule that shapes this file: a database that is not ours, or is ours
-** at another schema version or for another run, is never modified.  So the
-** checks read first (user_version, the runs table) and only a validated
-** database is switched to WAL or written.
+** db.c — small services of the verdict database: statements, the run row,
+** the run identity, run_log, and SQLite result codes as rip_status.
+** Opening and creating live in db_open.c, the checks in db_check.c.
 */
 #include "db.h"
 
-#include <errno.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <time.h>
-#include <unistd.h>
 
-#include "cli.h"
 #include "formulas.h"
 #include "generator.h"
 
@@ -36,112 +29,60 @@ int rip_db_exec(sqlite3 *db, const char *sql, char err[RIP_ERR_LEN])
     return 0;
 }
 
-/* Single integer from a query; -1 with err on failure. */
-static int query_int(sqlite3 *db, const char *sql, int64_t *out, char err[RIP_ERR_LEN])
+rip_status rip_db_status(int rc)
 {
-    sqlite3_stmt *st = NULL;
-    int rc = sqlite3_prepare_v2(db, sql, -1, &st, NULL);
-    if (rc == SQLITE_OK)
-        rc = sqlite3_step(st);
-    if (rc == SQLITE_ROW) {
-        *out = sqlite3_column_int64(st, 0);
-        rc = SQLITE_OK;
+    switch (rc & 0xff) {
+    case SQLITE_OK: case SQLITE_ROW: case SQLITE_DONE: return RIP_OK;
+    case SQLITE_BUSY: case SQLITE_LOCKED: return RIP_S_BUSY;
+    case SQLITE_NOMEM: return RIP_S_NOMEM;
+    case SQLITE_CORRUPT: case SQLITE_NOTADB: case SQLITE_FORMAT: case SQLITE_SCHEMA:
+    case SQLITE_MISMATCH: case SQLITE_CONSTRAINT: return RIP_S_DATA;
+    case SQLITE_CANTOPEN: case SQLITE_PERM: case SQLITE_AUTH: return RIP_S_NOINPUT;
+    case SQLITE_READONLY: return RIP_S_CANTCREATE;
+    case SQLITE_IOERR: case SQLITE_FULL: case SQLITE_PROTOCOL: return RIP_S_IO;
+    default: return RIP_S_INTERNAL;
     }
-    if (rc != SQLITE_OK)
-        snprintf(err, RIP_ERR_LEN, "%s", sqlite3_errmsg(db));
-    sqlite3_finalize(st);
-    return rc == SQLITE_OK ? 0 : -1;
 }
 
-/* Is this an existing ripsim database of our version?  0 or an exit status. */
-static int validate(sqlite3 *db, const char *path, char err[RIP_ERR_LEN])
+/* First comma-separated item where a and b differ ("" when one runs out). */
+static void first_item_diff(const char *a, const char *b, char *ia, char *ib, size_t len)
 {
-    char why[RIP_ERR_LEN];
-    int64_t version = -1, has_runs = 0;
-    if (query_int(db, "PRAGMA user_version", &version, why) != 0) {
-        snprintf(err, RIP_ERR_LEN, "%.100s: not an SQLite database (%.120s)", path, why);
-        return RIP_EX_DATAERR;
-    }
-    if (query_int(db, "SELECT count(*) FROM sqlite_master WHERE type='table' AND name='runs'",
-                  &has_runs, why) != 0) {
-        snprintf(err, RIP_ERR_LEN, "%.100s: cannot read (%.120s)", path, why);
-        return RIP_EX_DATAERR;
-    }
-    if (version != RIP_DB_SCHEMA_VERSION) {
-        if (version == 0 && !has_runs)
-            snprintf(err, RIP_ERR_LEN, "%s: not a ripsim database (no schema version, no runs table)", path);
-        else
-            snprintf(err, RIP_ERR_LEN, "%s: schema version %lld, this ripsim reads version %d",
-                     path, (long long)version, RIP_DB_SCHEMA_VERSION);
-        return RIP_EX_DATAERR;
-    }
-    if (!has_runs) {
-        snprintf(err, RIP_ERR_LEN, "%s: not a ripsim database (no runs table)", path);
-        return RIP_EX_DATAERR;
-    }
-    return 0;
-}
-
-static int create_schema(sqlite3 *db, const char *path, char err[RIP_ERR_LEN])
-{
-    char why[RIP_ERR_LEN], sql[64];
-    snprintf(sql, sizeof sql, "PRAGMA user_version = %d;", RIP_DB_SCHEMA_VERSION);
-    if (rip_db_exec(db, "BEGIN", why) != 0 || rip_db_exec(db, rip_db_schema_sql, why) != 0 ||
-        rip_db_exec(db, sql, why) != 0 || rip_db_exec(db, "COMMIT", why) != 0) {
-        snprintf(err, RIP_ERR_LEN, "%.100s: cannot create the database (%.120s)", path, why);
-        return RIP_EX_CANTCREAT;
-    }
-    return 0;
-}
-
-int rip_db_open(const char *path, rip_db_mode mode, sqlite3 **out, bool *created, char err[RIP_ERR_LEN])
-{
-    sqlite3 *db = NULL;
-    struct stat sb;
-    bool exists = stat(path, &sb) == 0;
-    bool fresh = !exists || (S_ISREG(sb.st_mode) && sb.st_size == 0);
-    int rc = 0;
-
-    if (created)
-        *created = false;
-    if (exists && !S_ISREG(sb.st_mode)) {
-        snprintf(err, RIP_ERR_LEN, "%s: not a regular file", path);
-        return RIP_EX_DATAERR;
-    }
-    if (!exists && mode != RIP_DB_CREATE) {
-        snprintf(err, RIP_ERR_LEN, "%s: no such database", path);
-        return RIP_EX_NOINPUT;
-    }
-    if (exists && access(path, mode == RIP_DB_READ ? R_OK : R_OK | W_OK) != 0) {
-        snprintf(err, RIP_ERR_LEN, "%s: %s", path, strerror(errno));
-        return mode == RIP_DB_READ ? RIP_EX_NOINPUT : RIP_EX_CANTCREAT;
-    }
-    int flags = mode == RIP_DB_READ ? SQLITE_OPEN_READONLY
-              : SQLITE_OPEN_READWRITE | (mode == RIP_DB_CREATE ? SQLITE_OPEN_CREATE : 0);
-    if (sqlite3_open_v2(path, &db, flags, NULL) != SQLITE_OK) {
-        snprintf(err, RIP_ERR_LEN, "%s: cannot open (%s)", path, db ? sqlite3_errmsg(db) : "out of memory");
-        rc = mode == RIP_DB_CREATE && !exists ? RIP_EX_CANTCREAT : RIP_EX_NOINPUT;
-        goto fail;
-    }
-    sqlite3_busy_timeout(db, 10000);
-    if (fresh && mode == RIP_DB_CREATE) {
-        if ((rc = create_schema(db, path, err)) != 0) {
-            sqlite3_close_v2(db);
-            db = NULL;
-            if (!exists)
-                unlink(path);
-            return rc;
+    while (*a || *b) {
+        size_t na = strcspn(a, ","), nb = strcspn(b, ",");
+        if (na != nb || strncmp(a, b, na) != 0) {
+            snprintf(ia, len, "%.*s", (int)na, a);
+            snprintf(ib, len, "%.*s", (int)nb, b);
+            return;
         }
-        if (created)
-            *created = true;
-    } else if ((rc = validate(db, path, err)) != 0) {
-        goto fail;
+        a += na + (a[na] == ',');
+        b += nb + (b[nb] == ',');
     }
-    *out = db;
-    return 0;
-fail:
-    rip_db_close(db);
-    return rc;
+    ia[0] = ib[0] = '\0';
+}
+
+bool rip_run_same(const rip_run_info *a, const rip_run_info *b, bool with_shard, const char *a_name,
+                  const char *b_name, char *what, size_t len)
+{
+    char ia[96], ib[96];
+    if (a->seed != b->seed)
+        snprintf(what, len, "--seed: %lld in %s, %lld in %s", (long long)a->seed, a_name,
+                 (long long)b->seed, b_name);
+    else if (a->n_layers != b->n_layers)
+        snprintf(what, len, "--n: %lld in %s, %lld in %s", (long long)a->n_layers, a_name,
+                 (long long)b->n_layers, b_name);
+    else if (with_shard && (a->shard_index != b->shard_index || a->shard_count != b->shard_count))
+        snprintf(what, len, "--shard: %lld/%lld in %s, %lld/%lld in %s", (long long)a->shard_index,
+                 (long long)a->shard_count, a_name, (long long)b->shard_index,
+                 (long long)b->shard_count, b_name);
+    else if (strcmp(a->generator_set, b->generator_set) != 0) {
+        first_item_diff(a->generator_set, b->generator_set, ia, ib, sizeof ia);
+        snprintf(what, len, "generator categories (name:weight): '%s' in %s, '%s' in %s",
+                 *ia ? ia : "(none)", a_name, *ib ? ib : "(none)", b_name);
+    } else if (strcmp(a->version, b->version) != 0)
+        snprintf(what, len, "ripsim version: %s in %s, %s in %s", a->version, a_name, b->version, b_name);
+    else
+        return true;
+    return false;
 }
 
 int rip_db_read_run(sqlite3 *db, rip_run_info *run, char err[RIP_ERR_LEN])
@@ -162,9 +103,9 @@ int rip_db_read_run(sqlite3 *db, rip_run_info *run, char err[RIP_ERR_LEN])
         run->n_layers = sqlite3_column_int64(st, 1);
         run->shard_index = sqlite3_column_int64(st, 2);
         run->shard_count = sqlite3_column_int64(st, 3);
-        snprintf(run->generator_set, sizeof run->generator_set, "%s",
-                 (const char *)sqlite3_column_text(st, 4));
-        snprintf(run->version, sizeof run->version, "%s", (const char *)sqlite3_column_text(st, 5));
+        const unsigned char *g = sqlite3_column_text(st, 4), *v = sqlite3_column_text(st, 5);
+        snprintf(run->generator_set, sizeof run->generator_set, "%s", g ? (const char *)g : "");
+        snprintf(run->version, sizeof run->version, "%s", v ? (const char *)v : "");
         result = 0;
     } else {
         snprintf(err, RIP_ERR_LEN, "database: cannot read the run (%s)", sqlite3_errmsg(db));
@@ -231,13 +172,6 @@ int rip_db_write_run(sqlite3 *db, const rip_run_info *run, char err[RIP_ERR_LEN]
         return -1;
     }
     return 0;
-}
-
-int rip_db_tune_for_writing(sqlite3 *db, char err[RIP_ERR_LEN])
-{
-    /* WAL + NORMAL: a committed batch survives kill -9 of this process; a
-    ** batch in flight is rolled back as a whole on the next open. */
-    return rip_db_exec(db, "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;", err);
 }
 
 int rip_db_log(sqlite3 *db, const char *event, const char *detail)

@@ -1,23 +1,40 @@
 /*
-** db.h — the SQLite verdict database (DESIGN.md, "Interfaces that must hold").
+** db.h — the SQLite verdict database: opening, checking, creating, merging.
 **
 ** Schema: db_schema.c (version RIP_DB_SCHEMA_VERSION, stored in PRAGMA
-** user_version).  One database holds one run, run_id 1.  Opening never
-** modifies a database whose schema or run does not match: callers check
-** first (rip_db_open, rip_db_read_run) and write only afterwards.
+** user_version).  One database holds one run, run_id 1.
+**
+** The rules this interface keeps:
+**  - A database is checked through a read-only connection before anything
+**    writes to it (SQLite's quick_check, the schema version, and ripsim's
+**    own row counts: every stored layer has all its truths and verdicts).
+**    A database that fails is refused with one line and left byte-identical.
+**  - Readers (report, merge inputs) never create a file beside the database:
+**    ripsim databases use a rollback journal, which readers never write, and
+**    a database left in WAL mode by another tool is read as immutable when
+**    it has no -wal file.
+**  - A new database appears in one transaction (schema, reference tables and
+**    run row), so an interrupted creation leaves an empty file that the next
+**    run creates again.
+**  - A database locked by another process is waited for RIP_DB_BUSY_MS, then
+**    reported as RIP_S_BUSY.
+** Functions return a rip_status and, on failure, one line in err.
 */
 #ifndef RIPSIM_DB_H
 #define RIPSIM_DB_H
 
 #include <sqlite3.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "evaluate.h"
 #include "layer.h"
+#include "status.h"
 
 #define RIP_DB_SCHEMA_VERSION 1
 #define RIP_DB_RUN_ID 1
+#define RIP_DB_BUSY_MS 5000   /* how long to wait for another process's lock */
 
 extern const char rip_db_schema_sql[];
 
@@ -27,34 +44,101 @@ typedef struct rip_run_info {
     char version[64];
 } rip_run_info;
 
+/* What a read-only check of an existing path found. */
+typedef struct rip_db_found {
+    bool empty;          /* no database yet: missing, 0 bytes, or an interrupted creation */
+    bool has_run;        /* the run row exists (then run is filled) */
+    rip_run_info run;
+    int64_t layers;      /* layers stored */
+    int64_t formulas;    /* rows of the formulas table */
+} rip_db_found;
+
 /*
-** Open path.  mode: RIP_DB_READ (must exist, read only), RIP_DB_WRITE (must
-** exist), RIP_DB_CREATE (created with the schema when missing or empty;
-** *created tells which).  An existing database must be a ripsim database of
-** schema version RIP_DB_SCHEMA_VERSION; otherwise nothing is written.
-** Returns 0 and *db, or an exit status of cli.h with one line in err:
-** RIP_EX_NOINPUT (missing file), RIP_EX_DATAERR (not SQLite, not ripsim,
-** other schema version), RIP_EX_CANTCREAT (cannot create), RIP_EX_IOERR.
+** Check path read-only and describe it in *found.  A missing or empty file
+** is RIP_OK with found->empty.  recover: a hot journal (a write interrupted
+** by kill -9 or a crash) is rolled back first, as SQLite does on any write
+** open; without it, a hot journal is RIP_S_BUSY.  Errors: RIP_S_DATA (not
+** SQLite, not ripsim, other schema version, damaged, inconsistent rows),
+** RIP_S_NOINPUT (unreadable), RIP_S_BUSY (locked), RIP_S_NOMEM.
 */
-typedef enum { RIP_DB_READ, RIP_DB_WRITE, RIP_DB_CREATE } rip_db_mode;
-int rip_db_open(const char *path, rip_db_mode mode, sqlite3 **db, bool *created, char err[RIP_ERR_LEN]);
+rip_status rip_db_inspect(const char *path, bool recover, rip_db_found *found, char err[RIP_ERR_LEN]);
+
+/*
+** Open an existing database read-only, after the checks of rip_db_inspect
+** (never recovering: a reader writes nothing).  A missing file is
+** RIP_S_NOINPUT, an empty one RIP_S_DATA.  The connection stays read-only.
+*/
+rip_status rip_db_open_read(const char *path, sqlite3 **db, char err[RIP_ERR_LEN]);
+
+/*
+** Open a database that rip_db_inspect accepted, for writing: rollback
+** journal (switching a WAL database back), synchronous=FULL, busy timeout.
+** RIP_S_CANTCREATE (not writable), RIP_S_BUSY, RIP_S_IO.
+*/
+rip_status rip_db_open_write(const char *path, sqlite3 **db, char err[RIP_ERR_LEN]);
+
+/*
+** Create path (missing or 0 bytes) with the schema, the reference tables
+** and the run row, in one transaction; *db is then open for writing.
+** RIP_S_CANTCREATE, RIP_S_BUSY (another process created it meanwhile),
+** RIP_S_IO.
+*/
+rip_status rip_db_create(const char *path, const rip_run_info *run, sqlite3 **db, char err[RIP_ERR_LEN]);
 
 /* Close, reporting nothing; NULL is fine. */
 void rip_db_close(sqlite3 *db);
 
-/* Read the run row: 0 found, 1 no run yet, -1 error. */
+/* Read the run row: 0 found, 1 no run yet, -1 error (err). */
 int rip_db_read_run(sqlite3 *db, rip_run_info *run, char err[RIP_ERR_LEN]);
 
-/* Insert the run row and the reference tables (formulas, generators). */
+/* Insert the run row and the reference tables (formulas, generators); 0 or -1. */
 int rip_db_write_run(sqlite3 *db, const rip_run_info *run, char err[RIP_ERR_LEN]);
 
-/* Switch an opened, validated database to WAL with batched commits. */
-int rip_db_tune_for_writing(sqlite3 *db, char err[RIP_ERR_LEN]);
+/*
+** Do a and b describe the same run (seed, size, generator set, version;
+** shard too when with_shard)?  If not, what[] names the first field that
+** differs with both values, e.g. "--seed: 3 here, 4 there".
+*/
+bool rip_run_same(const rip_run_info *a, const rip_run_info *b, bool with_shard, const char *a_name,
+                  const char *b_name, char *what, size_t len);
 
-/* Append a wall-clock event to run_log. */
+/* Append a wall-clock event to run_log; 0 or -1. */
 int rip_db_log(sqlite3 *db, const char *event, const char *detail);
 
 /* Execute sql (no rows expected); -1 with err on failure. */
 int rip_db_exec(sqlite3 *db, const char *sql, char err[RIP_ERR_LEN]);
+
+/* The status of an SQLite result code (BUSY, CORRUPT, FULL, NOMEM, ...). */
+rip_status rip_db_status(int sqlite_rc);
+
+/*
+** A "file:" URI that opens path for reading without creating any file:
+** mode=ro, or immutable=1 for a WAL-mode database that has no -wal file.
+** false when it does not fit in len.
+*/
+bool rip_db_reader_uri(const char *path, char *uri, size_t len);
+
+/* Checks of an open connection (db_check.c): SQLite's quick_check, then
+** ripsim's row counts against run (NULL when the database holds no run). */
+rip_status rip_db_check_pages(sqlite3 *db, const char *path, char err[RIP_ERR_LEN]);
+rip_status rip_db_check_rows(sqlite3 *db, const char *path, const rip_run_info *run, rip_db_found *found,
+                             char err[RIP_ERR_LEN]);
+
+/* Merge (db_merge.c). */
+typedef struct rip_merge_result {
+    rip_run_info run;    /* the merged run (shard 0/1) */
+    int64_t layers;      /* layers in OUT afterwards */
+} rip_merge_result;
+
+/*
+** Merge the sweep databases in[0..n_in) (and OUT's own rows when it exists)
+** into out.  Every input is checked read-only first; OUT is built under a
+** temporary name in its folder and renamed over out at the end, so a
+** failure leaves out as it was and no temporary file.  RIP_S_DATA (bad or
+** mismatched input, rows that differ), RIP_S_NOINPUT, RIP_S_CANTCREATE,
+** RIP_S_IO, RIP_S_BUSY, RIP_S_NOMEM.
+*/
+rip_status rip_db_merge(const char *out, const char *const *in, int n_in, rip_merge_result *res,
+                        char err[RIP_ERR_LEN]);
 
 #endif

@@ -52,7 +52,7 @@ typedef struct rip_report_status {
 /*
 ** Write the report of db to out.
 **
-** db must have been opened and validated by rip_db_open(path, RIP_DB_READ,
+** db must have been opened and validated by rip_db_open_read(path,
 ** ...) (a ripsim database of schema version RIP_DB_SCHEMA_VERSION); this
 ** function also checks that every table and view it reads exists.  It
 ** never writes to db.  st (may be NULL) receives the completeness figures.

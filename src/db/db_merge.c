@@ -1,0 +1,260 @@
+/*
+** db_merge.c — combine sweep shards into one database (see db.h).
+**
+** Order of work, so that a failure never leaves a partial OUT: check every
+** input read-only (and an existing OUT), build the result in a temporary
+** file beside OUT (".OUT.merge-PID-N"), copy OUT's own rows and run_log
+** and then each input in its own transaction, and rename the temporary
+** file over OUT only when everything is in.  On failure the temporary file
+** and its journal are removed and OUT is as it was.
+*/
+#include "db.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static int64_t count(sqlite3 *db, const char *sql)
+{
+    sqlite3_stmt *st = NULL;
+    int64_t n = -1;
+    if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW)
+        n = sqlite3_column_int64(st, 0);
+    sqlite3_finalize(st);
+    return n;
+}
+
+/* Status and one line for a failed statement while copying path. */
+static rip_status copy_failed(sqlite3 *db, const char *path, char err[RIP_ERR_LEN])
+{
+    rip_status s = rip_db_status(sqlite3_errcode(db));
+    if (s == RIP_S_BUSY)
+        snprintf(err, RIP_ERR_LEN, "%.200s: locked by another process (waited %d s)", path, RIP_DB_BUSY_MS / 1000);
+    else
+        snprintf(err, RIP_ERR_LEN, "%.200s: cannot copy its rows (%.200s)", path, sqlite3_errmsg(db));
+    return s == RIP_S_BUSY || s == RIP_S_NOMEM || s == RIP_S_DATA ? s : RIP_S_IO;
+}
+
+/*
+** Copy the layers, truths and verdicts of path (read-only) into main, in
+** one transaction; with_log: its run_log too (OUT's history).  Rows present
+** on both sides must be identical: the same run computes the same rows, so
+** a difference means a damaged or altered input.
+*/
+static rip_status copy_source(sqlite3 *db, const char *path, bool with_log, char err[RIP_ERR_LEN])
+{
+    static const char *const tables[] = {"layers", "truths", "verdicts"};
+    static const char *const keys[] = {"", ", exec_config", ", formula"};
+    char sql[600], uri[4200];
+    sqlite3_stmt *st = NULL;
+    rip_status s = RIP_OK;
+    if (!rip_db_reader_uri(path, uri, sizeof uri)) {
+        snprintf(err, RIP_ERR_LEN, "%.200s: path too long", path);
+        return RIP_S_NOINPUT;
+    }
+    int rc = sqlite3_prepare_v2(db, "ATTACH ? AS s", -1, &st, NULL);
+    if (rc == SQLITE_OK) {
+        sqlite3_bind_text(st, 1, uri, -1, SQLITE_STATIC);
+        rc = sqlite3_step(st) == SQLITE_DONE ? SQLITE_OK : SQLITE_ERROR;
+    }
+    sqlite3_finalize(st);
+    if (rc != SQLITE_OK)
+        return copy_failed(db, path, err);
+    if (sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK) {
+        s = copy_failed(db, path, err);
+        goto detach;
+    }
+    for (size_t t = 0; t < 3 && s == RIP_OK; t++) {
+        snprintf(sql, sizeof sql,
+                 "SELECT (SELECT count(*) FROM s.%s JOIN main.%s USING (run_id, layer_idx%s))"
+                 " - (SELECT count(*) FROM (SELECT * FROM s.%s INTERSECT SELECT * FROM main.%s))",
+                 tables[t], tables[t], keys[t], tables[t], tables[t]);
+        int64_t differ = count(db, sql);
+        if (differ < 0) {
+            s = copy_failed(db, path, err);
+        } else if (differ != 0) {
+            snprintf(err, RIP_ERR_LEN, "%.200s: %lld %s rows differ from the same rows of another input",
+                     path, (long long)differ, tables[t]);
+            s = RIP_S_DATA;
+        } else {
+            snprintf(sql, sizeof sql, "INSERT OR IGNORE INTO main.%s SELECT * FROM s.%s", tables[t], tables[t]);
+            if (sqlite3_exec(db, sql, NULL, NULL, NULL) != SQLITE_OK)
+                s = copy_failed(db, path, err);
+        }
+    }
+    if (s == RIP_OK && with_log &&
+        sqlite3_exec(db, "INSERT INTO main.run_log SELECT * FROM s.run_log", NULL, NULL, NULL) != SQLITE_OK)
+        s = copy_failed(db, path, err);
+    if (s == RIP_OK && sqlite3_exec(db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK)
+        s = copy_failed(db, path, err);
+    if (!sqlite3_get_autocommit(db))
+        sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+detach:
+    sqlite3_exec(db, "DETACH s", NULL, NULL, NULL);
+    return s;
+}
+
+/* The same file (device and inode) as the one of sb? */
+static bool same_file(const char *path, const struct stat *sb)
+{
+    struct stat other;
+    return stat(path, &other) == 0 && other.st_dev == sb->st_dev && other.st_ino == sb->st_ino;
+}
+
+/*
+** Check every input read-only: a ripsim database holding a run, all of the
+** same run (shards may differ), none of them OUT.  Fills *run from in[0].
+*/
+static rip_status check_inputs(const char *out, const char *const *in, int n_in, rip_run_info *run,
+                               int64_t *formulas, char err[RIP_ERR_LEN])
+{
+    struct stat osb, sb;
+    bool out_exists = stat(out, &osb) == 0;
+    char what[RIP_ERR_LEN];
+    for (int i = 0; i < n_in; i++) {
+        rip_db_found f;
+        if (strcmp(in[i], out) == 0 || (out_exists && same_file(in[i], &osb))) {
+            snprintf(err, RIP_ERR_LEN, "%s is both the output and an input", in[i]);
+            return RIP_S_DATA;
+        }
+        if (stat(in[i], &sb) != 0) {
+            snprintf(err, RIP_ERR_LEN, "%s: %s", in[i], strerror(errno));
+            return RIP_S_NOINPUT;
+        }
+        rip_status s = rip_db_inspect(in[i], false, &f, err);
+        if (s != RIP_OK)
+            return s;
+        if (f.empty || !f.has_run) {
+            snprintf(err, RIP_ERR_LEN, "%s holds no run (an empty sweep database)", in[i]);
+            return RIP_S_DATA;
+        }
+        if (i == 0) {
+            *run = f.run;
+            *formulas = f.formulas;
+        } else if (!rip_run_same(run, &f.run, false, in[0], in[i], what, sizeof what)) {
+            snprintf(err, RIP_ERR_LEN, "%.100s is not the run of %.100s (%.250s)", in[i], in[0], what);
+            return RIP_S_DATA;
+        } else if (f.formulas != *formulas) {
+            snprintf(err, RIP_ERR_LEN, "%.150s lists %lld formulas, %.150s %lld", in[i], (long long)f.formulas,
+                     in[0], (long long)*formulas);
+            return RIP_S_DATA;
+        }
+    }
+    return RIP_OK;
+}
+
+/* A fresh temporary file beside out; its name goes to tmp. */
+static rip_status make_temp(const char *out, const struct stat *old, char *tmp, size_t len, char err[RIP_ERR_LEN])
+{
+    char a[4096], b[4096];
+    if ((size_t)snprintf(a, sizeof a, "%s", out) >= sizeof a) {
+        snprintf(err, RIP_ERR_LEN, "%.200s: path too long", out);
+        return RIP_S_CANTCREATE;
+    }
+    snprintf(b, sizeof b, "%s", out);
+    const char *dir = dirname(a), *base = basename(b);
+    for (int k = 0; k < 100; k++) {
+        if ((size_t)snprintf(tmp, len, "%s/.%s.merge-%ld-%d", dir, base, (long)getpid(), k) >= len) {
+            snprintf(err, RIP_ERR_LEN, "%.200s: path too long", out);
+            return RIP_S_CANTCREATE;
+        }
+        int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+        if (fd >= 0) {
+            if (old)
+                (void)fchmod(fd, old->st_mode & 07777); /* the merged OUT keeps OUT's mode */
+            close(fd);
+            return RIP_OK;
+        }
+        if (errno != EEXIST)
+            break;
+    }
+    snprintf(err, RIP_ERR_LEN, "%.150s: cannot create a temporary file beside it (%.150s)", out, strerror(errno));
+    return RIP_S_CANTCREATE;
+}
+
+static void remove_temp(const char *tmp)
+{
+    char j[4200];
+    unlink(tmp);
+    if ((size_t)snprintf(j, sizeof j, "%s-journal", tmp) < sizeof j)
+        unlink(j);
+}
+
+/* Flush path (a file or a folder) to disk; 0 or -1. */
+static int sync_path(const char *path)
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return -1;
+    int rc = fsync(fd);
+    close(fd);
+    return rc;
+}
+
+rip_status rip_db_merge(const char *out, const char *const *in, int n_in, rip_merge_result *res,
+                        char err[RIP_ERR_LEN])
+{
+    char tmp[4200], what[RIP_ERR_LEN], detail[160], a[4200];
+    rip_db_found check;
+    struct stat osb;
+    sqlite3 *db = NULL;
+    int64_t formulas = 0;
+    bool have_tmp = false;
+    rip_db_found fo;
+    rip_status s;
+
+    memset(res, 0, sizeof *res);
+    if ((s = check_inputs(out, in, n_in, &res->run, &formulas, err)) != RIP_OK)
+        return s;
+    res->run.shard_index = 0;
+    res->run.shard_count = 1;
+    bool out_exists = stat(out, &osb) == 0;
+    /* an existing OUT must hold this run as one machine would: shard 0/1 */
+    if ((s = rip_db_inspect(out, true, &fo, err)) != RIP_OK)
+        return s;
+    if (!fo.empty && (!fo.has_run || !rip_run_same(&fo.run, &res->run, true, out, in[0], what, sizeof what))) {
+        snprintf(err, RIP_ERR_LEN, "%.150s already holds another run (%.250s); choose a new output", out,
+                 fo.has_run ? what : "no run row");
+        return RIP_S_DATA;
+    }
+    if ((s = make_temp(out, out_exists ? &osb : NULL, tmp, sizeof tmp, err)) != RIP_OK)
+        return s;
+    have_tmp = true;
+    if ((s = rip_db_create(tmp, &res->run, &db, err)) != RIP_OK)
+        goto done;
+    if (!fo.empty && (s = copy_source(db, out, true, err)) != RIP_OK)
+        goto done;
+    for (int i = 0; i < n_in && s == RIP_OK; i++)
+        s = copy_source(db, in[i], false, err);
+    if (s != RIP_OK)
+        goto done;
+    res->layers = count(db, "SELECT count(*) FROM layers");
+    snprintf(detail, sizeof detail, "%d inputs, %lld of %lld layers", n_in, (long long)res->layers,
+             (long long)res->run.n_layers);
+    if (rip_db_log(db, "merge", detail) != 0) {
+        s = copy_failed(db, out, err);
+        goto done;
+    }
+    if ((s = rip_db_check_rows(db, out, &res->run, &check, err)) != RIP_OK)
+        goto done;
+    sqlite3_close_v2(db); /* every commit is already on disk (synchronous=FULL) */
+    db = NULL;
+    snprintf(a, sizeof a, "%s", out);
+    if (sync_path(tmp) != 0 || rename(tmp, out) != 0) {
+        snprintf(err, RIP_ERR_LEN, "%.200s: cannot put the merged database in place (%.100s)", out, strerror(errno));
+        s = RIP_S_IO;
+        goto done;
+    }
+    have_tmp = false;
+    (void)sync_path(dirname(a)); /* the rename itself survives a crash */
+done:
+    sqlite3_close_v2(db);
+    if (have_tmp)
+        remove_temp(tmp);
+    return s;
+}

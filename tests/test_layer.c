@@ -1,8 +1,8 @@
 /*
-** test_layer.c — layer geometry (DESIGN.md "Geometry") and SPEC parsing,
-** checked against sizes worked out by hand.
+** test_layer.c — layer geometry and SPEC parsing, checked against sizes
+** worked out by hand, and the field an overflow message names.
 */
-#include <criterion/criterion.h>
+#include "run_cmd.h"
 
 #include "layer.h"
 #include "spec.h"
@@ -89,4 +89,84 @@ Test(layer, spec_defaults_and_pairs)
     cr_expect_eq(M.p_bottom, 2);
     cr_expect_eq(M.h_out, L.h_out);
     cr_expect_eq(M.w_out, L.w_out);
+}
+
+/*
+** Sizes too large for the arithmetic: each case makes exactly one input
+** field dominate the sum or product that fails, worked out by hand below,
+** and the message must name that field with its value (issue 8, item 12:
+** h = 2^63-1 used to be blamed on p_top).  Both through the library and
+** through `ripsim layer` (exit 65, one line).
+*/
+static const struct {
+    const char *spec, *field, *value, *why;
+} too_large[] = {
+    /* h_p = h_in + 0 + 0 = 2^63-1 > 2^62 */
+    {"cin=1,cout=1,h=9223372036854775807,k=1", "h_in", "9223372036854775807", "padded height"},
+    {"cin=1,cout=1,h=4,w=9223372036854775807,k=1", "w_in", "9223372036854775807", "padded width"},
+    /* h_p = 4 + 2^62 + 0: the padding is the big term */
+    {"cin=1,cout=1,h=4,k=1,pt=4611686018427387904", "p_top", "4611686018427387904", "padded height"},
+    {"cin=1,cout=1,h=4,k=1,pb=4611686018427387904", "p_bottom", "4611686018427387904", "padded height"},
+    {"cin=1,cout=1,h=4,k=1,pl=4611686018427387904", "p_left", "4611686018427387904", "padded width"},
+    {"cin=1,cout=1,h=4,k=1,pr=4611686018427387904", "p_right", "4611686018427387904", "padded width"},
+    /* keff_h = d_h (k_h - 1) + 1: 2^62 * 2 + 1, and 1 * (2^62 + 1) + 1 */
+    {"cin=1,cout=1,h=4,k=3,d=4611686018427387904", "d_h", "4611686018427387904", "dilated kernel height"},
+    {"cin=1,cout=1,h=4,k=4611686018427387906", "k_h", "4611686018427387906", "dilated kernel height"},
+    {"cin=1,cout=1,h=4,k=3,d=1x4611686018427387904", "d_w", "4611686018427387904", "dilated kernel width"},
+    {"cin=1,cout=1,h=4,k=1x4611686018427387906", "k_w", "4611686018427387906", "dilated kernel width"},
+    /* h_p * w_p = 2^61 * 4 = 2^63 */
+    {"cin=1,cout=1,h=2305843009213693952,w=4,k=1", "h_in", "2305843009213693952", "padded area"},
+    /* h_p w_p cin = 2^11 * 2^11 * 2^41 = 2^63: cin is the big factor */
+    {"cin=2199023255552,cout=1,h=2048,k=1", "cin", "2199023255552", "padded input"},
+    /* h_out w_out cout = 4 * 4 * 2^62 */
+    {"cin=1,cout=4611686018427387904,h=4,k=1", "cout", "4611686018427387904", "output"},
+    /* h_out w_out cout = 2^59 * 4 * 4 = 2^63, n_in = 2^61 fits: the height */
+    {"cin=1,cout=4,h=576460752303423488,w=4,k=1", "h_in", "576460752303423488", "output"},
+    /* cin + cout = 2^61 + 1 + 2^61 > 2^62, each size fits */
+    {"cin=2305843009213693953,cout=2305843009213693952,h=1,k=1", "cin", "2305843009213693953", "cin+cout"},
+    /* (cin + cout) s_h s_w = 2 * 1 * 2^62 */
+    {"cin=1,cout=1,h=4,k=1,s=1x4611686018427387904", "s_w", "4611686018427387904", "(cin+cout)*s_h*s_w"},
+    /* (h_p + w_p + 1 + 1)^2 with w_p = 2^40: about 2^80 */
+    {"cin=1,cout=1,h=1,w=1099511627776,k=1", "w_in", "1099511627776", "(h_p+w_p+keff_h+keff_w)^2"},
+    /* 2 * 2^61 * 1 * (4 + 4 + 1 + 1)^2 = 2^62 * 100: the stride */
+    {"cin=1,cout=1,h=4,k=1,s=2305843009213693952x1", "s_h", "2305843009213693952", "(cin+cout)*s_h*s_w*("},
+    /* (2^40 + 1) * (1024 + 1024 + 2)^2 ~ 2^62.0: the channels, not h */
+    {"cin=1099511627776,cout=1,h=1024,k=1", "cin", "1099511627776", "(cin+cout)*s_h*s_w*("},
+};
+
+Test(layer, overflow_names_the_field_that_is_too_large)
+{
+    for (size_t i = 0; i < sizeof too_large / sizeof too_large[0]; i++) {
+        char err[RIP_ERR_LEN], want[160];
+        rip_layer L;
+        cr_expect_neq(rip_spec_parse(too_large[i].spec, &L, err), 0, "%s accepted", too_large[i].spec);
+        snprintf(want, sizeof want, "%s: too large (got %s): ", too_large[i].field, too_large[i].value);
+        cr_expect_eq(strncmp(err, want, strlen(want)), 0, "%s: got '%s', want '%s...'", too_large[i].spec, err,
+                     want);
+        cr_expect(strstr(err, too_large[i].why) != NULL, "%s: '%s' does not say %s", too_large[i].spec, err,
+                  too_large[i].why);
+        run_result *r = RUN("layer", too_large[i].spec);
+        cr_expect_eq(r->status, 65, "%s: status %d", too_large[i].spec, r->status);
+        cr_expect_eq(count_lines(r->err), 1, "%s: %s", too_large[i].spec, r->err);
+        snprintf(want, sizeof want, "ripsim layer: %s: too large (got %s): ", too_large[i].field,
+                 too_large[i].value);
+        cr_expect_eq(strncmp(r->err, want, strlen(want)), 0, "%s: %s", too_large[i].spec, r->err);
+    }
+}
+
+/* A well-formed number is read whatever its length (leading zeros), and
+** one beyond int64 is called out of range under its own key. */
+Test(layer, spec_numbers_of_any_length)
+{
+    char err[RIP_ERR_LEN];
+    rip_layer L;
+    cr_assert_eq(rip_spec_parse("cin=1,cout=2,h=0000000000000000000000000000000000000007,k=3", &L, err), 0, "%s", err);
+    cr_expect_eq(L.h_in, 7);
+    cr_expect_eq(L.h_out, 5);
+    cr_expect_neq(rip_spec_parse("cin=1,cout=2,h=99999999999999999999,k=3", &L, err), 0);
+    cr_expect_str_eq(err, "h: number out of range '99999999999999999999'");
+    cr_expect_neq(rip_spec_parse("cin=1,cout=2,h=7,k=3x", &L, err), 0);
+    cr_expect_str_eq(err, "k: expected an integer A or AxB, got '3x'");
+    cr_expect_neq(rip_spec_parse("cin=1,cout=2,h=7,k=3x3x3", &L, err), 0);
+    cr_expect_str_eq(err, "k: expected an integer A or AxB, got '3x3x3'");
 }

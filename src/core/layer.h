@@ -56,8 +56,10 @@ typedef struct rip_layer {
 ** except Eq. 1 as published (its unclamped floor(x*) grows like cin, so its
 ** square times cout can exceed this; gm2019_eq1.c checks its own arithmetic
 ** and reports "not defined" rather than a wrapped number).  A layer that
-** fails the bound is rejected (naming the field whose factor made the
-** product overflow) rather than evaluated with wrapped arithmetic.
+** fails the bound is rejected rather than evaluated with wrapped
+** arithmetic, with "FIELD: too large (got V): WHAT exceeds 2^62" naming
+** the input field that contributes most to the sum or product that failed
+** (h=2^63-1 names h_in, not the padding beside it).
 */
 int rip_layer_derive(rip_layer *L, char err[RIP_ERR_LEN]);
 

@@ -22,21 +22,19 @@ static const struct { const char *key; bool pair; } keys[K_COUNT] = {
     [K_PL] = {"pl", false},   [K_PR] = {"pr", false},
 };
 
-/* Parse a decimal int64 occupying exactly [s, end).  0 on success. */
+/* Parse a decimal int64 occupying exactly [s, end).  0 on success, -1 not
+** a number, -2 out of range.  s is inside a NUL-terminated SPEC and *end
+** is ',', 'x' or the NUL, none of which continues a number, so strtoll
+** stops exactly at end for a well-formed value of any length (leading
+** zeros included). */
 static int parse_int(const char *s, const char *end, int64_t *v)
 {
     if (s == end || !((*s >= '0' && *s <= '9') || *s == '-' || *s == '+'))
         return -1;
-    char buf[32];
-    size_t n = (size_t)(end - s);
-    if (n >= sizeof buf)
-        return -2;
-    memcpy(buf, s, n);
-    buf[n] = '\0';
     char *stop;
     errno = 0;
-    long long x = strtoll(buf, &stop, 10);
-    if (*stop != '\0')
+    long long x = strtoll(s, &stop, 10);
+    if (stop != end)
         return -1;
     if (errno == ERANGE)
         return -2;

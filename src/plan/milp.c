@@ -77,24 +77,43 @@
 ** e.g. numerically, it is compacted with its binaries and checked again;
 ** if it still fails, the start plan is returned).  plan->optimal: CBC
 ** proved optimality of the solution returned, or its peak equals the lower
-** bound.  opts.time_limit > 0 bounds the whole strategy in wall-clock time
-** (the search gets at most half of it, CBC the rest); without it the
-** search gets 120 s and CBC has no limit.  opts.verbose shows CBC's log.
-** Every CBC model is freed before returning.
+** bound.
+**
+** Time.  opts.time_limit > 0 bounds the whole call in wall-clock time,
+** measured from its entry: listing the pairs, each start heuristic (its
+** own share, at most what remains; once time is up only naive runs, and
+** only if nothing else gave a plan), the neighbourhood search (until half
+** the limit), building the program and CBC (the rest).  CBC's own limit
+** is not enough: it is not checked inside the root LP, which alone takes
+** over a minute on 300 tensors alive together, so under a limit every CBC
+** run happens in a child process that is killed at the deadline (see
+** mp_solve).  A plan found within the limit is returned, optimal only if
+** CBC proved it or it meets the lower bound.  Without a limit the search
+** gets 120 s and CBC has none.  opts.verbose shows CBC's log.  Every CBC
+** model is freed before returning.
+**
+** Returns RIP_OK, or a rip_status with err: RIP_S_DATA (more tensors or
+** candidates than the program can index), RIP_S_NOMEM, RIP_S_INTERNAL (no
+** heuristic gave a valid plan).
 */
+#include <errno.h>
+#include <float.h>
+#include <poll.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <coin/Cbc_C_Interface.h>
 
-#include "cli.h"
 #include "plan.h"
-
-int rip_strategy_milp(const rip_problem *p, const rip_plan_opts *o, rip_plan *out, char err[RIP_ERR_LEN]);
+#include "status.h"
+#include "strategies.h"
 
 #define MILP_SHIFT_C 1e-4
 
@@ -170,7 +189,9 @@ static void mp_free(mp *m)
     free(m->pc);
 }
 
-static int mp_init(mp *m, const rip_problem *p)
+/* 0, -1 out of memory, 1 the deadline (0: none) passed while listing the
+** pairs (quadratic in the number of tensors).  mp_free(m) in every case. */
+static int mp_init(mp *m, const rip_problem *p, double deadline)
 {
     memset(m, 0, sizeof *m);
     m->p = p;
@@ -198,15 +219,20 @@ static int mp_init(mp *m, const rip_problem *p)
     }
     /* pairs alive together */
     size_t np = 0;
-    for (int a = 0; a < m->n; a++)
+    for (int a = 0; a < m->n; a++) {
+        if (deadline > 0 && (a & 63) == 0 && mp_now() > deadline)
+            return 1;
         for (int b = a + 1; b < m->n; b++)
             if (rip_tensors_meet(&p->t[a], &p->t[b]))
                 np++;
+    }
     m->pair = malloc((np + 1) * sizeof *m->pair);
     if (!m->pair)
         return -1;
     np = 0;
     for (int a = 0; a < m->n; a++) {
+        if (deadline > 0 && (a & 63) == 0 && mp_now() > deadline)
+            return 1;
         m->pair_start[a] = (int)np;
         for (int b = a + 1; b < m->n; b++)
             if (rip_tensors_meet(&p->t[a], &p->t[b]))
@@ -347,9 +373,14 @@ static double mp_objective(const rip_problem *p, const rip_plan *pl)
     return v;
 }
 
-/* Run the start heuristics; the best checked, compacted plan goes to best. */
-static int mp_start(const mp *m, const rip_plan_opts *o, rip_plan *best, char *src, size_t srclen,
-                    char err[RIP_ERR_LEN])
+/*
+** Run the start heuristics; the best checked, compacted plan goes to best.
+** Each time-limited heuristic gets its share, at most what remains before
+** the deadline (0: none); once it has passed, only naive (linear time)
+** still runs, and only if no plan was found yet.
+*/
+static rip_status mp_start(const mp *m, const rip_plan_opts *o, double deadline, rip_plan *best, char *src,
+                           size_t srclen, char err[RIP_ERR_LEN])
 {
     static const char *const names[] = {"tinyengine", "greedy-size", "hill-climb", "exact", "naive"};
     const rip_problem *p = m->p;
@@ -358,7 +389,7 @@ static int mp_start(const mp *m, const rip_plan_opts *o, rip_plan *best, char *s
     bool *below = malloc(((size_t)m->npair + 1) * sizeof *below);
     if (!below) {
         snprintf(err, RIP_ERR_LEN, "strategy milp: out of memory");
-        return RIP_EX_OSERR;
+        return RIP_S_NOMEM;
     }
     for (size_t h = 0; h < sizeof names / sizeof names[0]; h++) {
         const rip_strategy *st = rip_strategy_by_name(names[h]);
@@ -366,14 +397,17 @@ static int mp_start(const mp *m, const rip_plan_opts *o, rip_plan *best, char *s
             continue;
         if (have && best->peak <= best->lower_bound && strcmp(names[h], "naive") != 0)
             break;   /* the bound is reached: nothing can do better */
-        bool exact = strcmp(names[h], "exact") == 0;
+        bool exact = strcmp(names[h], "exact") == 0, naive = strcmp(names[h], "naive") == 0;
         if (exact && p->n_cand > 0)
             continue;   /* the exact search places raw buffers only */
+        double left = deadline > 0 ? deadline - mp_now() : 0;
+        if (deadline > 0 && left <= 0 && (have || !naive))
+            continue;   /* time is up */
         rip_plan *pl = rip_plan_new(p, names[h]);
         if (!pl) {
             free(below);
             snprintf(err, RIP_ERR_LEN, "strategy milp: out of memory");
-            return RIP_EX_OSERR;
+            return RIP_S_NOMEM;
         }
         rip_plan_opts ho = *o;
         ho.verbose = false;
@@ -383,6 +417,8 @@ static int mp_start(const mp *m, const rip_plan_opts *o, rip_plan *best, char *s
             ho.time_limit = o->time_limit / 10;
         if (exact)
             ho.time_limit = o->time_limit > 0 && o->time_limit / 4 < 30 ? o->time_limit / 4 : 30;
+        if (deadline > 0 && left < ho.time_limit)
+            ho.time_limit = left > 0.001 ? left : 0.001;
         char herr[RIP_ERR_LEN];
         if (st->run(p, &ho, pl, herr) == 0 && !pl->bound_only) {
             mp_orient(m, pl->offset, below);
@@ -413,13 +449,17 @@ static int mp_start(const mp *m, const rip_plan_opts *o, rip_plan *best, char *s
     free(below);
     if (!have) {
         snprintf(err, RIP_ERR_LEN, "strategy milp: no start heuristic gave a valid plan");
-        return RIP_EX_SOFTWARE;
+        return RIP_S_INTERNAL;
     }
-    return 0;
+    return RIP_OK;
 }
 
-/* Column and row assembly helpers. */
-/* ---- the program ---- */
+/* ---- the program ----
+**
+** The program is assembled in plain arrays (columns, and rows as triplets)
+** and handed to CBC in one Cbc_loadProblem call: adding rows one at a time
+** with Cbc_addRow re-packs CBC's column-ordered matrix on every row, which
+** is quadratic and took minutes on 300 tensors alive together. */
 
 typedef struct mp_model {
     Cbc_Model *cbc;
@@ -429,7 +469,58 @@ typedef struct mp_model {
     int col_P;
     int ncol, nrow, nbin;
     double *xlo, *xhi; /* per tensor, units of U (fixed: both the value) */
+    /* columns: bounds, objective, integrality */
+    double *clb, *cub, *cobj;
+    char *cint;
+    size_t ccap;
+    /* rows: bounds, and the matrix as (row, column, value) triplets */
+    double *rlo, *rhi;
+    size_t rcap;
+    int *trow, *tcol;
+    double *tval;
+    size_t nnz, tcap;
+    bool oom;          /* an append failed; the model is unusable */
 } mp_model;
+
+/* Resize *a to cap elements of size sz; false (a unchanged) on failure. */
+static bool mp_resize(void *a, size_t cap, size_t sz)
+{
+    void **pa = a;
+    void *b = realloc(*pa, cap * sz);
+    if (!b)
+        return false;
+    *pa = b;
+    return true;
+}
+
+/* The next capacity when n elements fill cap: doubled, or 0 past INT32_MAX
+** (CBC indexes rows, columns and nonzeros with int). */
+static size_t mp_next_cap(size_t cap)
+{
+    size_t c = cap ? 2 * cap : 256;
+    return cap >= (size_t)INT32_MAX ? 0 : c > (size_t)INT32_MAX ? (size_t)INT32_MAX : c;
+}
+
+/* Append a column; returns its index, or -1 (mm->oom set). */
+static int mp_add_col(mp_model *mm, double lb, double ub, double obj, bool integer)
+{
+    size_t n = (size_t)mm->ncol;
+    if (!mm->oom && n == mm->ccap) {
+        size_t c = mp_next_cap(mm->ccap);
+        if (c && mp_resize(&mm->clb, c, sizeof *mm->clb) && mp_resize(&mm->cub, c, sizeof *mm->cub) &&
+            mp_resize(&mm->cobj, c, sizeof *mm->cobj) && mp_resize(&mm->cint, c, sizeof *mm->cint))
+            mm->ccap = c;
+        else
+            mm->oom = true;
+    }
+    if (mm->oom)
+        return -1;
+    mm->clb[n] = lb;
+    mm->cub[n] = ub;
+    mm->cobj[n] = obj;
+    mm->cint[n] = integer;
+    return mm->ncol++;
+}
 
 /* A row under construction: terms plus a constant moved to the right side. */
 typedef struct mp_lin {
@@ -481,14 +572,79 @@ static void lin_r(const mp_ctx *c, mp_lin *l, int k, double v)
         l->cst += c->fix->in_place[k] && c->fix->shift[k] ? v : 0.0;
 }
 
+/* Append the row l (sense 'L': <= rhs, 'G': >= rhs) and clear l. */
 static void lin_emit(const mp_ctx *c, mp_lin *l, char sense, double rhs)
 {
+    mp_model *mm = c->mm;
     if (l->n == 0)
         return;   /* constants only: holds for the fixed plan */
-    Cbc_addRow(c->mm->cbc, "", l->n, l->idx, l->val, sense, rhs - l->cst);
-    c->mm->nrow++;
+    size_t r = (size_t)mm->nrow;
+    if (!mm->oom && r == mm->rcap) {
+        size_t cap = mp_next_cap(mm->rcap);
+        if (cap && mp_resize(&mm->rlo, cap, sizeof *mm->rlo) && mp_resize(&mm->rhi, cap, sizeof *mm->rhi))
+            mm->rcap = cap;
+        else
+            mm->oom = true;
+    }
+    while (!mm->oom && mm->nnz + (size_t)l->n > mm->tcap) {
+        size_t cap = mp_next_cap(mm->tcap);
+        if (cap && mp_resize(&mm->trow, cap, sizeof *mm->trow) && mp_resize(&mm->tcol, cap, sizeof *mm->tcol) &&
+            mp_resize(&mm->tval, cap, sizeof *mm->tval))
+            mm->tcap = cap;
+        else
+            mm->oom = true;
+    }
+    if (!mm->oom) {
+        for (int i = 0; i < l->n; i++) {
+            mm->trow[mm->nnz] = (int)r;
+            mm->tcol[mm->nnz] = l->idx[i];
+            mm->tval[mm->nnz] = l->val[i];
+            mm->nnz++;
+        }
+        mm->rlo[r] = sense == 'L' ? -DBL_MAX : rhs - l->cst;
+        mm->rhi[r] = sense == 'L' ? rhs - l->cst : DBL_MAX;
+        mm->nrow++;
+    }
     l->n = 0;
     l->cst = 0;
+}
+
+/* Hand the assembled program to a new CBC model (column-ordered copy of
+** the triplets).  0, or -1 out of memory. */
+static int mp_load(mp_model *mm)
+{
+    if (mm->oom)
+        return -1;
+    size_t nc = (size_t)mm->ncol;
+    CoinBigIndex *start = calloc(nc + 1, sizeof *start);
+    int *index = malloc((mm->nnz + 1) * sizeof *index);
+    double *value = malloc((mm->nnz + 1) * sizeof *value);
+    CoinBigIndex *fill = malloc((nc + 1) * sizeof *fill);
+    int rc = -1;
+    if (!start || !index || !value || !fill || !(mm->cbc = Cbc_newModel()))
+        goto out;
+    for (size_t k = 0; k < mm->nnz; k++)
+        start[mm->tcol[k] + 1]++;
+    for (size_t j = 0; j < nc; j++)
+        start[j + 1] += start[j];
+    memcpy(fill, start, (nc + 1) * sizeof *fill);
+    for (size_t k = 0; k < mm->nnz; k++) {   /* rows stay in order within a column */
+        CoinBigIndex at = fill[mm->tcol[k]]++;
+        index[at] = mm->trow[k];
+        value[at] = mm->tval[k];
+    }
+    Cbc_loadProblem(mm->cbc, mm->ncol, mm->nrow, start, index, value, mm->clb, mm->cub, mm->cobj, mm->rlo, mm->rhi);
+    for (int j = 0; j < mm->ncol; j++)
+        if (mm->cint[j])
+            Cbc_setInteger(mm->cbc, j);
+    Cbc_setObjSense(mm->cbc, 1);
+    rc = 0;
+out:
+    free(start);
+    free(index);
+    free(value);
+    free(fill);
+    return rc;
 }
 
 static void mp_model_free(mp_model *mm)
@@ -501,6 +657,15 @@ static void mp_model_free(mp_model *mm)
     free(mm->col_r);
     free(mm->xlo);
     free(mm->xhi);
+    free(mm->clb);
+    free(mm->cub);
+    free(mm->cobj);
+    free(mm->cint);
+    free(mm->rlo);
+    free(mm->rhi);
+    free(mm->trow);
+    free(mm->tcol);
+    free(mm->tval);
     memset(mm, 0, sizeof *mm);
 }
 
@@ -523,13 +688,9 @@ static int mp_build(const mp *m, const rip_plan *fix, const bool *free_, int64_t
     mm->col_r = malloc((nc + 1) * sizeof *mm->col_r);
     mm->xlo = malloc(n * sizeof *mm->xlo);
     mm->xhi = malloc(n * sizeof *mm->xhi);
-    mm->cbc = Cbc_newModel();
-    if (!mm->col_x || !mm->col_z || !mm->col_d || !mm->col_r || !mm->xlo || !mm->xhi || !mm->cbc)
+    if (!mm->col_x || !mm->col_z || !mm->col_d || !mm->col_r || !mm->xlo || !mm->xhi)
         return -1;
-    Cbc_setProblemName(mm->cbc, p->name[0] ? p->name : "ripsim");
-    Cbc_setObjSense(mm->cbc, 1);
     mp_ctx c = {m, fix, mm};
-    char name[48];
 
     /* columns */
     for (size_t t = 0; t < n; t++) {
@@ -543,19 +704,14 @@ static int mp_build(const mp *m, const rip_plan *fix, const bool *free_, int64_t
             hi = fix->offset[t] / m->U;   /* keep the start feasible */
         mm->xlo[t] = 0;
         mm->xhi[t] = (double)hi;
-        snprintf(name, sizeof name, "x%zu", t);
-        Cbc_addCol(mm->cbc, name, 0.0, mm->xhi[t], 0.0, 1, 0, NULL, NULL);
-        mm->col_x[t] = mm->ncol++;
+        mm->col_x[t] = mp_add_col(mm, 0.0, mm->xhi[t], 0.0, true);
     }
-    mm->col_P = mm->ncol++;
-    Cbc_addCol(mm->cbc, "P", (double)lb / U, (double)ub / U, 1.0, 0, 0, NULL, NULL);
+    mm->col_P = mp_add_col(mm, (double)lb / U, (double)ub / U, 1.0, false);
     for (int k = 0; k < m->npair; k++) {
         mm->col_z[k] = -1;
         if (mm->col_x[m->pair[k].a] < 0 && mm->col_x[m->pair[k].b] < 0)
             continue;
-        snprintf(name, sizeof name, "z%d_%d", m->pair[k].a, m->pair[k].b);
-        Cbc_addCol(mm->cbc, name, 0.0, 1.0, 0.0, 1, 0, NULL, NULL);
-        mm->col_z[k] = mm->ncol++;
+        mm->col_z[k] = mp_add_col(mm, 0.0, 1.0, 0.0, true);
         mm->nbin++;
     }
     for (size_t k = 0; k < nc; k++) {
@@ -563,15 +719,11 @@ static int mp_build(const mp *m, const rip_plan *fix, const bool *free_, int64_t
         mm->col_d[k] = mm->col_r[k] = -1;
         if (!m->usable[k] || (mm->col_x[cd->in] < 0 && mm->col_x[cd->out] < 0))
             continue;
-        snprintf(name, sizeof name, "d%zu", k);
-        Cbc_addCol(mm->cbc, name, 0.0, 1.0, 0.0, 1, 0, NULL, NULL);
-        mm->col_d[k] = mm->ncol++;
+        mm->col_d[k] = mp_add_col(mm, 0.0, 1.0, 0.0, true);
         mm->nbin++;
         if (cd->kind == RIP_INPLACE_GAP) {
             double cost = MILP_SHIFT_C * (double)p->t[cd->in].size / U;
-            snprintf(name, sizeof name, "r%zu", k);
-            Cbc_addCol(mm->cbc, name, 0.0, 1.0, cost, 1, 0, NULL, NULL);
-            mm->col_r[k] = mm->ncol++;
+            mm->col_r[k] = mp_add_col(mm, 0.0, 1.0, cost, true);
             mm->nbin++;
         }
     }
@@ -682,6 +834,10 @@ static int mp_build(const mp *m, const rip_plan *fix, const bool *free_, int64_t
         lin_emit(&c, &l, 'G', (double)p->t[t].size / U);
     }
 
+    if (mp_load(mm))
+        return -1;
+    Cbc_setProblemName(mm->cbc, p->name[0] ? p->name : "ripsim");
+
     /* the MIP start: every integer column, from fix */
     int *idx = malloc((size_t)mm->ncol * sizeof *idx);
     double *val = malloc((size_t)mm->ncol * sizeof *val);
@@ -784,6 +940,152 @@ static void mp_quiet(Cbc_Model *cbc, bool verbose, double seconds)
     }
     Cbc_setAllowableGap(cbc, 1e-7);
     Cbc_setAllowableFractionGap(cbc, 0.0);
+}
+
+/*
+** Solving one program within a hard deadline.
+**
+** CBC's own time limit is checked between nodes, not inside the LP solve
+** of the root: on 300 tensors alive together (45,000 no-overlap binaries)
+** the first LP alone takes over a minute whatever the limit.  So when a
+** deadline is set, CBC runs in a child process (fork: the model is already
+** in memory) that sends its result back through a pipe, and the child is
+** killed when the deadline passes; the caller then keeps the plan it
+** started from.  Without a deadline, or if fork fails, CBC runs here.
+*/
+typedef struct mp_result {
+    bool finished;     /* CBC returned (within the deadline) */
+    bool proven;       /* CBC proved optimality of sol */
+    int status, secondary;
+    double obj, bound; /* in units of U */
+    double *sol;       /* best solution (ncol values), or NULL; owned */
+} mp_result;
+
+/* Fill r from a model CBC has solved. */
+static bool mp_take(Cbc_Model *cbc, int ncol, mp_result *r)
+{
+    r->finished = true;
+    r->proven = Cbc_isProvenOptimal(cbc) != 0;
+    r->status = Cbc_status(cbc);
+    r->secondary = Cbc_secondaryStatus(cbc);
+    r->obj = Cbc_getObjValue(cbc);
+    r->bound = Cbc_getBestPossibleObjValue(cbc);
+    const double *sol = Cbc_bestSolution(cbc);
+    if (!sol)
+        return true;
+    r->sol = malloc(((size_t)ncol + 1) * sizeof *r->sol);
+    if (!r->sol)
+        return false;
+    memcpy(r->sol, sol, (size_t)ncol * sizeof *sol);
+    return true;
+}
+
+/* Write all of buf to fd (the child's end of the pipe). */
+static bool mp_write_all(int fd, const void *buf, size_t n)
+{
+    const char *b = buf;
+    while (n > 0) {
+        ssize_t k = write(fd, b, n);
+        if (k < 0 && errno == EINTR)
+            continue;
+        if (k <= 0)
+            return false;
+        b += k;
+        n -= (size_t)k;
+    }
+    return true;
+}
+
+/* Read exactly n bytes from fd before the deadline; false on EOF, error
+** or time up. */
+static bool mp_read_until(int fd, void *buf, size_t n, double deadline)
+{
+    char *b = buf;
+    while (n > 0) {
+        double left = deadline - mp_now();
+        if (left <= 0)
+            return false;
+        struct pollfd pf = {fd, POLLIN, 0};
+        int ms = left > 1e6 ? 1000000000 : (int)(left * 1000.0) + 1;
+        int pr = poll(&pf, 1, ms);
+        if (pr == 0 || (pr < 0 && errno == EINTR))
+            continue;   /* the loop's head sees whether time is up */
+        if (pr < 0)
+            return false;
+        ssize_t k = read(fd, b, n);
+        if (k < 0 && errno == EINTR)
+            continue;
+        if (k <= 0)
+            return false;
+        b += k;
+        n -= (size_t)k;
+    }
+    return true;
+}
+
+/*
+** Solve mm (parameters already set) and fill *r.  deadline 0: no hard
+** bound.  r->finished false: CBC did not return by the deadline (no
+** solution).  0, or -1 out of memory.
+*/
+static int mp_solve(mp_model *mm, double deadline, mp_result *r)
+{
+    memset(r, 0, sizeof *r);
+    int fd[2] = {-1, -1};
+    pid_t pid = -1;
+    if (deadline > 0 && pipe(fd) == 0) {
+        fflush(NULL);   /* nothing buffered is written twice */
+        pid = fork();
+        if (pid < 0) {
+            close(fd[0]);
+            close(fd[1]);
+        }
+    }
+    if (pid < 0) {   /* no deadline, or no child: here */
+        Cbc_solve(mm->cbc);
+        return mp_take(mm->cbc, mm->ncol, r) ? 0 : -1;
+    }
+    if (pid == 0) {   /* the child: solve, send, leave without cleanup */
+        close(fd[0]);
+        Cbc_solve(mm->cbc);
+        mp_result c = {0};
+        bool ok = mp_take(mm->cbc, mm->ncol, &c);
+        int has = ok && c.sol ? 1 : 0;
+        int head[4] = {c.proven, c.status, c.secondary, has};
+        double vals[2] = {c.obj, c.bound};
+        ok = ok && mp_write_all(fd[1], head, sizeof head) && mp_write_all(fd[1], vals, sizeof vals) &&
+             (!has || mp_write_all(fd[1], c.sol, (size_t)mm->ncol * sizeof *c.sol));
+        fflush(NULL);   /* CBC's log, under opts.verbose */
+        _exit(ok ? 0 : 1);
+    }
+    close(fd[1]);
+    int head[4];
+    double vals[2];
+    int rc = 0;
+    bool got = mp_read_until(fd[0], head, sizeof head, deadline) &&
+               mp_read_until(fd[0], vals, sizeof vals, deadline);
+    if (got && head[3]) {
+        r->sol = malloc(((size_t)mm->ncol + 1) * sizeof *r->sol);
+        if (!r->sol)
+            rc = -1;
+        got = r->sol && mp_read_until(fd[0], r->sol, (size_t)mm->ncol * sizeof *r->sol, deadline);
+    }
+    close(fd[0]);
+    if (!got) {   /* time is up (or the child failed): stop it */
+        kill(pid, SIGKILL);
+        free(r->sol);
+        r->sol = NULL;
+    } else {
+        r->finished = true;
+        r->proven = head[0] != 0;
+        r->status = head[1];
+        r->secondary = head[2];
+        r->obj = vals[0];
+        r->bound = vals[1];
+    }
+    while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+        ;
+    return rc;
 }
 
 /* The top a tensor reaches in plan pl (its block, or its shift block). */
@@ -894,13 +1196,18 @@ static int mp_lns(const mp *m, const rip_plan_opts *o, rip_plan *cur, double dea
             rc = -1;
             goto out;
         }
-        double left = 0.8 * (deadline - mp_now());   /* CBC overruns its limit a little */
-        mp_quiet(mm.cbc, false, left < 5 ? (left > 0.2 ? left : 0.2) : 5);
-        Cbc_solve(mm.cbc);
-        const double *sol = Cbc_bestSolution(mm.cbc);
+        /* a window gets at most 5 s; the child is stopped at the deadline */
+        double left = 0.8 * (deadline - mp_now());
+        mp_quiet(mm.cbc, false, left < 5 ? (left > 0.01 ? left : 0.01) : 5);
+        mp_result res;
+        if (mp_solve(&mm, deadline, &res)) {
+            mp_model_free(&mm);
+            rc = -1;
+            goto out;
+        }
         char cerr[RIP_ERR_LEN];
         bool kept = false;
-        if (sol && mp_extract(m, &mm, cur, sol, cand, cerr)) {
+        if (res.sol && mp_extract(m, &mm, cur, res.sol, cand, cerr)) {
             int64_t local = 0;
             for (size_t t = 0; t < p->n; t++)
                 if (free_[t]) {
@@ -917,6 +1224,7 @@ static int mp_lns(const mp *m, const rip_plan_opts *o, rip_plan *cur, double dea
             fprintf(stderr, "milp: lns window of %lld points around tensor %s, %zu free: %s, peak %lld\n",
                     (long long)(2 * w + 1), p->t[h].id, nfree, kept ? "improved" : "no gain",
                     (long long)cur->peak);
+        free(res.sol);
         mp_model_free(&mm);
         if (kept)
             tried = 0;
@@ -934,12 +1242,44 @@ out:
     return rc;
 }
 
+/* When time ran out before the program could even be set up: the naive
+** plan (every tensor its own block), checked; not proven optimal unless it
+** meets the lower bound. */
+static rip_status mp_fallback(const rip_problem *p, const rip_plan_opts *o, rip_plan *out, char err[RIP_ERR_LEN])
+{
+    const rip_strategy *st = rip_strategy_by_name("naive");
+    rip_plan *pl = st ? rip_plan_new(p, "naive") : NULL;
+    rip_status rc = RIP_OK;
+    char herr[RIP_ERR_LEN];
+    if (!pl) {
+        snprintf(err, RIP_ERR_LEN, st ? "strategy milp: out of memory" : "strategy milp: no naive strategy");
+        return st ? RIP_S_NOMEM : RIP_S_INTERNAL;
+    }
+    rip_plan_opts ho = *o;
+    ho.verbose = false;
+    if (st->run(p, &ho, pl, herr) != 0 || pl->bound_only || rip_plan_check(p, pl, false, herr) != 0) {
+        snprintf(err, RIP_ERR_LEN, "strategy milp: no plan within the time limit (%.400s)", herr);
+        rc = RIP_S_INTERNAL;
+    } else {
+        mp_copy_plan(p, out, pl);
+        out->optimal = out->peak <= out->lower_bound;
+        if (o->verbose)
+            fprintf(stderr, "milp: the time limit passed while setting up the program; naive plan, peak %lld\n",
+                    (long long)out->peak);
+    }
+    rip_plan_free(pl);
+    return rc;
+}
+
 int rip_strategy_milp(const rip_problem *p, const rip_plan_opts *o, rip_plan *out, char err[RIP_ERR_LEN])
 {
     double t0 = mp_now();
     rip_plan_opts none = {0};
     if (!o)
         o = &none;
+    /* the time limit bounds the whole call, from here: every phase below
+    ** gets what remains of it */
+    const double deadline = o->time_limit > 0 ? t0 + o->time_limit : 0;
     snprintf(out->strategy, sizeof out->strategy, "milp");
     out->lower_bound = rip_problem_lower_bound(p);
     out->optimal = false;
@@ -948,33 +1288,41 @@ int rip_strategy_milp(const rip_problem *p, const rip_plan_opts *o, rip_plan *ou
         out->peak = 0;
         out->optimal = true;
         out->seconds = mp_now() - t0;
-        return 0;
+        return RIP_OK;
     }
     if (p->n > (size_t)INT32_MAX / 8 || p->n_cand > (size_t)INT32_MAX / 8) {
         snprintf(err, RIP_ERR_LEN, "strategy milp: problem too large");
-        return RIP_EX_DATAERR;
+        return RIP_S_DATA;
     }
 
-    int rc = 0;
+    rip_status rc = RIP_OK;
     mp m;
     mp_model mm = {0};
+    mp_result res = {0};
     rip_plan *cand = NULL;
     char start_src[32] = "";
-    if (mp_init(&m, p) || !(cand = rip_plan_new(p, "milp"))) {
-        rc = RIP_EX_OSERR;
+    int init = mp_init(&m, p, deadline);
+    if (init < 0 || !(cand = rip_plan_new(p, "milp"))) {
+        rc = RIP_S_NOMEM;
         snprintf(err, RIP_ERR_LEN, "strategy milp: out of memory");
         goto done;
     }
-    rc = mp_start(&m, o, out, start_src, sizeof start_src, err);
+    if (init > 0) {
+        /* time ran out listing the pairs alive together: the plan of the
+        ** only heuristic that needs no time, not proven */
+        rc = mp_fallback(p, o, out, err);
+        goto done;
+    }
+    rc = mp_start(&m, o, deadline, out, start_src, sizeof start_src, err);
     if (rc)
         goto done;
 
-    /* improve the start where it misses the bound */
-    if (out->peak > out->lower_bound) {
-        double budget = o->time_limit > 0 ? 0.5 * o->time_limit : 120;
+    /* improve the start where it misses the bound: at most half the limit */
+    if (out->peak > out->lower_bound && (deadline == 0 || mp_now() < deadline)) {
+        double lns_end = o->time_limit > 0 ? t0 + 0.5 * o->time_limit : t0 + 120;
         int64_t before = out->peak;
-        if (mp_lns(&m, o, out, t0 + budget)) {
-            rc = RIP_EX_OSERR;
+        if (mp_lns(&m, o, out, lns_end)) {
+            rc = RIP_S_NOMEM;
             snprintf(err, RIP_ERR_LEN, "strategy milp: out of memory");
             goto done;
         }
@@ -986,32 +1334,36 @@ int rip_strategy_milp(const rip_problem *p, const rip_plan_opts *o, rip_plan *ou
     double start_obj = mp_objective(p, out);
     int64_t ub = out->peak + (int64_t)(start_obj - (double)out->peak) + 1;
     if (mp_build(&m, out, NULL, ub, out->lower_bound, &mm)) {
-        rc = RIP_EX_OSERR;
+        rc = RIP_S_NOMEM;
         snprintf(err, RIP_ERR_LEN, "strategy milp: out of memory");
         goto done;
     }
     out->n_vars = mm.ncol;
     out->n_cons = mm.nrow;
     out->n_binaries = mm.nbin;
-    double left = 0;
-    if (o->time_limit > 0) {
-        left = 0.9 * (o->time_limit - (mp_now() - t0));   /* CBC overruns its limit a little */
-        if (left < 0.5)
-            left = 0.5;
-    }
-    mp_quiet(mm.cbc, o->verbose, left);
+    double left = deadline > 0 ? deadline - mp_now() : 0;
     if (o->verbose)
         fprintf(stderr, "milp: %s: %zu tensors, %zu candidates, U = %lld B, %d columns (%d binaries), %d rows "
                 "(all-pairs encoding: %zu binaries); start %s peak %lld, lower bound %lld\n", p->name, p->n,
                 p->n_cand, (long long)m.U, mm.ncol, mm.nbin, mm.nrow, 3 * p->n * (p->n - 1) / 2 + 2 * p->n_cand,
                 start_src, (long long)out->peak, (long long)out->lower_bound);
-    Cbc_solve(mm.cbc);
-    bool proven = Cbc_isProvenOptimal(mm.cbc) != 0;
-    const double *sol = Cbc_bestSolution(mm.cbc);
+    if (deadline > 0 && left <= 0.01) {
+        if (o->verbose)
+            fprintf(stderr, "milp: the time limit is used up; CBC not run, the start plan stands\n");
+    } else {
+        /* CBC's own limit ends it gracefully (it overruns a little); the
+        ** deadline stops it where it does not look at the clock */
+        mp_quiet(mm.cbc, o->verbose, deadline > 0 ? 0.9 * left : 0);
+        if (mp_solve(&mm, deadline, &res)) {
+            rc = RIP_S_NOMEM;
+            snprintf(err, RIP_ERR_LEN, "strategy milp: out of memory");
+            goto done;
+        }
+    }
     bool used_cbc = false;
-    if (sol) {
+    if (res.sol) {
         char cerr[RIP_ERR_LEN];
-        bool ok = mp_extract(&m, &mm, out, sol, cand, cerr);
+        bool ok = mp_extract(&m, &mm, out, res.sol, cand, cerr);
         if (ok && mp_objective(p, cand) <= mp_objective(p, out) + 1e-6) {
             mp_copy_plan(p, out, cand);
             used_cbc = true;
@@ -1019,14 +1371,16 @@ int rip_strategy_milp(const rip_problem *p, const rip_plan_opts *o, rip_plan *ou
             fprintf(stderr, "milp: CBC's solution fails the check (%s); keeping the start plan\n", cerr);
         }
     }
-    out->optimal = (proven && used_cbc) || out->peak <= out->lower_bound;
-    if (o->verbose)
+    out->optimal = (res.proven && used_cbc) || out->peak <= out->lower_bound;
+    if (o->verbose && res.finished)
         fprintf(stderr, "milp: CBC status %d/%d, %s, objective %.4f, best bound %.4f; peak %lld%s\n",
-                Cbc_status(mm.cbc), Cbc_secondaryStatus(mm.cbc), proven ? "proven optimal" : "not proven",
-                Cbc_getObjValue(mm.cbc) * (double)m.U, Cbc_getBestPossibleObjValue(mm.cbc) * (double)m.U,
-                (long long)out->peak, used_cbc ? "" : " (start plan)");
+                res.status, res.secondary, res.proven ? "proven optimal" : "not proven", res.obj * (double)m.U,
+                res.bound * (double)m.U, (long long)out->peak, used_cbc ? "" : " (start plan)");
+    else if (o->verbose)
+        fprintf(stderr, "milp: CBC stopped at the time limit; peak %lld (start plan)\n", (long long)out->peak);
 
 done:
+    free(res.sol);
     mp_model_free(&mm);
     rip_plan_free(cand);
     mp_free(&m);

@@ -17,13 +17,13 @@ int rip_plan_graph_file(const char *path, bool rip, bool inplace_depthwise, cons
 {
     rip_graph g;
     int status = rip_graph_load(path, &g, err);
-    if (status != 0)
-        return status;
+    if (status != RIP_OK)
+        return rip_exit_status((rip_status)status);
     rip_graph_opts go = {.rip = rip, .inplace_depthwise = inplace_depthwise, .sigma_taps = false, .align = 4};
     status = rip_problem_from_graph(&g, &go, p, err);
     rip_graph_free(&g);
-    if (status != 0)
-        return status;
+    if (status != RIP_OK)
+        return rip_exit_status((rip_status)status);
     const rip_strategy *s = rip_strategy_by_name(strategy);
     rip_plan *plan = s ? rip_plan_new(p, strategy) : NULL;
     if (!plan) {
@@ -32,11 +32,12 @@ int rip_plan_graph_file(const char *path, bool rip, bool inplace_depthwise, cons
         return s ? RIP_EX_OSERR : RIP_EX_SOFTWARE;
     }
     char why[RIP_ERR_LEN];
-    if ((status = s->run(p, po, plan, why)) != 0 || (status = rip_plan_check(p, plan, true, why)) != 0) {
+    if ((status = rip_strategy_run(s, p, po, plan, why)) != RIP_OK ||
+        (status = rip_plan_check(p, plan, true, why)) != RIP_OK) {
         snprintf(err, RIP_ERR_LEN, "%.200s, %s: %.250s", path, strategy, why);
         rip_plan_free(plan);
         rip_problem_free(p);
-        return status > 0 ? status : RIP_EX_SOFTWARE;
+        return status == RIP_S_FAILED ? RIP_EX_SOFTWARE : rip_exit_status((rip_status)status);
     }
     *out = plan;
     return 0;
@@ -120,33 +121,20 @@ static void fraction(int64_t num, int64_t den, char *buf, size_t len)
         snprintf(buf, len, "%.3f", (double)num / (double)den);
 }
 
-/* Tensors read by more than one operator: the branch connections. */
-static int count_branches(const char *path, int *ops, char err[RIP_ERR_LEN])
+/* Tensors read by more than one operator: the branch connections, into
+** *branches.  0, or an exit status with err. */
+static int count_branches(const char *path, int *ops, int *branches, char err[RIP_ERR_LEN])
 {
     rip_graph g;
-    if (rip_graph_load(path, &g, err) != 0)
-        return -1;
-    int *uses = calloc(g.n_ops + 1, sizeof *uses), branches = 0;
-    if (!uses) {
-        rip_graph_free(&g);
-        return -1;
-    }
-    for (size_t i = 0; i < g.n_ops; i++) {
-        /* count each producer once per consuming op */
-        for (int a = 0; a < g.ops[i].n_inputs; a++) {
-            bool seen = false;
-            for (int b = 0; b < a; b++)
-                seen |= g.ops[i].inputs[b] == g.ops[i].inputs[a];
-            if (!seen)
-                uses[g.ops[i].inputs[a] + 1]++;
-        }
-    }
-    for (size_t t = 0; t <= g.n_ops; t++)
-        branches += uses[t] > 1;
+    int64_t n = 0;
+    rip_status s = rip_graph_load(path, &g, err);
+    if (s != RIP_OK)
+        return rip_exit_status(s);
+    s = rip_graph_count_branches(&g, &n, err);
     *ops = (int)g.n_ops;
-    free(uses);
+    *branches = n > INT32_MAX ? INT32_MAX : (int)n;
     rip_graph_free(&g);
-    return branches;
+    return rip_exit_status(s);
 }
 
 int rip_table7_write(FILE *o, const char *dir, double time_limit, bool with_times, char err[RIP_ERR_LEN])
@@ -173,9 +161,9 @@ int rip_table7_write(FILE *o, const char *dir, double time_limit, bool with_time
         char path[1024];
         snprintf(path, sizeof path, "%s/keras/graphs/%s.csv", dir, keras_files[m]);
         int ops = 0;
-        int res = count_branches(path, &ops, err);
-        if (res < 0)
-            return RIP_EX_DATAERR;
+        int res = 0, bstatus = count_branches(path, &ops, &res, err);
+        if (bstatus != 0)
+            return bstatus;
         rip_plan_opts po = {.seed = 1, .time_limit = time_limit};
         rip_problem pd, pr;
         rip_plan *dual = NULL, *rip = NULL;

@@ -526,3 +526,79 @@ Test(layers, resnet50_every_closed_form_tight)
     cr_expect(strstr(r->out, "53 listed, 53 evaluated, 0 grouped") != NULL, "%s", r->out);
     cr_expect(strstr(r->out, "53 of 53 ok") != NULL, "%s", r->out);
 }
+
+/* ---- streaming (issue 8, item 14) and the one CSV dialect (item 19) ---- */
+
+/* Rows are evaluated and printed as they are read a second time; the first
+** pass keeps the promise that a bad row stops everything before anything
+** is evaluated, also for a row only the simulator refuses (too large). */
+Test(layers, a_bad_last_row_still_stops_before_any_output)
+{
+    /* 8193 x 8193 pixels > RIP_SIM_MAX_FAST_PIXELS (2^26) */
+    const char *p = write_file("huge.csv", HEADER GOOD GOOD "huge,1,1,8193,8193,1,1,1,1,1,1,0,0,0,0,1\n");
+    run_result *r = RUN("layers", p);
+    cr_expect_eq(r->status, 65, "%s", r->err);
+    cr_expect_str_empty(r->out, "nothing evaluated or printed");
+    char want[400];
+    snprintf(want, sizeof want, "%s:4: ", p);
+    cr_expect(strncmp(r->err, want, strlen(want)) == 0 && strstr(r->err, "too large"), "%s", r->err);
+    cr_expect_eq(count_lines(r->err), 1, "%s", r->err);
+    r = RUN("layers", "--skip-bad", "--format", "csv", p);
+    cr_expect_eq(r->status, 0, "%s", r->err);
+    cr_expect(strstr(r->err, "(skipped)") && strstr(r->err, "1 bad row skipped"), "%s", r->err);
+    cr_expect_eq(count_lines(r->out), 3, "header + two rows: %s", r->out);
+    r = RUN("layers", "--no-sim", "--format", "csv", p);
+    cr_expect_eq(r->status, 0, "closed forms take any size: %s", r->err);
+}
+
+Test(layers, piped_input_gives_the_same_table)
+{
+    const char *p = write_file("piped.csv", small_table);
+    run_result *r = RUN("layers", p);
+    cr_assert_eq(r->status, 0, "%s", r->err);
+    static char from_file[1 << 16];
+    snprintf(from_file, sizeof from_file, "%s", r->out);
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, "cat '%s' | '%s' layers -", p, getenv("RIPSIM_BIN"));
+    FILE *f = popen(cmd, "r");
+    cr_assert_not_null(f);
+    static char piped[1 << 16];
+    size_t n = fread(piped, 1, sizeof piped - 1, f);
+    piped[n] = '\0';
+    cr_expect_eq(pclose(f), 0);
+    cr_expect_str_eq(piped, from_file, "a pipe is read twice through a temporary copy");
+}
+
+Test(layers, rfc4180_bom_crlf_and_quoted_line_breaks)
+{
+    /* BOM, CRLF, a name with a comma, a quote and a line break, no final
+    ** line end; the second row starts on line 4 (the name spans 2-3) */
+    const char *p = write_file("dialect.csv", "\xEF\xBB\xBFlayer_name,c_in,c_out,h_in,w_in,k_h,k_w\r\n"
+                                              "\"a,\"\"b\"\"\r\nc\",1,5,14,14,3,3\r\n"
+                                              "d,1,5,14,14,3,x");
+    run_result *r = RUN("layers", "--format", "csv", p);
+    cr_expect_eq(r->status, 65, "%s", r->err);
+    char want[400];
+    snprintf(want, sizeof want, "%s:4: k_w: expected an integer, got 'x'", p);
+    cr_expect(strstr(r->err, want) != NULL, "want %s in %s", want, r->err);
+    r = RUN("layers", "--format", "csv", "--skip-bad", p);
+    cr_assert_eq(r->status, 0, "%s", r->err);
+    cr_expect(strstr(r->out, "\n\"a,\"\"b\"\"\r\nc\",2,1,1,5,14,14,3,3,") != NULL, "name read and quoted back: %s",
+              r->out);
+
+    /* empty fields are fields: an empty s_h is not a default */
+    p = write_file("empty.csv", "c_in,c_out,h_in,w_in,k_h,k_w,s_h\n1,5,14,14,3,3,\n");
+    r = RUN("layers", p);
+    cr_expect_eq(r->status, 65);
+    cr_expect(strstr(r->err, ":2: s_h: expected an integer, got ''") != NULL, "%s", r->err);
+
+    /* a row longer than the old 4 KiB limit: a long name is cut, not refused */
+    static char text[16384];
+    int n = snprintf(text, sizeof text, "layer_name,c_in,c_out,h_in,w_in,k_h,k_w\n");
+    for (int i = 0; i < 10000; i++)
+        text[n++] = 'n';
+    snprintf(text + n, sizeof text - (size_t)n, ",1,5,14,14,3,3\n");
+    p = write_file("long.csv", text);
+    r = RUN("layers", "--format", "csv", p);
+    cr_expect_eq(r->status, 0, "%s", r->err);
+}

@@ -184,7 +184,7 @@ Test(milp, alias_chain_peak_is_the_max)
     rip_plan *e = rip_plan_new(&p, "exact");
     char err[RIP_ERR_LEN] = "";
     rip_plan_opts o = {0};
-    cr_expect_eq(rip_strategy_run(ex, &p, &o, e, err), RIP_EX_DATAERR);
+    cr_expect_eq(rip_strategy_run(ex, &p, &o, e, err), RIP_S_DATA);
     cr_expect(strstr(err, "candidates") != NULL, "%s", err);
     rip_plan_free(e);
     rip_problem_free(&p);
@@ -355,7 +355,7 @@ Test(milp, exact_capacity_below_the_optimum)
     rip_plan *e = rip_plan_new(&p, "exact");
     rip_plan_opts o = {.capacity = 12};
     char err[RIP_ERR_LEN] = "";
-    cr_expect_eq(rip_strategy_run(ex, &p, &o, e, err), RIP_EX_FAIL);
+    cr_expect_eq(rip_strategy_run(ex, &p, &o, e, err), RIP_S_FAILED);
     cr_expect(strstr(err, "no plan within capacity 12") != NULL, "%s", err);
     cr_expect_eq(e->peak, 16);
     cr_expect_eq(rip_plan_check(&p, e, false, err), 0, "%s", err);

@@ -3,8 +3,13 @@
 ** format of sweeps/layers/README.md) through every closed form and every
 ** simulated truth, with the workspaces of paper Sec. 5.3 / Tab. 6.
 **
-** Every row is read and evaluated before anything is printed, so a bad row
-** (without --skip-bad) leaves stdout empty.  Rows with groups > 1 are
+** Two passes, so that memory does not grow with the file and a bad row
+** still stops the run before anything is evaluated: the first reads and
+** checks every row (numbers, geometry, the simulator's size limit; a bad
+** row without --skip-bad stops here with stdout empty, with --skip-bad it
+** is reported here) and measures the table's columns; the second reads the
+** file again and evaluates and prints each row as it is read.  Input that
+** cannot be read twice (a pipe) is first copied to a temporary file.  Rows with groups > 1 are
 ** listed as not evaluated: the closed forms and the simulator model
 ** channel-mixing convolutions.  The workspaces and ratios come from
 ** rip_compare_layer (compare.h); this file only formats and counts them.
@@ -13,6 +18,7 @@
 */
 #include <errno.h>
 #include <stdio.h>
+#include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -155,7 +161,7 @@ static void csv_int(int64_t v)
 
 /* ---- csv format ---- */
 
-static void print_csv(const item *items, size_t n, bool with_sim)
+static void print_csv_header(void)
 {
     size_t nf;
     const rip_formula_info *info = rip_formulas(&nf);
@@ -174,205 +180,355 @@ static void print_csv(const item *items, size_t n, bool with_sim)
           "w_naive,w_hb,w_rip,w_rip_col,w_rip_best,w_dense,gap_padded,gap_dense,"
           "ratio,ratio_best,save,dense,check,note\n",
           stdout);
+}
 
-    for (size_t j = 0; j < n; j++) {
-        const item *it = &items[j];
-        if (it->state == ITEM_SKIPPED)
-            continue;
-        const rip_layer *L = &it->row->L;
-        csv_str(it->row->name);
-        csv_int(it->row->row);
-        csv_int(it->row->groups);
-        const int64_t geo[] = {L->cin,   L->cout,     L->h_in,  L->w_in,   L->k_h,  L->k_w,
-                               L->s_h,   L->s_w,      L->d_h,   L->d_w,    L->p_top, L->p_bottom,
-                               L->p_left, L->p_right, L->h_out, L->w_out,
-                               !rip_layer_is_restricted(L), L->n_in_padded, L->n_in_dense, L->n_out};
-        for (size_t g = 0; g < sizeof geo / sizeof geo[0]; g++)
-            csv_int(geo[g]);
+static void print_csv_row(const item *it, bool with_sim)
+{
+    size_t nf;
+    const rip_formula_info *info = rip_formulas(&nf);
+    const rip_layer *L = &it->row->L;
+    csv_str(it->row->name);
+    csv_int(it->row->row);
+    csv_int(it->row->groups);
+    const int64_t geo[] = {L->cin,   L->cout,     L->h_in,  L->w_in,   L->k_h,  L->k_w,
+                           L->s_h,   L->s_w,      L->d_h,   L->d_w,    L->p_top, L->p_bottom,
+                           L->p_left, L->p_right, L->h_out, L->w_out,
+                           !rip_layer_is_restricted(L), L->n_in_padded, L->n_in_dense, L->n_out};
+    for (size_t g = 0; g < sizeof geo / sizeof geo[0]; g++)
+        csv_int(geo[g]);
 
-        if (it->state == ITEM_GROUPED) {
-            /* empty evaluation: formulas, truths, verdicts, column-major (3),
-            ** workspaces (6), gaps (2), ratios (4), check */
-            size_t judged = 0;
-            for (size_t i = 0; i < nf; i++)
-                judged += info[i].judged_by != NULL;
-            size_t empties = nf + RIP_EXEC_COUNT + judged + 3 + 6 + 2 + 4 + 1;
-            for (size_t e = 0; e < empties; e++)
-                putchar(',');
-            char note[256];
-            grouped_note(note, sizeof note, it->row);
+    if (it->state == ITEM_GROUPED) {
+        /* empty evaluation: formulas, truths, verdicts, column-major (3),
+        ** workspaces (6), gaps (2), ratios (4), check */
+        size_t judged = 0;
+        for (size_t i = 0; i < nf; i++)
+            judged += info[i].judged_by != NULL;
+        size_t empties = nf + RIP_EXEC_COUNT + judged + 3 + 6 + 2 + 4 + 1;
+        for (size_t e = 0; e < empties; e++)
             putchar(',');
-            csv_str(note);
-            putchar('\n');
-            continue;
-        }
-
-        const rip_compare *c = &it->c;
-        const rip_eval *ev = &c->ev;
-        for (size_t i = 0; i < ev->n_formulas; i++) {
-            if (ev->defined[i])
-                csv_int(ev->value[i]);
-            else
-                putchar(',');
-        }
-        for (int e = 0; e < RIP_EXEC_COUNT; e++) {
-            if (with_sim)
-                csv_int(ev->truth[e]);
-            else
-                putchar(',');
-        }
-        for (size_t i = 0; i < ev->n_formulas; i++)
-            if (ev->info[i].judged_by)
-                printf(",%s", with_sim ? rip_verdict_name(ev->verdict[i]) : "");
-        csv_int(c->col_gap_formula);
-        if (with_sim) {
-            csv_int(c->col_gap_truth);
-            printf(",%s", rip_verdict_name(rip_verdict_of(true, c->col_gap_formula, c->col_gap_truth)));
-        } else {
-            fputs(",,", stdout);
-        }
-        csv_int(c->w_naive);
-        csv_int(c->w_hb);
-        csv_int(c->w_rip);
-        csv_int(c->w_rip_col);
-        csv_int(c->w_rip_best);
-        if (c->w_dense >= 0)
-            csv_int(c->w_dense);
-        else
-            putchar(',');
-        csv_int(c->gap_padded);
-        if (c->gap_dense >= 0)
-            csv_int(c->gap_dense);
-        else
-            putchar(',');
-        printf(",%.6f,%.6f,%.6f", c->ratio, c->ratio_best, c->save);
-        if (c->w_dense >= 0)
-            printf(",%.6f", c->dense);
-        else
-            putchar(',');
-        char check[512];
-        fmt_check(check, sizeof check, c, with_sim);
+        char note[256];
+        grouped_note(note, sizeof note, it->row);
         putchar(',');
-        csv_str(check);
-        fputs(",\n", stdout);
+        csv_str(note);
+        putchar('\n');
+        return;
     }
+
+    const rip_compare *c = &it->c;
+    const rip_eval *ev = &c->ev;
+    for (size_t i = 0; i < ev->n_formulas; i++) {
+        if (ev->defined[i])
+            csv_int(ev->value[i]);
+        else
+            putchar(',');
+    }
+    for (int e = 0; e < RIP_EXEC_COUNT; e++) {
+        if (with_sim)
+            csv_int(ev->truth[e]);
+        else
+            putchar(',');
+    }
+    for (size_t i = 0; i < ev->n_formulas; i++)
+        if (ev->info[i].judged_by)
+            printf(",%s", with_sim ? rip_verdict_name(ev->verdict[i]) : "");
+    csv_int(c->col_gap_formula);
+    if (with_sim) {
+        csv_int(c->col_gap_truth);
+        printf(",%s", rip_verdict_name(rip_verdict_of(true, c->col_gap_formula, c->col_gap_truth)));
+    } else {
+        fputs(",,", stdout);
+    }
+    csv_int(c->w_naive);
+    csv_int(c->w_hb);
+    csv_int(c->w_rip);
+    csv_int(c->w_rip_col);
+    csv_int(c->w_rip_best);
+    if (c->w_dense >= 0)
+        csv_int(c->w_dense);
+    else
+        putchar(',');
+    csv_int(c->gap_padded);
+    if (c->gap_dense >= 0)
+        csv_int(c->gap_dense);
+    else
+        putchar(',');
+    printf(",%.6f,%.6f,%.6f", c->ratio, c->ratio_best, c->save);
+    if (c->w_dense >= 0)
+        printf(",%.6f", c->dense);
+    else
+        putchar(',');
+    char check[512];
+    fmt_check(check, sizeof check, c, with_sim);
+    putchar(',');
+    csv_str(check);
+    fputs(",\n", stdout);
 }
 
 /* ---- table format ---- */
 
-static void print_table(const item *items, size_t n, size_t n_bad, bool with_sim, rip_engine engine)
+/* The footer's counts, accumulated row by row. */
+typedef struct totals {
+    size_t evaluated, grouped, generalized, exact, within5, exact_best, within5_best, below_best, dense_defined,
+        eq42_gap, eq42_ws, n_padded, eq42_strict, n_ok;
+    double sum_save, sum_dense, max_ratio, max_ratio_best, best_save;
+    char max_name[RIP_LAYER_NAME_LEN], max_best_name[RIP_LAYER_NAME_LEN], best_save_name[RIP_LAYER_NAME_LEN];
+} totals;
+
+static void print_table_header(int wname, int wgeo)
 {
-    int wname = 4, wgeo = 8;
+    printf("%-*s  %-*s %12s %12s %12s %7s %12s %7s %12s %6s %6s  %s\n", wname, "name", wgeo, "geometry", "W_naive",
+           "W_hb", "W_rip", "rip/hb", "W_col", "best/hb", "W_dense", "dense", "save", "check");
+}
+
+static void print_table_row(const item *it, int wname, int wgeo, bool with_sim, totals *t)
+{
     char geo[256];
-    for (size_t j = 0; j < n; j++) {
-        if (items[j].state == ITEM_SKIPPED)
-            continue;
-        int ln = (int)strlen(items[j].row->name);
-        wname = ln > wname ? ln : wname;
-        fmt_geometry(geo, sizeof geo, &items[j].row->L);
-        int lg = (int)strlen(geo);
-        wgeo = lg > wgeo ? lg : wgeo;
+    const rip_layer *L = &it->row->L;
+    fmt_geometry(geo, sizeof geo, L);
+    printf("%-*s  %-*s ", wname, it->row->name, wgeo, geo);
+    if (it->state == ITEM_GROUPED) {
+        char note[256];
+        grouped_note(note, sizeof note, it->row);
+        printf("%s\n", note);
+        t->grouped++;
+        return;
     }
-
-    printf("%-*s  %-*s %12s %12s %12s %7s %12s %7s %12s %6s %6s  %s\n", wname, "name", wgeo,
-           "geometry", "W_naive", "W_hb", "W_rip", "rip/hb", "W_col", "best/hb", "W_dense", "dense",
-           "save", "check");
-
-    /* summary, all from compare fields */
-    size_t evaluated = 0, grouped = 0, generalized = 0, exact = 0, within5 = 0, exact_best = 0,
-           within5_best = 0, below_best = 0, dense_defined = 0, eq42_gap = 0, eq42_ws = 0, n_padded = 0,
-           eq42_strict = 0, n_ok = 0;
-    double sum_save = 0, sum_dense = 0, max_ratio = 0, max_ratio_best = 0, best_save = -1;
-    const char *max_name = "", *max_best_name = "", *best_save_name = "";
-
-    for (size_t j = 0; j < n; j++) {
-        const item *it = &items[j];
-        if (it->state == ITEM_SKIPPED)
-            continue;
-        const rip_layer *L = &it->row->L;
-        fmt_geometry(geo, sizeof geo, L);
-        printf("%-*s  %-*s ", wname, it->row->name, wgeo, geo);
-        if (it->state == ITEM_GROUPED) {
-            char note[256];
-            grouped_note(note, sizeof note, it->row);
-            printf("%s\n", note);
-            grouped++;
-            continue;
-        }
-        const rip_compare *c = &it->c;
-        char wd[32] = "-", dn[16] = "-", check[512];
-        if (c->w_dense >= 0) {
-            snprintf(wd, sizeof wd, "%lld", (long long)c->w_dense);
-            snprintf(dn, sizeof dn, "%.1f%%", 100.0 * c->dense);
-        }
-        fmt_check(check, sizeof check, c, with_sim);
-        printf("%12lld %12lld %12lld %7.4f %12lld %7.4f %12s %6s %5.1f%%  %s\n", (long long)c->w_naive,
-               (long long)c->w_hb, (long long)c->w_rip, c->ratio, (long long)c->w_rip_col,
-               c->ratio_best, wd, dn, 100.0 * c->save, check);
-
-        evaluated++;
-        generalized += c->generalized;
-        exact += c->w_rip == c->w_hb;
-        within5 += 100 * c->w_rip <= 105 * c->w_hb;
-        exact_best += c->w_rip_best == c->w_hb;
-        below_best += c->w_rip_best < c->w_hb;
-        within5_best += 100 * c->w_rip_best <= 105 * c->w_hb;
-        if (c->ratio > max_ratio) {
-            max_ratio = c->ratio;
-            max_name = it->row->name;
-        }
-        if (c->ratio_best > max_ratio_best) {
-            max_ratio_best = c->ratio_best;
-            max_best_name = it->row->name;
-        }
-        if (c->save > best_save) {
-            best_save = c->save;
-            best_save_name = it->row->name;
-        }
-        sum_save += c->save;
-        sum_dense += c->dense;
-        if (c->w_dense >= 0) {
-            dense_defined++;
-            eq42_gap += c->gap_dense >= c->gap_padded;
-            eq42_ws += c->w_dense <= c->w_rip;
-            if (padded(L)) {
-                n_padded++;
-                eq42_strict += c->w_dense < c->w_rip;
-            }
-        }
-        n_ok += with_sim && c->n_disagree == 0;
+    const rip_compare *c = &it->c;
+    char wd[32] = "-", dn[16] = "-", check[512];
+    if (c->w_dense >= 0) {
+        snprintf(wd, sizeof wd, "%lld", (long long)c->w_dense);
+        snprintf(dn, sizeof dn, "%.1f%%", 100.0 * c->dense);
     }
+    fmt_check(check, sizeof check, c, with_sim);
+    printf("%12lld %12lld %12lld %7.4f %12lld %7.4f %12s %6s %5.1f%%  %s\n", (long long)c->w_naive,
+           (long long)c->w_hb, (long long)c->w_rip, c->ratio, (long long)c->w_rip_col, c->ratio_best, wd, dn,
+           100.0 * c->save, check);
 
+    t->evaluated++;
+    t->generalized += c->generalized;
+    t->exact += c->w_rip == c->w_hb;
+    t->within5 += 100 * c->w_rip <= 105 * c->w_hb;
+    t->exact_best += c->w_rip_best == c->w_hb;
+    t->below_best += c->w_rip_best < c->w_hb;
+    t->within5_best += 100 * c->w_rip_best <= 105 * c->w_hb;
+    if (c->ratio > t->max_ratio) {
+        t->max_ratio = c->ratio;
+        snprintf(t->max_name, sizeof t->max_name, "%s", it->row->name);
+    }
+    if (c->ratio_best > t->max_ratio_best) {
+        t->max_ratio_best = c->ratio_best;
+        snprintf(t->max_best_name, sizeof t->max_best_name, "%s", it->row->name);
+    }
+    if (c->save > t->best_save) {
+        t->best_save = c->save;
+        snprintf(t->best_save_name, sizeof t->best_save_name, "%s", it->row->name);
+    }
+    t->sum_save += c->save;
+    t->sum_dense += c->dense;
+    if (c->w_dense >= 0) {
+        t->dense_defined++;
+        t->eq42_gap += c->gap_dense >= c->gap_padded;
+        t->eq42_ws += c->w_dense <= c->w_rip;
+        if (padded(L)) {
+            t->n_padded++;
+            t->eq42_strict += c->w_dense < c->w_rip;
+        }
+    }
+    t->n_ok += with_sim && c->n_disagree == 0;
+}
+
+static void print_table_footer(const totals *t, size_t n_bad, bool with_sim, rip_engine engine)
+{
+    size_t ev = t->evaluated;
     printf("\n");
-    printf("layers: %zu listed, %zu evaluated, %zu grouped/depthwise not evaluated", evaluated + grouped,
-           evaluated, grouped);
+    printf("layers: %zu listed, %zu evaluated, %zu grouped/depthwise not evaluated", ev + t->grouped, ev, t->grouped);
     if (n_bad)
         printf(", %zu bad rows skipped", n_bad);
     printf("\n");
-    if (evaluated == 0) {
+    if (ev == 0) {
         printf("no layer evaluated\n");
         return;
     }
-    printf("generalized (outside Gural & Murmann's restrictions): %zu of %zu\n", generalized, evaluated);
-    printf("W_rip vs W_hb (row-major):     exact %zu of %zu, <= 5%% %zu of %zu, max %.4f (%s)\n", exact,
-           evaluated, within5, evaluated, max_ratio, max_name);
+    printf("generalized (outside Gural & Murmann's restrictions): %zu of %zu\n", t->generalized, ev);
+    printf("W_rip vs W_hb (row-major):     exact %zu of %zu, <= 5%% %zu of %zu, max %.4f (%s)\n", t->exact, ev,
+           t->within5, ev, t->max_ratio, t->max_name);
     printf("best of row- and column-major: exact %zu of %zu, below W_hb %zu, <= 5%% %zu of %zu, max %.4f (%s)\n",
-           exact_best, evaluated, below_best, within5_best, evaluated, max_ratio_best, max_best_name);
-    printf("save vs dual buffering: mean %.1f%%, best %.1f%% (%s)\n", 100.0 * sum_save / (double)evaluated,
-           100.0 * best_save, best_save_name);
-    printf("dense (no materialized padding): mean further saving %.1f%%", 100.0 * sum_dense / (double)evaluated);
-    if (dense_defined < evaluated)
-        printf(" (Theorem 13 undefined on %zu: padding >= k_eff; counted as 0)", evaluated - dense_defined);
+           t->exact_best, ev, t->below_best, t->within5_best, ev, t->max_ratio_best, t->max_best_name);
+    printf("save vs dual buffering: mean %.1f%%, best %.1f%% (%s)\n", 100.0 * t->sum_save / (double)ev,
+           100.0 * t->best_save, t->best_save_name);
+    printf("dense (no materialized padding): mean further saving %.1f%%", 100.0 * t->sum_dense / (double)ev);
+    if (t->dense_defined < ev)
+        printf(" (Theorem 13 undefined on %zu: padding >= k_eff; counted as 0)", ev - t->dense_defined);
     printf("\n");
     printf("Eq. 42: dense gap >= padded gap on %zu of %zu; dense workspace <= padded on %zu of %zu, "
            "strictly < on the padded ones %zu of %zu\n",
-           eq42_gap, dense_defined, eq42_ws, dense_defined, eq42_strict, n_padded);
+           t->eq42_gap, t->dense_defined, t->eq42_ws, t->dense_defined, t->eq42_strict, t->n_padded);
     if (with_sim)
         printf("check (%s simulator): %zu of %zu ok (every judged closed form tight, column-major "
                "Theorem 4 equal to its truth)\n",
-               engine == RIP_ENGINE_FAST ? "fast" : "plain", n_ok, evaluated);
+               engine == RIP_ENGINE_FAST ? "fast" : "plain", t->n_ok, ev);
     else
         printf("check: closed forms only (--no-sim)\n");
+}
+
+/* ---- the two passes ---- */
+
+typedef struct run_opts {
+    const char *fname;
+    bool csv, skip_bad, with_sim;
+    rip_engine engine;
+} run_opts;
+
+/*
+** The next row for the pass: RIP_OK with *got (false at the end).  A bad
+** row (unreadable, or too large to simulate) is RIP_S_DATA with err: the
+** caller skips it under --skip-bad.
+*/
+static rip_status next_row(rip_layer_reader *lr, const run_opts *o, rip_csv_layer *row, bool *got,
+                           char err[RIP_ERR_LEN])
+{
+    rip_status s = rip_layer_reader_next(lr, row, got, err);
+    if (s != RIP_OK || !*got || row->groups > 1 || !o->with_sim)
+        return s;
+    char why[RIP_ERR_LEN];
+    if (rip_sim_size_ok(&row->L, o->engine, why) != 0) {
+        snprintf(err, RIP_ERR_LEN, "%.200s:%lld: %.280s", o->fname, (long long)row->row, why);
+        *got = false;
+        return RIP_S_DATA;
+    }
+    return RIP_OK;
+}
+
+/* Pass 1: every row checked, nothing evaluated or printed; bad rows
+** reported (and counted in *n_bad under --skip-bad); the good rows counted
+** in *n_rows; the table widths.  An exit status. */
+static int check_pass(FILE *f, const run_opts *o, size_t *n_bad, size_t *n_rows, int *wname, int *wgeo)
+{
+    char err[RIP_ERR_LEN];
+    rip_layer_reader *lr = NULL;
+    rip_status s = rip_layer_reader_open(f, o->fname, &lr, err);
+    rip_csv_layer row;
+    bool got = true;
+    while (s == RIP_OK && got) {
+        s = next_row(lr, o, &row, &got, err);
+        if (s == RIP_S_DATA && o->skip_bad) {
+            fprintf(stderr, "%s (skipped)\n", err);
+            ++*n_bad;
+            s = RIP_OK;
+            got = true;
+            continue;
+        }
+        if (s != RIP_OK || !got)
+            break;
+        ++*n_rows;
+        char geo[256];
+        fmt_geometry(geo, sizeof geo, &row.L);
+        int ln = (int)strlen(row.name), lg = (int)strlen(geo);
+        *wname = ln > *wname ? ln : *wname;
+        *wgeo = lg > *wgeo ? lg : *wgeo;
+    }
+    rip_layer_reader_close(lr);
+    if (s != RIP_OK)
+        fprintf(stderr, "%s%s\n", s == RIP_S_DATA ? "" : "ripsim layers: ", err);
+    return rip_exit_status(s);
+}
+
+/* Pass 2: read again, evaluate and print each row as it comes (bad rows
+** were reported by pass 1 and are skipped quietly).  n_rows (from pass 1)
+** sizes the progress line, shown only when the rows themselves are not
+** going to a terminal.  An exit status. */
+static int print_pass(FILE *f, const run_opts *o, size_t n_bad, size_t n_rows, int wname, int wgeo)
+{
+    rip_progress pr;
+    rip_progress_init(&pr, "layers", "rows", o->with_sim && !isatty(STDOUT_FILENO));
+    int64_t done = 0;
+    char err[RIP_ERR_LEN];
+    rip_layer_reader *lr = NULL;
+    rip_status s = rip_layer_reader_open(f, o->fname, &lr, err);
+    totals t;
+    memset(&t, 0, sizeof t);
+    t.best_save = -1;
+    if (s == RIP_OK) {
+        if (o->csv)
+            print_csv_header();
+        else
+            print_table_header(wname, wgeo);
+    }
+    rip_csv_layer row;
+    item it;
+    bool got = true;
+    while (s == RIP_OK) {
+        s = next_row(lr, o, &row, &got, err);
+        if (s == RIP_S_DATA && o->skip_bad) {
+            s = RIP_OK;
+            continue;
+        }
+        if (s != RIP_OK || !got)
+            break;
+        rip_progress_update(&pr, done++, (int64_t)n_rows, row.name);
+        memset(&it, 0, sizeof it);
+        it.row = &row;
+        it.state = row.groups > 1 ? ITEM_GROUPED : ITEM_EVALUATED;
+        if (it.state == ITEM_EVALUATED && rip_compare_layer(&row.L, o->engine, o->with_sim, &it.c, err) != 0) {
+            /* rip_sim_size_ok passed in pass 1: only memory is left to fail */
+            rip_progress_end(&pr);
+            fprintf(stderr, "%s:%lld: %s\n", o->fname, (long long)row.row, err);
+            rip_layer_reader_close(lr);
+            return RIP_EX_OSERR;
+        }
+        if (o->csv)
+            print_csv_row(&it, o->with_sim);
+        else
+            print_table_row(&it, wname, wgeo, o->with_sim, &t);
+    }
+    rip_progress_end(&pr);
+    rip_layer_reader_close(lr);
+    if (s != RIP_OK) {
+        /* pass 1 read the same bytes without fault: the file changed, or the disk failed */
+        fprintf(stderr, "%s%s\n", s == RIP_S_DATA ? "" : "ripsim layers: ", err);
+        return rip_exit_status(s);
+    }
+    if (!o->csv)
+        print_table_footer(&t, n_bad, o->with_sim, o->engine);
+    return RIP_EX_OK;
+}
+
+/*
+** Input that cannot be read twice (a pipe, a terminal) is copied to an
+** anonymous temporary file first.  *out is f itself when f is a regular
+** file.  An exit status.
+*/
+static int rereadable(FILE *f, const char *fname, FILE **out)
+{
+    struct stat st;
+    *out = f;
+    if (fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) && fseek(f, 0, SEEK_CUR) == 0)
+        return RIP_EX_OK;
+    FILE *tmp = tmpfile();
+    if (tmp == NULL) {
+        fprintf(stderr, "ripsim layers: cannot create a temporary copy of %s: %s\n", fname, strerror(errno));
+        return RIP_EX_CANTCREAT;
+    }
+    char buf[65536];
+    size_t n;
+    while ((n = fread(buf, 1, sizeof buf, f)) > 0)
+        if (fwrite(buf, 1, n, tmp) != n) {
+            fprintf(stderr, "ripsim layers: cannot write the temporary copy of %s: %s\n", fname, strerror(errno));
+            fclose(tmp);
+            return RIP_EX_IOERR;
+        }
+    if (ferror(f)) {
+        fprintf(stderr, "ripsim layers: %s: read error\n", fname);
+        fclose(tmp);
+        return RIP_EX_NOINPUT;
+    }
+    if (fflush(tmp) != 0 || fseek(tmp, 0, SEEK_SET) != 0) {
+        fprintf(stderr, "ripsim layers: cannot write the temporary copy of %s: %s\n", fname, strerror(errno));
+        fclose(tmp);
+        return RIP_EX_IOERR;
+    }
+    *out = tmp;
+    return RIP_EX_OK;
 }
 
 /* ---- the command ---- */
@@ -421,67 +577,29 @@ int rip_cmd_layers(int argc, char **argv)
             fclose(f);
         return RIP_EX_NOINPUT;
     }
-    rip_layer_table t;
-    char err[RIP_ERR_LEN];
-    rc = rip_layer_csv_read(f, fname, skip_bad, stderr, &t, err);
-    bool read_error = ferror(f) != 0;
+    FILE *in = f;
+    rc = rereadable(f, fname, &in);
+    off_t start = rc == RIP_EX_OK ? ftello(in) : 0; /* standard input need not start at 0 */
+    run_opts o = {fname, csv, skip_bad, with_sim, engine};
+    size_t n_bad = 0, n_rows = 0;
+    int wname = 4, wgeo = 8;
+    if (rc == RIP_EX_OK)
+        rc = check_pass(in, &o, &n_bad, &n_rows, &wname, &wgeo);
+    if (rc == RIP_EX_OK) {
+        if (start < 0 || fseeko(in, start, SEEK_SET) != 0) {
+            fprintf(stderr, "ripsim layers: %s: cannot read it a second time: %s\n", fname, strerror(errno));
+            rc = RIP_EX_NOINPUT;
+        } else {
+            clearerr(in);
+            rc = print_pass(in, &o, n_bad, n_rows, wname, wgeo);
+        }
+    }
+    if (in != f)
+        fclose(in);
     if (!is_stdin)
         fclose(f);
-    if (rc != 0) {
-        if (read_error) {
-            fprintf(stderr, "ripsim layers: %s\n", err);
-            return RIP_EX_NOINPUT;
-        }
-        fprintf(stderr, "%s\n", err);
-        return strstr(err, "out of memory") ? RIP_EX_OSERR : RIP_EX_DATAERR;
-    }
-
-    /* evaluate everything before printing anything */
-    item *items = calloc(t.n ? t.n : 1, sizeof *items);
-    if (items == NULL) {
-        rip_layer_table_free(&t);
-        fprintf(stderr, "ripsim layers: out of memory\n");
-        return RIP_EX_OSERR;
-    }
-    size_t n_bad = t.n_bad;
-    rip_progress pr;
-    rip_progress_init(&pr, "layers", "rows", with_sim);
-    for (size_t j = 0; j < t.n; j++) {
-        item *it = &items[j];
-        rip_progress_update(&pr, (int64_t)j, (int64_t)t.n, t.rows[j].name);
-        it->row = &t.rows[j];
-        if (it->row->groups > 1) {
-            it->state = ITEM_GROUPED;
-            continue;
-        }
-        it->state = ITEM_EVALUATED;
-        if (rip_compare_layer(&it->row->L, engine, with_sim, &it->c, err) == 0)
-            continue;
-        bool oom = strstr(err, "out of memory") != NULL;
-        if (!skip_bad || oom)
-            rip_progress_end(&pr);
-        if (skip_bad && !oom) {
-            rip_progress_clear(&pr);
-            fprintf(stderr, "%s:%lld: %s (skipped)\n", fname, (long long)it->row->row, err);
-            it->state = ITEM_SKIPPED;
-            n_bad++;
-            continue;
-        }
-        fprintf(stderr, "%s:%lld: %s\n", fname, (long long)it->row->row, err);
-        free(items);
-        rip_layer_table_free(&t);
-        return oom ? RIP_EX_OSERR : RIP_EX_DATAERR;
-    }
-
-    rip_progress_update(&pr, (int64_t)t.n, (int64_t)t.n, "done");
-    rip_progress_end(&pr);
-    if (csv)
-        print_csv(items, t.n, with_sim);
-    else
-        print_table(items, t.n, n_bad, with_sim, engine);
-    free(items);
-    rip_layer_table_free(&t);
-
+    if (rc != RIP_EX_OK)
+        return rc;
     if (n_bad)
         fprintf(stderr, "ripsim layers: %zu bad row%s skipped\n", n_bad, n_bad == 1 ? "" : "s");
     return rip_out_check_stdout("layers");

@@ -12,8 +12,9 @@
 ** --dual none at all (Tab. 7's dual buffer).  An interval list has no
 ** candidates.  Every plan except the lower bound is verified by
 ** rip_plan_check() before anything is printed (for graphs with every used
-** RiP gap re-derived by the simulator); a plan that fails is an internal
-** error (exit 70) naming the violation, never output.
+** conv gap re-derived by the simulator and every pool gap by simulating the
+** pool; the "check" line says what was verified); a plan that fails is an
+** internal error (exit 70) naming the violation, never output.
 **
 ** Output: a readable summary and one row per tensor (default), one JSON
 ** object (--json), an ASCII picture of memory over time (--draw ascii,
@@ -58,16 +59,6 @@ static const rip_exit_doc exits[] = {
     {73, "--out cannot be created"},
     {74, "output cannot be written"},
 };
-
-/*
-** The planner (src/plan) returns exit statuses of cli.h today; every status
-** it returns passes through here, the one place to change when it returns
-** rip_status instead (then: return rip_exit_status(rc)).
-*/
-static int plan_exit(int rc)
-{
-    return rc;
-}
 
 /* "                      NAME   summary\n" for each strategy, for --help. */
 static void strategy_help(char *buf, size_t len, const char **names, size_t max_names)
@@ -436,6 +427,35 @@ static int draw_svg(const char *path, const rip_problem *p, const rip_plan *plan
     return rip_out_commit(&out);
 }
 
+/* What rip_plan_check verified, exactly (plan.h): placement always; per
+** kind of used in-place pair, how its rule was established. */
+static void check_claim(char *buf, size_t n, const rip_problem *p, const rip_plan *plan, bool simulated)
+{
+    size_t conv = 0, pool = 0, other_gap = 0, alias = 0;
+    for (size_t k = 0; k < p->n_cand; k++) {
+        if (!plan->in_place[k])
+            continue;
+        const rip_candidate *c = &p->cand[k];
+        conv += c->kind == RIP_INPLACE_GAP && c->has_layer;
+        pool += c->kind == RIP_INPLACE_GAP && c->pool;
+        other_gap += c->kind == RIP_INPLACE_GAP && !c->has_layer && !c->pool;
+        alias += c->kind == RIP_INPLACE_ALIAS;
+    }
+    int w = snprintf(buf, n, "passed (offsets, overlaps of live tensors, shifts, peak");
+    if (w < 0 || (size_t)w >= n)
+        return;
+    if (conv + pool + other_gap + alias == 0) {
+        snprintf(buf + w, n - (size_t)w, ")");
+        return;
+    }
+    snprintf(buf + w, n - (size_t)w,
+             "; in-place pairs used: %zu conv GAP %s, %zu pool GAP %s, each matched to its tensors' sizes%s; %zu "
+             "ALIAS by operator class)",
+             conv, simulated ? "re-derived by the simulator" : "as computed", pool,
+             simulated ? "re-derived by simulating the pool" : "as computed",
+             other_gap ? ", other GAPs as given" : "", alias);
+}
+
 /* ---- the command ---- */
 
 int rip_cmd_plan(int argc, char **argv)
@@ -536,9 +556,9 @@ int rip_cmd_plan(int argc, char **argv)
     if (is_graph) {
         rip_graph g;
         rc = rip_graph_load(graph_path, &g, err);
-        if (rc != 0) {
+        if (rc != RIP_OK) {
             fprintf(stderr, "ripsim plan: %s\n", err);
-            return plan_exit(rc);
+            return rip_exit_status((rip_status)rc);
         }
         rip_graph_opts go = {.rip = !no_rip && !dual, .inplace_depthwise = !dual, .sigma_taps = taps, .align = align};
         rc = rip_problem_from_graph(&g, &go, &p, err);
@@ -546,9 +566,9 @@ int rip_cmd_plan(int argc, char **argv)
     } else {
         rc = rip_problem_from_intervals(intervals_path, inclusive, align, &p, err);
     }
-    if (rc != 0) {
+    if (rc != RIP_OK) {
         fprintf(stderr, "ripsim plan: %s\n", err);
-        return plan_exit(rc);
+        return rip_exit_status((rip_status)rc);
     }
 
     /* the plan */
@@ -571,19 +591,23 @@ int rip_cmd_plan(int argc, char **argv)
     rip_progress_tick(&pr);
     rc = rip_strategy_run(s, &p, &po, plan, err);
     rip_progress_end(&pr);
-    if (rc != 0) {
+    if (rc != RIP_OK) {
         fprintf(stderr, "ripsim plan: %s\n", err);
-        rc = plan_exit(rc);
+        rc = rip_exit_status((rip_status)rc);
         goto done;
     }
-    const char *check_note = "skipped (--no-check)";
+    char check_note[320] = "skipped (--no-check)";
     if (check && !plan->bound_only) {
-        if (rip_plan_check(&p, plan, is_graph, err) != 0) {
-            fprintf(stderr, "ripsim plan: internal error: strategy %s made an invalid plan: %s\n", s->name, err);
-            rc = RIP_EX_SOFTWARE;
+        rc = rip_plan_check(&p, plan, is_graph, err);
+        if (rc != RIP_OK) {
+            if (rc == RIP_S_NOMEM)
+                fprintf(stderr, "ripsim plan: %s\n", err);
+            else
+                fprintf(stderr, "ripsim plan: internal error: strategy %s made an invalid plan: %s\n", s->name, err);
+            rc = rc == RIP_S_NOMEM ? RIP_EX_OSERR : RIP_EX_SOFTWARE;
             goto done;
         }
-        check_note = is_graph ? "passed (every used RiP gap re-derived by the simulator)" : "passed";
+        check_claim(check_note, sizeof check_note, &p, plan, is_graph);
     }
 
     /* output */

@@ -69,10 +69,10 @@
 ** lower bound).  opts.time_limit > 0 stops the search; minimizing then
 ** returns the best plan so far (optimal = false).
 **
-** Returns 0, or RIP_EX_FAIL when a capacity cannot be met (err says
+** Returns RIP_OK, or RIP_S_FAILED when a capacity cannot be met (err says
 ** whether that was proven or the time ran out; the best plan found is
-** still written to out), RIP_EX_DATAERR for a problem with in-place
-** candidates (use milp), RIP_EX_OSERR on OOM.
+** still written to out), RIP_S_DATA for a problem with in-place
+** candidates (use milp), RIP_S_NOMEM on OOM.
 */
 #include <stdbool.h>
 #include <stdint.h>
@@ -81,7 +81,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "cli.h"
+#include "status.h"
 #include "plan.h"
 
 int rip_strategy_exact(const rip_problem *p, const rip_plan_opts *o, rip_plan *out, char err[RIP_ERR_LEN]);
@@ -776,10 +776,14 @@ int rip_strategy_exact(const rip_problem *p, const rip_plan_opts *o, rip_plan *o
                  "strategy exact: the problem has %zu in-place candidates; exact places raw "
                  "buffers only (use --strategy milp, or build the problem without in-place "
                  "candidates)", p->n_cand);
-        return RIP_EX_DATAERR;
+        return RIP_S_DATA;
     }
     snprintf(out->strategy, sizeof out->strategy, "exact");
     out->lower_bound = rip_problem_lower_bound(p);
+    if (out->lower_bound < 0) {
+        snprintf(err, RIP_ERR_LEN, "strategy exact: out of memory");
+        return RIP_S_NOMEM;
+    }
     out->n_vars = out->n_cons = out->n_binaries = 0;
     if (p->n == 0) {
         out->peak = 0;
@@ -789,14 +793,14 @@ int rip_strategy_exact(const rip_problem *p, const rip_plan_opts *o, rip_plan *o
     }
     if (p->n > (size_t)INT32_MAX / 4) {
         snprintf(err, RIP_ERR_LEN, "strategy exact: too many buffers (%zu)", p->n);
-        return RIP_EX_DATAERR;
+        return RIP_S_DATA;
     }
 
     ex_search s;
     if (ex_init(&s, p)) {
         ex_free(&s);
         snprintf(err, RIP_ERR_LEN, "strategy exact: out of memory");
-        return RIP_EX_OSERR;
+        return RIP_S_NOMEM;
     }
     int rc = 0;
     ex_set_keys(&s, 's');
@@ -806,7 +810,7 @@ int rip_strategy_exact(const rip_problem *p, const rip_plan_opts *o, rip_plan *o
     if (all < 0) {
         ex_free(&s);
         snprintf(err, RIP_ERR_LEN, "strategy exact: out of memory");
-        return RIP_EX_OSERR;
+        return RIP_S_NOMEM;
     }
     for (int i = 0; i < s.n; i++)
         s.pool[all + i] = i;
@@ -854,7 +858,7 @@ int rip_strategy_exact(const rip_problem *p, const rip_plan_opts *o, rip_plan *o
     if (s.oom) {
         ex_free(&s);
         snprintf(err, RIP_ERR_LEN, "strategy exact: out of memory");
-        return RIP_EX_OSERR;
+        return RIP_S_NOMEM;
     }
     for (int i = 0; i < s.n; i++)
         out->offset[i] = s.best_x[i];
@@ -872,7 +876,7 @@ int rip_strategy_exact(const rip_problem *p, const rip_plan_opts *o, rip_plan *o
                      "within capacity %lld bytes; best plan found %lld",
                      o->time_limit, (unsigned long long)s.nodes, (long long)o->capacity,
                      (long long)s.best_peak);
-        rc = RIP_EX_FAIL;
+        rc = RIP_S_FAILED;
     }
     if (o->verbose)
         fprintf(stderr, "exact: %d buffers, %d sections, greedy %lld, peak %lld, lower bound %lld, "

@@ -11,6 +11,7 @@
 #include <stdio.h>
 
 #include "plan.h"
+#include "status.h"
 
 typedef enum {
     RIP_OP_CONV2D, RIP_OP_POINTWISE, RIP_OP_DEPTHWISE, RIP_OP_ADD, RIP_OP_MUL, RIP_OP_SUB,
@@ -39,26 +40,59 @@ typedef struct rip_graph {
     size_t n_ops;
 } rip_graph;
 
-/* Read a graph; errors name the row and field (malformed values, unknown
-** op, inputs that do not exist or come later (cycles), shape mismatches
-** with producers).  0, or an exit status of cli.h with err. */
-int rip_graph_load(const char *path, rip_graph *g, char err[RIP_ERR_LEN]);
+/* Largest spatial or channel extent, and largest tensor in bytes, a graph
+** may hold: every product below stays far from overflow. */
+#define RIP_GRAPH_DIM_MAX ((int64_t)1 << 24)
+#define RIP_GRAPH_TENSOR_MAX ((int64_t)1 << 46)
+
+/*
+** Read a graph (graph.c states every check).  RIP_OK; RIP_S_NOINPUT (the
+** file cannot be opened), RIP_S_DATA (a bad header or row, named as
+** FILE:ROW: FIELD: problem), RIP_S_IO, RIP_S_NOMEM, with err.
+*/
+rip_status rip_graph_load(const char *path, rip_graph *g, char err[RIP_ERR_LEN]);
 void rip_graph_free(rip_graph *g);
+
+/* Position of the op with op_id id in a loaded graph, or -1. */
+long rip_graph_find_op(const rip_graph *g, int64_t id);
+
+/* Elementwise ops (add mul sub logistic relu bn hardswish hardsigmoid), pools. */
+bool rip_op_is_elementwise(rip_op_kind k);
+bool rip_op_is_pool(rip_op_kind k);
+
+/*
+** Branch connections: the tensors (the model input and every op's output)
+** read by more than one op, each consumer counted once.  Op ids may have
+** gaps: tensors are indexed by the op's position.  RIP_OK with *branches;
+** RIP_S_NOMEM, or RIP_S_INTERNAL for a graph whose inputs do not resolve
+** (not from rip_graph_load), with err.
+*/
+rip_status rip_graph_count_branches(const rip_graph *g, int64_t *branches, char err[RIP_ERR_LEN]);
 
 typedef struct rip_graph_opts {
     bool rip;                   /* RiP in-place candidates (conv GAP, elementwise/pool/upsample) */
     bool inplace_depthwise;     /* TinyEngine's in-place depthwise (ALIAS) */
     bool sigma_taps;            /* RiP gap with taps read from the workspace (default: gathered, sigma = 0) */
-    int64_t align;              /* V, bytes (paper: 4) */
+    int64_t align;              /* V, bytes, in [1, RIP_PLAN_ALIGN_MAX] (paper: 4) */
 } rip_graph_opts;
 
-/* Build the planning problem of a graph.  0, or an exit status with err. */
-int rip_problem_from_graph(const rip_graph *g, const rip_graph_opts *o, rip_problem *p,
-                           char err[RIP_ERR_LEN]);
+/*
+** Build the planning problem of a loaded graph (graph_problem.c).  RIP_OK;
+** RIP_S_DATA when the sizes add up to more than RIP_PLAN_TOTAL_MAX,
+** RIP_S_INTERNAL for a bad alignment or an unchecked graph, RIP_S_NOMEM,
+** with err.
+*/
+rip_status rip_problem_from_graph(const rip_graph *g, const rip_graph_opts *o, rip_problem *p,
+                                  char err[RIP_ERR_LEN]);
 
-/* Read a raw buffer list id,start,end,size (half-open [start,end) unless
-** inclusive).  0, or an exit status with err naming row and field. */
-int rip_problem_from_intervals(const char *path, bool inclusive, int64_t align, rip_problem *p,
-                               char err[RIP_ERR_LEN]);
+/*
+** Read a raw buffer list id,start,end,size (half-open [start,end) unless
+** inclusive; intervals.c).  RIP_OK; RIP_S_NOINPUT, RIP_S_DATA (a bad row,
+** named FILE:ROW: FIELD: problem, including sizes that add up to more than
+** RIP_PLAN_TOTAL_MAX), RIP_S_IO, RIP_S_NOMEM, RIP_S_INTERNAL (bad
+** alignment), with err.
+*/
+rip_status rip_problem_from_intervals(const char *path, bool inclusive, int64_t align, rip_problem *p,
+                                      char err[RIP_ERR_LEN]);
 
 #endif

@@ -19,7 +19,7 @@
 */
 #include <stdlib.h>
 
-#include "cli.h"
+#include "status.h"
 #include "place.h"
 #include "plan.h"
 #include "strategies.h"
@@ -55,7 +55,7 @@ int rip_strategy_greedy_size(const rip_problem *p, const rip_plan_opts *o, rip_p
                              char err[RIP_ERR_LEN])
 {
     (void)o;
-    int rc = RIP_EX_OSERR;
+    int rc = RIP_S_NOMEM;
     rip_placer pl = {0};
     int *order = malloc((p->n ? p->n : 1) * sizeof *order);
     if (order == NULL || rip_greedy_size_order(p, order) != 0 || rip_placer_init(&pl, p, out->offset) != 0) {

@@ -36,7 +36,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
+#include "status.h"
 #include "pcg32.h"
 #include "place.h"
 #include "plan.h"
@@ -94,7 +94,7 @@ static int tvm_order(const rip_problem *p, int *order)
 int rip_strategy_hill_climb(const rip_problem *p, const rip_plan_opts *o, rip_plan *out,
                             char err[RIP_ERR_LEN])
 {
-    int rc = RIP_EX_OSERR;
+    int rc = RIP_S_NOMEM;
     rip_placer pl = {0};
     size_t n = p->n;
     int *order = malloc((n ? n : 1) * sizeof *order);

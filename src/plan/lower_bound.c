@@ -14,10 +14,13 @@ int rip_strategy_lower_bound(const rip_problem *p, const rip_plan_opts *o, rip_p
                              char err[RIP_ERR_LEN])
 {
     (void)o;
-    (void)err;
     for (size_t i = 0; i < p->n; i++)
         out->offset[i] = 0;
     out->lower_bound = rip_problem_lower_bound(p);
+    if (out->lower_bound < 0) {
+        snprintf(err, RIP_ERR_LEN, "lower-bound: out of memory");
+        return RIP_S_NOMEM;
+    }
     out->peak = out->lower_bound;
     out->bound_only = true;
     out->optimal = false;

@@ -35,8 +35,22 @@
 #include <stdio.h>
 
 #include "layer.h"
+#include "status.h"
 
 #define RIP_PLAN_ID_LEN 32
+
+/* The largest total a problem may have: every tensor's size plus the
+** alignment, plus every candidate's gap, at most 2^62 bytes.  Any offset a
+** placement reaches is below that total, so offset + gap + size never
+** leaves int64.  Problem builders refuse more (RIP_S_DATA). */
+#define RIP_PLAN_TOTAL_MAX ((int64_t)1 << 62)
+/* Pools whose gap the checker re-derives by direct simulation: at most
+** this many input and output pixels, and output pixels x window taps.
+** The graph builder makes no pool candidate beyond them. */
+#define RIP_PLAN_POOL_PIXELS_MAX ((int64_t)1 << 22)
+#define RIP_PLAN_POOL_WORK_MAX ((int64_t)1 << 26)
+/* The largest alignment (bytes) a problem may ask for. */
+#define RIP_PLAN_ALIGN_MAX ((int64_t)1 << 30)
 
 typedef struct rip_tensor {
     char id[RIP_PLAN_ID_LEN];   /* graph: "input" or the producer's op_id; intervals: the file's id */
@@ -62,6 +76,12 @@ typedef struct rip_candidate {
     ** rather than gathered first (sigma = 0, RIP_EXEC_DENSE_GATHER, the
     ** default).  Added after the original fields; zero = gathered. */
     bool taps;
+    /* GAP of a local pooling op: `layer` holds its geometry (cin = cout =
+    ** the channels, derived) and `gap` is Theorem 13's gathered gap of that
+    ** geometry in bytes, aligned (each output pixel is written after its
+    ** whole window is read).  has_layer stays false: it means a conv.
+    ** Added after the original fields; false for every other candidate. */
+    bool pool;
 } rip_candidate;
 
 typedef struct rip_problem {
@@ -95,16 +115,25 @@ typedef struct rip_plan {
 rip_plan *rip_plan_new(const rip_problem *p, const char *strategy);
 void rip_plan_free(rip_plan *plan);
 
-/* Recompute plan->peak from the offsets, sizes and shifts. */
+/* Recompute plan->peak from the offsets, sizes and shifts (saturating at
+** INT64_MAX for offsets no valid plan has). */
 int64_t rip_plan_peak(const rip_problem *p, const rip_plan *plan);
 
 /*
 ** Live-bytes lower bound: max over steps of the bytes that must be resident.
 ** A pair that may be used in place at that step counts as its smallest
 ** possible union (ALIAS: max(N_in, N_out); GAP: max(N_out, gap + N_in)).
-** Every valid plan's peak is >= this.
+** Every valid plan's peak is >= this.  O((n + candidates) log(n +
+** candidates)).  Sums saturate at INT64_MAX (only a problem beyond
+** RIP_PLAN_TOTAL_MAX gets there); -1 when out of memory.
 */
 int64_t rip_problem_lower_bound(const rip_problem *p);
+
+/*
+** The problem's total (RIP_PLAN_TOTAL_MAX) and alignment are within the
+** limits: RIP_OK, or RIP_S_DATA with err naming the total.
+*/
+rip_status rip_problem_check_total(const rip_problem *p, char err[RIP_ERR_LEN]);
 
 /* x rounded up to a multiple of a (x >= 0, a >= 1). */
 static inline int64_t rip_align_up(int64_t x, int64_t a)
@@ -119,17 +148,23 @@ static inline bool rip_tensors_meet(const rip_tensor *a, const rip_tensor *b)
 }
 
 /*
-** Check a plan: offsets aligned and >= 0, no two tensors live at the same
-** time overlap unless they are a used candidate whose offsets respect its
-** rule, at most one input overwritten per operator, runtime-shift blocks
-** free, peak correct.  With simulate true, every used GAP candidate's gap is
-** re-derived by the simulator (rip_dense_gather truth of its layer, or
-** rip_dense_taps when the candidate has taps set, in bytes, rounded up to
-** the alignment) instead of trusting the closed form; candidates without a
-** layer (pooling, gap 0) keep their gap.  A bound_only plan is refused.
-** Returns 0, or -1 with the first violation in err.
+** Check a plan (check.c lists every check in order): the problem sane (sizes
+** > 0, lifetimes, candidate indices, every GAP candidate's conv layer or
+** pool geometry consistent with the tensors it joins), offsets >= 0 and
+** aligned, no two tensors live at the same time overlapping unless they are
+** a used candidate whose offsets respect its rule, at most one input
+** overwritten per operator, runtime-shift blocks free, peak correct, all
+** without int64 overflow.  With simulate true, every used conv GAP
+** candidate's gap is re-derived by the simulator (rip_dense_gather truth of
+** its layer, or rip_dense_taps when the candidate has taps set, in bytes,
+** rounded up to the alignment) instead of trusting the closed form, and
+** every used pool GAP candidate's gap by a direct simulation of the pool's
+** reads and writes.  ALIAS candidates are taken on argument (the builder's
+** operator classes).  A bound_only plan is refused.
+** Returns RIP_OK; RIP_S_FAILED with the first violation in err;
+** RIP_S_NOMEM.
 */
-int rip_plan_check(const rip_problem *p, const rip_plan *plan, bool simulate, char err[RIP_ERR_LEN]);
+rip_status rip_plan_check(const rip_problem *p, const rip_plan *plan, bool simulate, char err[RIP_ERR_LEN]);
 
 /* ---- strategies ---- */
 
@@ -140,6 +175,8 @@ typedef struct rip_plan_opts {
     bool verbose;
 } rip_plan_opts;
 
+/* A strategy returns a rip_status (a strategy not converted yet may still
+** return a sysexits code of cli.h; rip_strategy_run maps those). */
 typedef int (*rip_strategy_fn)(const rip_problem *p, const rip_plan_opts *o, rip_plan *out,
                                char err[RIP_ERR_LEN]);
 
@@ -158,10 +195,13 @@ const rip_strategy *rip_strategy_by_name(const char *name);
 ** that the problem's indices are sane, times the call into out->seconds
 ** (wall clock, overriding what the strategy set), and sets out->optimal
 ** when a placement's peak equals the lower bound (a solver's own proof is
-** kept).  o may be NULL (all defaults).  Returns 0, or an exit status of
-** cli.h with err.  The plan is not checked: call rip_plan_check().
+** kept).  o may be NULL (all defaults).  Returns RIP_OK; RIP_S_DATA for
+** a malformed problem (including one beyond RIP_PLAN_TOTAL_MAX), or the
+** strategy's status (RIP_S_FAILED: exact could not meet its capacity,
+** RIP_S_NOMEM, ...), with err.  The plan is not checked: call
+** rip_plan_check().
 */
-int rip_strategy_run(const rip_strategy *s, const rip_problem *p, const rip_plan_opts *o, rip_plan *out,
+rip_status rip_strategy_run(const rip_strategy *s, const rip_problem *p, const rip_plan_opts *o, rip_plan *out,
                      char err[RIP_ERR_LEN]);
 
 void rip_problem_free(rip_problem *p);

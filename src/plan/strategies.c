@@ -12,7 +12,6 @@
 */
 #include <string.h>
 
-#include "cli.h"
 #include "place.h"
 #include "plan.h"
 #include "strategies.h"
@@ -47,18 +46,19 @@ const rip_strategy *rip_strategy_by_name(const char *name)
     return NULL;
 }
 
-/* The indices a strategy relies on: candidates name existing tensors. */
-static int validate(const rip_problem *p, char err[RIP_ERR_LEN])
+/* The indices a strategy relies on: candidates name existing tensors;
+** and the total fits (RIP_PLAN_TOTAL_MAX).  RIP_OK or RIP_S_DATA. */
+static rip_status validate(const rip_problem *p, char err[RIP_ERR_LEN])
 {
     if (p->align < 1) {
         snprintf(err, RIP_ERR_LEN, "problem %s: alignment %lld < 1", p->name, (long long)p->align);
-        return RIP_EX_DATAERR;
+        return RIP_S_DATA;
     }
     for (size_t i = 0; i < p->n; i++) {
         if (p->t[i].size <= 0 || p->t[i].first > p->t[i].last) {
             snprintf(err, RIP_ERR_LEN, "problem %s: tensor %s has size %lld and lifetime [%lld, %lld]", p->name,
                      p->t[i].id, (long long)p->t[i].size, (long long)p->t[i].first, (long long)p->t[i].last);
-            return RIP_EX_DATAERR;
+            return RIP_S_DATA;
         }
     }
     for (size_t k = 0; k < p->n_cand; k++) {
@@ -67,30 +67,30 @@ static int validate(const rip_problem *p, char err[RIP_ERR_LEN])
             c->gap < 0 || c->op < 0 || c->op >= p->n_steps) {
             snprintf(err, RIP_ERR_LEN, "problem %s: candidate %zu (%d -> %d, gap %lld) is malformed", p->name, k,
                      c->in, c->out, (long long)c->gap);
-            return RIP_EX_DATAERR;
+            return RIP_S_DATA;
         }
         if (c->kind == RIP_INPLACE_GAP ? c->gap % p->align != 0 : c->gap != 0) {
             snprintf(err, RIP_ERR_LEN, "problem %s: candidate %zu: gap %lld must be %s", p->name, k,
                      (long long)c->gap, c->kind == RIP_INPLACE_GAP ? "a multiple of the alignment" : "0 (ALIAS)");
-            return RIP_EX_DATAERR;
+            return RIP_S_DATA;
         }
     }
-    return 0;
+    return rip_problem_check_total(p, err);
 }
 
-int rip_strategy_run(const rip_strategy *s, const rip_problem *p, const rip_plan_opts *o, rip_plan *out,
-                     char err[RIP_ERR_LEN])
+rip_status rip_strategy_run(const rip_strategy *s, const rip_problem *p, const rip_plan_opts *o, rip_plan *out,
+                            char err[RIP_ERR_LEN])
 {
-    int rc = validate(p, err);
-    if (rc != 0)
+    rip_status rc = validate(p, err);
+    if (rc != RIP_OK)
         return rc;
     rip_plan_opts none = {0};
     double t0 = rip_plan_clock();
-    rc = s->run(p, o ? o : &none, out, err);
+    rc = (rip_status)s->run(p, o ? o : &none, out, err);
     out->seconds = rip_plan_clock() - t0;
-    if (rc != 0)
+    if (rc != RIP_OK)
         return rc;
     if (!out->bound_only && out->peak == out->lower_bound)
         out->optimal = true;
-    return 0;
+    return RIP_OK;
 }

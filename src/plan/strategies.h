@@ -1,8 +1,9 @@
 /*
 ** strategies.h — the strategy functions behind the registry of
 ** strategies.c (internal to src/plan/).  Each has the rip_strategy_fn
-** signature: it fills *out (made by rip_plan_new for p) and returns 0, or
-** an exit status of cli.h with err.
+** signature: it fills *out (made by rip_plan_new for p) and returns
+** RIP_OK, or a rip_status with err (milp.c may still return a sysexits
+** code; rip_strategy_run maps it).
 */
 #ifndef RIPSIM_PLAN_STRATEGIES_H
 #define RIPSIM_PLAN_STRATEGIES_H

@@ -44,7 +44,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
+#include "status.h"
 #include "place.h"
 #include "plan.h"
 #include "strategies.h"
@@ -82,7 +82,7 @@ int rip_strategy_tinyengine(const rip_problem *p, const rip_plan_opts *o, rip_pl
                             char err[RIP_ERR_LEN])
 {
     (void)o;
-    int rc = RIP_EX_OSERR;
+    int rc = RIP_S_NOMEM;
     size_t n = p->n, nc = p->n_cand;
     rip_placer pl = {0};
     int *next = malloc((n ? n : 1) * sizeof *next);      /* group chain: next member or -1 */

@@ -8,43 +8,23 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
-#include <sysexits.h>
 #include <unistd.h>
 
 #include "plan/graph.h"
 
-/*
-** The planner (src/plan) still returns sysexits(3) values; this maps them to
-** rip_status in one place until it returns rip_status itself (a value below
-** 64 is taken to be a rip_status already, so the map keeps working then).
-*/
-static rip_status from_planner(int rc)
-{
-    switch (rc) {
-    case 0: return RIP_OK;
-    case EX_USAGE: /* an option the tables set themselves: the data cannot be planned */
-    case EX_DATAERR: return RIP_S_DATA;
-    case EX_NOINPUT: return RIP_S_NOINPUT;
-    case EX_CANTCREAT: return RIP_S_CANTCREATE;
-    case EX_IOERR: return RIP_S_IO;
-    case EX_OSERR: return RIP_S_NOMEM;
-    case EX_UNAVAILABLE: return RIP_S_UNAVAILABLE;
-    default: return rc > 0 && rc < 64 ? (rip_status)rc : RIP_S_INTERNAL;
-    }
-}
 
 rip_status rip_plan_graph_file(const char *path, bool rip, bool inplace_depthwise, const char *strategy,
                         const rip_plan_opts *po, rip_problem *p, rip_plan **out, char err[RIP_ERR_LEN])
 {
     rip_graph g;
     int status = rip_graph_load(path, &g, err);
-    if (status != 0)
-        return from_planner(status);
+    if (status != RIP_OK)
+        return (rip_status)status;
     rip_graph_opts go = {.rip = rip, .inplace_depthwise = inplace_depthwise, .sigma_taps = false, .align = 4};
     status = rip_problem_from_graph(&g, &go, p, err);
     rip_graph_free(&g);
-    if (status != 0)
-        return from_planner(status);
+    if (status != RIP_OK)
+        return (rip_status)status;
     const rip_strategy *s = rip_strategy_by_name(strategy);
     rip_plan *plan = s ? rip_plan_new(p, strategy) : NULL;
     if (!plan) {
@@ -53,10 +33,8 @@ rip_status rip_plan_graph_file(const char *path, bool rip, bool inplace_depthwis
         return s ? RIP_S_NOMEM : RIP_S_INTERNAL;
     }
     char why[RIP_ERR_LEN];
-    rip_status st = RIP_OK;
-    if ((status = s->run(p, po, plan, why)) != 0)
-        st = from_planner(status);
-    else if (rip_plan_check(p, plan, true, why) != 0)
+    rip_status st = rip_strategy_run(s, p, po, plan, why);
+    if (st == RIP_OK && (st = rip_plan_check(p, plan, true, why)) == RIP_S_FAILED)
         st = RIP_S_INTERNAL; /* a strategy made an invalid plan: a bug */
     if (st != RIP_OK) {
         snprintf(err, RIP_ERR_LEN, "%.200s, %s: %.250s", path, strategy, why);
@@ -146,34 +124,20 @@ static void fraction(int64_t num, int64_t den, char *buf, size_t len)
         snprintf(buf, len, "%.3f", (double)num / (double)den);
 }
 
-/* Tensors read by more than one operator: the branch connections. */
-static int count_branches(const char *path, int *ops, char err[RIP_ERR_LEN])
+/* Tensors read by more than one operator: the branch connections, into
+** *branches.  RIP_OK, or a status with err. */
+static rip_status count_branches(const char *path, int *ops, int *branches, char err[RIP_ERR_LEN])
 {
     rip_graph g;
-    if (rip_graph_load(path, &g, err) != 0)
-        return -1;
-    int *uses = calloc(g.n_ops + 1, sizeof *uses), branches = 0;
-    if (!uses) {
-        snprintf(err, RIP_ERR_LEN, "out of memory");
-        rip_graph_free(&g);
-        return -1;
-    }
-    for (size_t i = 0; i < g.n_ops; i++) {
-        /* count each producer once per consuming op */
-        for (int a = 0; a < g.ops[i].n_inputs; a++) {
-            bool seen = false;
-            for (int b = 0; b < a; b++)
-                seen |= g.ops[i].inputs[b] == g.ops[i].inputs[a];
-            if (!seen)
-                uses[g.ops[i].inputs[a] + 1]++;
-        }
-    }
-    for (size_t t = 0; t <= g.n_ops; t++)
-        branches += uses[t] > 1;
+    int64_t n = 0;
+    rip_status s = rip_graph_load(path, &g, err);
+    if (s != RIP_OK)
+        return s;
+    s = rip_graph_count_branches(&g, &n, err);
     *ops = (int)g.n_ops;
-    free(uses);
+    *branches = n > INT32_MAX ? INT32_MAX : (int)n;
     rip_graph_free(&g);
-    return branches;
+    return s;
 }
 
 rip_status rip_table7_write(FILE *o, const char *dir, double time_limit, bool with_times,
@@ -201,9 +165,10 @@ rip_status rip_table7_write(FILE *o, const char *dir, double time_limit, bool wi
         char path[1024];
         snprintf(path, sizeof path, "%s/keras/graphs/%s.csv", dir, keras_files[m]);
         int ops = 0;
-        int res = count_branches(path, &ops, err);
-        if (res < 0)
-            return strcmp(err, "out of memory") == 0 ? RIP_S_NOMEM : RIP_S_DATA;
+        int res = 0;
+        rip_status bstatus = count_branches(path, &ops, &res, err);
+        if (bstatus != RIP_OK)
+            return bstatus;
         rip_plan_opts po = {.seed = 1, .time_limit = time_limit};
         rip_problem pd, pr;
         rip_plan *dual = NULL, *rip = NULL;

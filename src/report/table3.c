@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "csv.h"
 #include "paper_tables.h"
 
 #define PICO1_BYTES 262144
@@ -37,35 +38,54 @@ static const struct {
 };
 enum { N_MODELS = sizeof models / sizeof models[0] };
 
-/* Tab. 3's Buffer, Base and RiP columns from table3_reference.csv. */
+/* Tab. 3's Buffer, Base and RiP columns from table3_reference.csv (read by
+** the one CSV reader; columns by header name, others ignored; each model
+** once).  RIP_OK, or a status with err. */
 static rip_status read_reference(const char *dir, int64_t buffer[N_MODELS], int64_t base[N_MODELS],
                           int64_t rip[N_MODELS], char err[RIP_ERR_LEN])
 {
-    char path[1024], line[512];
+    enum { C_MODEL, C_BUFFER, C_BASE, C_RIP, N_COLS };
+    static const rip_csv_column cols[N_COLS] = {
+        {"model", true}, {"table3_buffer_bytes", true}, {"table3_base_peak_bytes", true}, {"table3_rip_peak_bytes", true},
+    };
+    char path[1024];
     snprintf(path, sizeof path, "%s/mcunet/table3_reference.csv", dir);
     FILE *f = fopen(path, "r");
     if (!f) {
         snprintf(err, RIP_ERR_LEN, "%.400s: cannot open (is --models-dir right?)", path);
         return RIP_S_NOINPUT;
     }
-    int found = 0;
-    while (fgets(line, sizeof line, f)) {
-        char *field[12];
-        int n = 0;
-        for (char *save = NULL, *tok = strtok_r(line, ",\n", &save); tok && n < 12;
-             tok = strtok_r(NULL, ",\n", &save))
-            field[n++] = tok;
-        if (n < 7)
-            continue;
-        for (int m = 0; m < N_MODELS; m++)
-            if (strcmp(field[0], models[m].file) == 0) {
-                buffer[m] = atoll(field[4]);
-                base[m] = atoll(field[5]);
-                rip[m] = atoll(field[6]);
-                found++;
+    rip_csv *r = NULL;
+    int col[N_COLS], found = 0;
+    int64_t seen[N_MODELS] = {0}; /* the row of each model, 0 = not yet */
+    rip_status s = rip_csv_open(f, path, &r, err);
+    if (s == RIP_OK)
+        s = rip_csv_read_header(r, cols, N_COLS, true, col, err);
+    const rip_csv_record *rec;
+    while (s == RIP_OK && (s = rip_csv_next(r, &rec, err)) == RIP_OK && rec != NULL) {
+        if ((s = rip_csv_check_width(r, rec, err)) != RIP_OK)
+            break;
+        for (int m = 0; m < N_MODELS && s == RIP_OK; m++) {
+            if (strcmp(rec->field[col[C_MODEL]], models[m].file) != 0)
+                continue;
+            if (seen[m]) {
+                rip_csv_errorf(r, rec->line, "model", err, "'%s' again (first on row %lld)", models[m].file,
+                               (long long)seen[m]);
+                s = RIP_S_DATA;
+                break;
             }
+            seen[m] = rec->line;
+            if ((s = rip_csv_int(r, rec, (size_t)col[C_BUFFER], 0, INT64_MAX, &buffer[m], err)) != RIP_OK ||
+                (s = rip_csv_int(r, rec, (size_t)col[C_BASE], 1, INT64_MAX, &base[m], err)) != RIP_OK ||
+                (s = rip_csv_int(r, rec, (size_t)col[C_RIP], 1, INT64_MAX, &rip[m], err)) != RIP_OK)
+                break;
+            found++;
+        }
     }
+    rip_csv_close(r);
     fclose(f);
+    if (s != RIP_OK)
+        return s;
     if (found != N_MODELS) {
         snprintf(err, RIP_ERR_LEN, "%.400s: expected the %d models of Tab. 3, found %d", path, N_MODELS, found);
         return RIP_S_DATA;

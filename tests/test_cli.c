@@ -1,6 +1,6 @@
 /*
 ** test_cli.c — the ripsim command line as a user meets it: help, version,
-** the Tab. 2 numbers through `ripsim layer`, the JSON contract of DESIGN.md,
+** the Tab. 2 numbers through `ripsim layer`, the JSON contract of the README,
 ** and every class of bad input with its exit status and one-line message.
 **
 ** The binary under test is $RIPSIM_BIN (set by tests/meson.build).
@@ -134,4 +134,30 @@ Test(cli, usage_errors_are_64)
     cr_expect_eq(RUN("frobnicate")->status, 64);
     run_result *r = RUN("layer", "--bogus");
     cr_expect(strstr(r->err, "--bogus") != NULL, "names the option: %s", r->err);
+}
+
+/*
+** Default paths (results/sweep.db, sweeps/layers, firmware/models) resolve
+** against the ripsim tree, not the current folder: the suite runs in the
+** build folder, which is not a tree.  A wrong RIPSIM_ROOT is named in one
+** line, exit 64.
+*/
+Test(cli, defaults_resolve_against_the_tree_from_any_folder)
+{
+    char out[] = "/tmp/ripsim-root-XXXXXX";
+    int fd = mkstemp(out);
+    cr_assert(fd >= 0);
+    close(fd);
+    run_result *r = RUN("tables", "table6", "--out", out);
+    cr_expect_eq(r->status, 0, "tables table6 from %s: %d %s", getcwd((char[4096]){0}, 4096), r->status, r->err);
+    unlink(out);
+    r = RUN_ENV("RIPSIM_ROOT=/nonexistent", "report");
+    cr_expect_eq(r->status, 64, "%d %s", r->status, r->err);
+    cr_expect_eq(count_lines(r->err), 1, "%s", r->err);
+    cr_expect_not_null(strstr(r->err, "RIPSIM_ROOT"), "%s", r->err);
+    r = RUN_ENV("RIPSIM_ROOT=/nonexistent", "sweep", "--n", "5");
+    cr_expect_eq(r->status, 64, "%d %s", r->status, r->err);
+    /* an explicit path is taken as written, whatever RIPSIM_ROOT says */
+    r = RUN_ENV("RIPSIM_ROOT=/nonexistent", "report", "--db", "/nonexistent/x.db");
+    cr_expect_eq(r->status, 66, "%d %s", r->status, r->err);
 }

@@ -550,7 +550,7 @@ Test(report, md_matches_the_database)
     int64_t n = q_int(db, "SELECT count(*) FROM layers");
     int64_t restricted = q_int(db, "SELECT count(*) FROM layers WHERE restricted = 1");
     cr_assert_eq(n, SWEEP_N);
-    /* the stored flag is the DESIGN.md definition */
+    /* the stored flag is the README's definition */
     cr_assert_eq(restricted, q_int(db, "SELECT count(*) FROM layers WHERE p_top = 0 AND p_bottom = 0 AND "
                                        "p_left = 0 AND p_right = 0 AND s_h = 1 AND s_w = 1 AND d_h = 1 AND "
                                        "d_w = 1 AND k_h = k_w AND k_h %% 2 = 1 AND h_in = w_in"));

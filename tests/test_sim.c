@@ -280,7 +280,7 @@ Test(sim, hand_channel_expansion_reports)
 /* ------------------------------------------------------ herringbone order */
 
 /*
-** Independent construction of the legs (DESIGN.md) by a closed
+** Independent construction of the legs (sim/README.md) by a closed
 ** classification instead of loops: with rows major (W >= H), pixel (r,c)
 ** is on major leg r at position c - r when r <= c, else on minor leg c at
 ** position r - c - 1; the leg sequence is maj 0, min 0, maj 1, min 1, ...

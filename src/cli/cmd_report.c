@@ -14,6 +14,7 @@
 
 #include "args.h"
 #include "cli.h"
+#include "root.h"
 #include "out.h"
 #include "db.h"
 #include "report.h"
@@ -51,11 +52,11 @@ static const char *const formats[] = {"md", "csv", "tex", NULL};
 
 int rip_cmd_report(int argc, char **argv)
 {
-    const char *db_path = DEFAULT_DB, *out_path = NULL;
+    const char *db_path = NULL, *out_path = NULL;
     int format_ix = 0;
     const rip_opt opts[] = {
         {.name = "--db", .kind = RIP_OPT_STR, .dest = &db_path, .metavar = "FILE",
-         .help = "sweep database (default " DEFAULT_DB "); opened read-only"},
+         .help = "sweep database (default " DEFAULT_DB " in the ripsim tree);\nopened read-only"},
         {.name = "--format", .kind = RIP_OPT_ENUM, .dest = &format_ix, .metavar = "F", .choices = formats,
          .help = "md   Markdown (default)\n"
                  "csv  long format, one cell per line: section,row,column,value\n"
@@ -72,6 +73,9 @@ int rip_cmd_report(int argc, char **argv)
     int rc = rip_args_parse(&cmd, argc, argv, stdout, stderr);
     if (rc != RIP_ARGS_CONTINUE)
         return rc;
+    char dbbuf[4096];
+    if (!db_path && !(db_path = rip_root_path("report", "--db", DEFAULT_DB, dbbuf, sizeof dbbuf)))
+        return RIP_EX_USAGE;
     rip_report_format fmt = (rip_report_format)format_ix;
     if ((rc = rip_out_refuse_input("report", out_path, db_path, "the database being read (--db)")) != 0)
         return rc;

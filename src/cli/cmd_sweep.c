@@ -12,6 +12,7 @@
 #include "args.h"
 #include "cli.h"
 #include "db.h"
+#include "root.h"
 #include "sweep.h"
 
 static const char about[] =
@@ -106,7 +107,7 @@ int rip_cmd_sweep(int argc, char **argv)
     long cpus = sysconf(_SC_NPROCESSORS_ONLN);
     rip_sweep_opts o = {
         .n_layers = RIP_SWEEP_DEFAULT_N, .seed = RIP_SWEEP_DEFAULT_SEED,
-        .db_path = RIP_SWEEP_DEFAULT_DB, .jobs = cpus > 0 ? (int)(cpus < 64 ? cpus : 64) : 1,
+        .db_path = NULL, .jobs = cpus > 0 ? (int)(cpus < 64 ? cpus : 64) : 1,
         .shard_index = 0, .shard_count = 1, .progress = isatty(2) == 1,
     };
     int64_t seed = (int64_t)o.seed, jobs = o.jobs, shard[2] = {0, 1};
@@ -116,7 +117,7 @@ int rip_cmd_sweep(int argc, char **argv)
         {.name = "--seed", .kind = RIP_OPT_INT, .dest = &seed, .metavar = "S", .lo = 0, .hi = INT64_MAX,
          .help = "PCG32 seed (default 20261129); layer i uses stream i"},
         {.name = "--db", .kind = RIP_OPT_STR, .dest = &o.db_path, .metavar = "FILE",
-         .help = "database (default " RIP_SWEEP_DEFAULT_DB "); created when missing"},
+         .help = "database (default " RIP_SWEEP_DEFAULT_DB " in the ripsim tree);\ncreated when missing"},
         {.name = "--jobs", .kind = RIP_OPT_INT, .dest = &jobs, .metavar = "J", .lo = 1, .hi = 64,
          .help = "worker threads (default: the number of online CPUs, at most 64)"},
         {.name = "--shard", .kind = RIP_OPT_CUSTOM, .dest = shard, .metavar = "I/K", .parse = parse_shard,
@@ -133,6 +134,9 @@ int rip_cmd_sweep(int argc, char **argv)
     int rc = rip_args_parse(&cmd, argc, argv, stdout, stderr);
     if (rc != RIP_ARGS_CONTINUE)
         return rc;
+    char dbbuf[4096];
+    if (!o.db_path && !(o.db_path = rip_root_path("sweep", "--db", RIP_SWEEP_DEFAULT_DB, dbbuf, sizeof dbbuf)))
+        return RIP_EX_USAGE;
     o.seed = (uint64_t)seed;
     o.jobs = (int)jobs;
     o.shard_index = shard[0];

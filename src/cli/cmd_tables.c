@@ -14,6 +14,7 @@
 
 #include "args.h"
 #include "cli.h"
+#include "root.h"
 #include "out.h"
 #include "paper_tables.h"
 #include "progress_line.h"
@@ -90,17 +91,17 @@ done:
 
 int rip_cmd_tables(int argc, char **argv)
 {
-    const char *name = NULL, *out = NULL, *dir = "sweeps/layers", *models = "firmware/models";
+    const char *name = NULL, *out = NULL, *dir = NULL, *models = NULL;
     int64_t time_limit = 150;
     bool no_times = false;
     const rip_opt opts[] = {
         {.name = "--out", .kind = RIP_OPT_STR, .dest = &out, .metavar = "FILE",
-         .help = "where to write (default results/NAME.md, fig1: results/fig1.svg);\n"
+         .help = "where to write (default results/NAME.md, fig1: results/fig1.svg,\nin the ripsim tree);\n"
                  "'-' writes to standard output (fig1: the SVG, no PNG)"},
         {.name = "--layers-dir", .kind = RIP_OPT_STR, .dest = &dir, .metavar = "DIR",
-         .help = "the layer tables of table6 (default sweeps/layers)"},
+         .help = "the layer tables of table6 (default sweeps/layers in the\nripsim tree)"},
         {.name = "--models-dir", .kind = RIP_OPT_STR, .dest = &models, .metavar = "DIR",
-         .help = "the model graphs (default firmware/models)"},
+         .help = "the model graphs (default firmware/models in the ripsim tree)"},
         {.name = "--time-limit", .kind = RIP_OPT_INT, .dest = &time_limit, .metavar = "S", .lo = 1, .hi = 86400,
          .help = "MILP time limit per program, whole seconds (table7; default 150)"},
         {.name = "--no-times", .kind = RIP_OPT_FLAG, .dest = &no_times, .flag_value = true,
@@ -125,8 +126,11 @@ int rip_cmd_tables(int argc, char **argv)
         return rip_args_usage(&cmd, "unknown table '%s' (known: table3, table6, table7, fig1)", name);
     static const char *const defaults[] = {"results/table3.md", "results/table6.md", "results/table7.md",
                                            "results/fig1.svg"};
-    if (!out)
-        out = defaults[which];
+    char outbuf[4096], dirbuf[4096], modbuf[4096];
+    if ((!out && !(out = rip_root_path("tables", "--out", defaults[which], outbuf, sizeof outbuf))) ||
+        (!dir && !(dir = rip_root_path("tables", "--layers-dir", "sweeps/layers", dirbuf, sizeof dirbuf))) ||
+        (!models && !(models = rip_root_path("tables", "--models-dir", "firmware/models", modbuf, sizeof modbuf))))
+        return RIP_EX_USAGE;
     if ((rc = which == TABLE6 ? rip_out_refuse_in_dir("tables", out, dir, "an input of table6 (--layers-dir)")
                               : rip_out_refuse_in_dir("tables", out, models, "an input graph (--models-dir)")) != 0)
         return rc;

@@ -1,7 +1,7 @@
 /*
-** layer.h — the geometry of one convolution layer (DESIGN.md, "Geometry").
+** layer.h — the geometry of one convolution layer (sim/README.md, "Geometry").
 **
-** A layer is the twelve user-facing numbers of DESIGN.md plus per-side
+** A layer is the twelve user-facing numbers of the README's JSON `layer` object plus per-side
 ** padding.  rip_layer_derive() checks it and fills the derived sizes; every
 ** other module (formulas/, sim/, sweeps/, src/) takes a derived layer and may
 ** assume the invariants listed below.  All quantities are int64_t scalars:

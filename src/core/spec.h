@@ -1,5 +1,5 @@
 /*
-** spec.h — the layer SPEC mini-language of DESIGN.md.
+** spec.h — the layer SPEC mini-language (README.md, "Using it").
 **
 **   cin=5,cout=8,h=12,w=12,k=3,s=1,d=1,p=0
 **

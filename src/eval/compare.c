@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
-/* Index of a registry formula by name; the registry is fixed (DESIGN.md). */
+/* Index of a registry formula by name; the registry is fixed (formulas/registry.c). */
 static int formula(const rip_eval *ev, const char *name)
 {
     for (size_t i = 0; i < ev->n_formulas; i++)

@@ -1,7 +1,7 @@
 /*
 ** evaluate.h — one layer through every closed form and every simulator.
 **
-** This is where formulas/ and sim/ meet (DESIGN.md: only sweeps/ and src/
+** This is where formulas/ and sim/ meet (by design only sweeps/ and src/
 ** compare them).  The result holds, for one layer, the six truths, the value
 ** of every formula of the registry and its verdict against the truth of the
 ** execution configuration that judges it.
@@ -31,7 +31,7 @@ typedef struct rip_eval {
 /* "unsafe", "tight", "loose" or "n/a". */
 const char *rip_verdict_name(rip_verdict v);
 
-/* Verdict of a formula value against a truth (DESIGN.md). */
+/* Verdict of a formula value against a truth (README.md, "Using it"). */
 rip_verdict rip_verdict_of(bool defined, int64_t value, int64_t truth);
 
 /*

@@ -21,6 +21,7 @@
 
 #include "cli.h"
 #include "db.h"
+#include "status.h"
 #include "evaluate.h"
 #include "generator.h"
 
@@ -431,5 +432,7 @@ done:
     free(b.items);
     free(todo);
     rip_db_close(db);
+    if (status != 0)
+        rip_err_one_line(err);   /* SQLite may quote damaged schema text */
     return status;
 }

@@ -18,6 +18,7 @@
 #include "cli.h"
 #include "formulas.h"
 #include "generator.h"
+#include "status.h"
 
 void rip_db_close(sqlite3 *db)
 {
@@ -140,6 +141,7 @@ int rip_db_open(const char *path, rip_db_mode mode, sqlite3 **out, bool *created
     *out = db;
     return 0;
 fail:
+    rip_err_one_line(err);   /* SQLite quotes damaged schema text, newlines and all */
     rip_db_close(db);
     return rc;
 }
@@ -168,6 +170,7 @@ int rip_db_read_run(sqlite3 *db, rip_run_info *run, char err[RIP_ERR_LEN])
         result = 0;
     } else {
         snprintf(err, RIP_ERR_LEN, "database: cannot read the run (%s)", sqlite3_errmsg(db));
+        rip_err_one_line(err);
     }
     sqlite3_finalize(st);
     return result;

@@ -25,7 +25,7 @@ while [ $# -gt 0 ]; do
     case "$1" in
     --time) time_s=${2:?--time needs seconds}; shift 2 ;;
     --regress) regress_only=1; shift ;;
-    -h|--help) sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     -*) echo "run.sh: unknown option $1" >&2; exit 64 ;;
     *) harnesses+=("$1"); shift ;;
     esac

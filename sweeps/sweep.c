@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "db.h"
+#include "status.h"
 #include "evaluate.h"
 #include "formulas.h"
 #include "generator.h"
@@ -510,5 +511,7 @@ done:
     free(b.items);
     free(have);
     rip_db_close(db);
+    if (status != 0)
+        rip_err_one_line(err);   /* SQLite may quote damaged schema text */
     return status;
 }

@@ -170,3 +170,28 @@ Test(layer, spec_numbers_of_any_length)
     cr_expect_neq(rip_spec_parse("cin=1,cout=2,h=7,k=3x3x3", &L, err), 0);
     cr_expect_str_eq(err, "k: expected an integer A or AxB, got '3x3x3'");
 }
+
+/* Found by tests/fuzz/fuzz_spec: a SPEC holding a newline (a shell word may)
+** was quoted into a two-line message.  Control bytes are shown as '?'. */
+Test(layer, spec_error_is_one_printable_line)
+{
+    static const char *const bad[] = {
+        "c\nin=1,cout=1,h=1,k=1",          /* the fuzzer's input, shortened */
+        "cin=1\n,cout=1,h=1,k=1",
+        "cin=1,cout=1,h=1,k=\x0e\x1b[2J",
+        "cin=1,,\r\n",
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        char err[RIP_ERR_LEN] = "";
+        rip_layer L;
+        cr_assert_neq(rip_spec_parse(bad[i], &L, err), 0, "case %zu accepted", i);
+        cr_assert_neq(err[0], '\0', "case %zu: no message", i);
+        for (const char *c = err; *c; c++)
+            cr_assert((unsigned char)*c >= 0x20 && *c != 0x7f, "case %zu: control byte 0x%02x in '%s'", i,
+                      (unsigned char)*c, err);
+    }
+    char err[RIP_ERR_LEN];
+    rip_layer L;
+    rip_spec_parse("c\nin=1,cout=1,h=1,k=1", &L, err);
+    cr_expect_str_eq(err, "c?in: unknown key (known: cin cout h w k s d p pt pb pl pr)");
+}

@@ -768,3 +768,32 @@ Test(sweep, memory_is_flat_in_n)
     cr_expect_eq(r->status, 130, "%s", r->err);
     cr_expect(strstr(r->err, "500 of 1000000000 layers are saved") != NULL, "%s", r->err);
 }
+
+/* Found by tests/fuzz (fuzz_db_report, fuzz_db_resume): SQLite quotes a
+** damaged schema entry in its message, newlines and all, and that text went
+** to stderr as a multi-line message.  Refused with one line, untouched. */
+Test(sweep, damaged_schema_text_is_refused_in_one_line)
+{
+    const char *db_path = tmp("schema-nl.db");
+    run_result *r = RUN("sweep", "--n", "4", "--seed", "1", "--db", db_path, "--quiet");
+    cr_assert_eq(r->status, 0, "%s", r->err);
+    sqlite3 *db;
+    cr_assert_eq(sqlite3_open(db_path, &db), SQLITE_OK);
+    cr_assert_eq(sqlite3_exec(db, "PRAGMA journal_mode=DELETE; PRAGMA writable_schema=ON;"
+                                  "UPDATE sqlite_master SET sql = 'CREATE TABLE generators (a '' \n"
+                                  "  INTEGER NOT NULL,\n b)' WHERE name = 'generators';",
+                              NULL, NULL, NULL), SQLITE_OK, "%s", sqlite3_errmsg(db));
+    sqlite3_close(db);
+    size_t n;
+    char *before = slurp_file(db_path, &n);
+    r = RUN("sweep", "--n", "4", "--seed", "1", "--db", db_path);
+    cr_expect_eq(r->status, 65, "status %d: %s", r->status, r->err);
+    cr_expect_eq(count_lines(r->err), 1, "%s", r->err);
+    cr_expect(strstr(r->err, "malformed database schema") != NULL, "%s", r->err);
+    expect_untouched(db_path, before, n, "damaged schema");
+    r = RUN("report", "--db", db_path);
+    cr_expect_eq(r->status, 65, "report: status %d: %s", r->status, r->err);
+    cr_expect_eq(count_lines(r->err), 1, "%s", r->err);
+    expect_untouched(db_path, before, n, "damaged schema, report");
+    free(before);
+}

@@ -5,6 +5,7 @@
 ** run with the field named, not silently become a default.
 */
 #include "spec.h"
+#include "status.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -55,7 +56,8 @@ static int bad_value(char err[RIP_ERR_LEN], const char *key, const char *s, cons
     return -1;
 }
 
-int rip_spec_parse(const char *spec, rip_layer *L, char err[RIP_ERR_LEN])
+/* rip_spec_parse without the clean-up of its message. */
+static int parse(const char *spec, rip_layer *L, char err[RIP_ERR_LEN])
 {
     int64_t a[K_COUNT] = {0}, b[K_COUNT] = {0};
     bool seen[K_COUNT] = {false};
@@ -136,6 +138,17 @@ int rip_spec_parse(const char *spec, rip_layer *L, char err[RIP_ERR_LEN])
         return -1;
     *L = l;
     return 0;
+}
+
+int rip_spec_parse(const char *spec, rip_layer *L, char err[RIP_ERR_LEN])
+{
+    int rc = parse(spec, L, err);
+    /* Messages quote the user's text, and a shell word may hold a newline or
+    ** other control bytes: the message must stay one printable line (found by
+    ** tests/fuzz/fuzz_spec). */
+    if (rc != 0)
+        rip_err_one_line(err);
+    return rc;
 }
 
 static void pair(char *buf, size_t len, int64_t x, int64_t y)

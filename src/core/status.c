@@ -20,3 +20,10 @@ const char *rip_status_name(rip_status s)
     }
     return "unknown status";
 }
+
+void rip_err_one_line(char *msg)
+{
+    for (char *c = msg; c && *c; c++)
+        if ((unsigned char)*c < 0x20 || *c == 0x7f)
+            *c = '?';
+}

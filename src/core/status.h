@@ -27,4 +27,10 @@ typedef enum rip_status {
 /* A short lowercase name of a status ("bad data", "out of memory", ...). */
 const char *rip_status_name(rip_status s);
 
+/* Make a message one printable line in place: every control byte (a newline
+** in a user's SPEC, in a CSV field, in SQLite's quote of a damaged schema)
+** becomes '?'.  Library entry points that quote outside text call it on
+** their message before returning a failure. */
+void rip_err_one_line(char *msg);
+
 #endif

@@ -4,6 +4,7 @@
 ** Opening and creating live in db_open.c, the checks in db_check.c.
 */
 #include "db.h"
+#include "status.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -23,6 +24,7 @@ int rip_db_exec(sqlite3 *db, const char *sql, char err[RIP_ERR_LEN])
     char *msg = NULL;
     if (sqlite3_exec(db, sql, NULL, NULL, &msg) != SQLITE_OK) {
         snprintf(err, RIP_ERR_LEN, "database: %s", msg ? msg : sqlite3_errmsg(db));
+        rip_err_one_line(err);   /* SQLite may quote damaged schema text */
         sqlite3_free(msg);
         return -1;
     }
@@ -109,6 +111,7 @@ int rip_db_read_run(sqlite3 *db, rip_run_info *run, char err[RIP_ERR_LEN])
         result = 0;
     } else {
         snprintf(err, RIP_ERR_LEN, "database: cannot read the run (%s)", sqlite3_errmsg(db));
+        rip_err_one_line(err);   /* SQLite may quote damaged schema text */
     }
     sqlite3_finalize(st);
     return result;
@@ -169,6 +172,7 @@ int rip_db_write_run(sqlite3 *db, const rip_run_info *run, char err[RIP_ERR_LEN]
     sqlite3_finalize(st);
     if (rc != SQLITE_OK) {
         snprintf(err, RIP_ERR_LEN, "database: cannot record the run (%s)", sqlite3_errmsg(db));
+        rip_err_one_line(err);   /* SQLite may quote damaged schema text */
         return -1;
     }
     return 0;

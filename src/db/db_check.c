@@ -16,6 +16,7 @@
 ** is not.
 */
 #include "db.h"
+#include "status.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -48,6 +49,7 @@ static rip_status sql_failed(sqlite3 *db, int rc, const char *path, char err[RIP
                  RIP_DB_BUSY_MS / 1000);
     else
         snprintf(err, RIP_ERR_LEN, "%.200s: damaged database, refused (%.200s)", path, sqlite3_errmsg(db));
+    rip_err_one_line(err);   /* SQLite may quote damaged schema text */
     return s == RIP_S_INTERNAL ? RIP_S_DATA : s;
 }
 

@@ -9,6 +9,7 @@
 ** and its journal are removed and OUT is as it was.
 */
 #include "db.h"
+#include "status.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -37,6 +38,7 @@ static rip_status copy_failed(sqlite3 *db, const char *path, char err[RIP_ERR_LE
         snprintf(err, RIP_ERR_LEN, "%.200s: locked by another process (waited %d s)", path, RIP_DB_BUSY_MS / 1000);
     else
         snprintf(err, RIP_ERR_LEN, "%.200s: cannot copy its rows (%.200s)", path, sqlite3_errmsg(db));
+    rip_err_one_line(err);   /* SQLite may quote damaged schema text */
     return s == RIP_S_BUSY || s == RIP_S_NOMEM || s == RIP_S_DATA ? s : RIP_S_IO;
 }
 

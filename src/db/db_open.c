@@ -14,6 +14,7 @@
 ** leaves no side file.
 */
 #include "db.h"
+#include "status.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -35,6 +36,7 @@ static rip_status fail(sqlite3 *db, int rc, const char *path, const char *doing,
     else
         snprintf(err, RIP_ERR_LEN, "%.200s: cannot %.40s (%.150s)", path, doing,
                  db ? sqlite3_errmsg(db) : sqlite3_errstr(rc));
+    rip_err_one_line(err);   /* SQLite may quote damaged schema text */
     return s;
 }
 
@@ -312,6 +314,7 @@ rip_status rip_db_create(const char *path, const rip_run_info *run, sqlite3 **ou
     if (rc != SQLITE_OK) {
         snprintf(err, RIP_ERR_LEN, "%.200s: cannot create (%.200s)", path,
                  db ? sqlite3_errmsg(db) : "out of memory");
+        rip_err_one_line(err);   /* SQLite may quote damaged schema text */
         s = rc == SQLITE_NOMEM ? RIP_S_NOMEM : RIP_S_CANTCREATE;
         goto done;
     }

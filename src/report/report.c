@@ -34,6 +34,7 @@
 
 #include "status.h"
 #include "db.h"
+#include "status.h"
 
 /* ---- the paper's figures ------------------------------------------------ */
 
@@ -1454,5 +1455,7 @@ done:
     }
     data_free(&r);
     gsl_set_error_handler(old_handler);
+    if (status != 0)
+        rip_err_one_line(err);   /* SQLite may quote damaged schema text */
     return status;
 }

@@ -35,7 +35,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
     sqlite3 *db = NULL;
     char err[RIP_ERR_LEN] = "";
-    int rc = rip_db_open(path, RIP_DB_READ, &db, NULL, err);
+    int rc = (int)rip_db_open_read(path, &db, err);
     one_line(rc, err);
     if (rc == 0) {
         rip_run_info run;

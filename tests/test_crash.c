@@ -23,6 +23,7 @@
 #include <sys/stat.h>
 #include <time.h>
 
+#include "db_dump.h"
 #include "run_cmd.h"
 
 #define N_LAYERS "1250"   /* five batches; about 1-2 s on one thread */
@@ -103,48 +104,7 @@ static char *dump(const char *path)
         "SELECT type, name, tbl_name, sql FROM sqlite_master ORDER BY name",
         "PRAGMA user_version",
     };
-    sqlite3 *db;
-    cr_assert_eq(sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL), SQLITE_OK, "%s", path);
-    size_t cap = 1 << 20, len = 0;
-    char *s = malloc(cap);
-    cr_assert_not_null(s);
-    for (size_t i = 0; i < sizeof q / sizeof q[0]; i++) {
-        sqlite3_stmt *st;
-        cr_assert_eq(sqlite3_prepare_v2(db, q[i], -1, &st, NULL), SQLITE_OK, "%s", sqlite3_errmsg(db));
-        while (sqlite3_step(st) == SQLITE_ROW) {
-            for (int c = 0; c < sqlite3_column_count(st); c++) {
-                const unsigned char *t = sqlite3_column_text(st, c);
-                size_t n = t ? strlen((const char *)t) : 4;
-                while (len + n + 2 >= cap) {
-                    cap *= 2;
-                    s = realloc(s, cap);
-                    cr_assert_not_null(s);
-                }
-                memcpy(s + len, t ? (const char *)t : "NULL", n);
-                len += n;
-                s[len++] = c + 1 < sqlite3_column_count(st) ? '|' : '\n';
-            }
-        }
-        sqlite3_finalize(st);
-    }
-    sqlite3_close(db);
-    s[len] = '\0';
-    return s;
-}
-
-static char *slurp_file(const char *path, size_t *n)
-{
-    FILE *f = fopen(path, "rb");
-    cr_assert_not_null(f, "%s", path);
-    fseek(f, 0, SEEK_END);
-    long size = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *buf = malloc((size_t)size + 1);
-    cr_assert_not_null(buf);
-    cr_assert_eq(fread(buf, 1, (size_t)size, f), (size_t)size);
-    fclose(f);
-    *n = (size_t)size;
-    return buf;
+    return db_dump(path, q, sizeof q / sizeof q[0]);
 }
 
 static bool exists(const char *path)

@@ -1,0 +1,65 @@
+/*
+** db_dump.h — test helpers shared by the sweep database suites: a whole
+** file as bytes, and the rows of a list of queries as one string (columns
+** joined by '|', rows by '\n', NULL as "NULL"), so that two databases can be
+** compared table for table with one string compare.
+*/
+#ifndef RIPSIM_TEST_DB_DUMP_H
+#define RIPSIM_TEST_DB_DUMP_H
+
+#include <criterion/criterion.h>
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The bytes of path, NUL-terminated; *n receives the size. */
+static inline char *slurp_file(const char *path, size_t *n)
+{
+    FILE *f = fopen(path, "rb");
+    cr_assert_not_null(f, "%s", path);
+    fseek(f, 0, SEEK_END);
+    long size = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *buf = malloc((size_t)size + 1);
+    cr_assert_not_null(buf);
+    cr_assert_eq(fread(buf, 1, (size_t)size, f), (size_t)size);
+    fclose(f);
+    buf[size] = '\0';
+    *n = (size_t)size;
+    return buf;
+}
+
+/* Every row of the nq queries q on path (opened read-only), as one string. */
+static inline char *db_dump(const char *path, const char *const *q, size_t nq)
+{
+    sqlite3 *db;
+    cr_assert_eq(sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL), SQLITE_OK, "%s", path);
+    size_t cap = 1 << 20, len = 0;
+    char *s = malloc(cap);
+    cr_assert_not_null(s);
+    for (size_t i = 0; i < nq; i++) {
+        sqlite3_stmt *st;
+        cr_assert_eq(sqlite3_prepare_v2(db, q[i], -1, &st, NULL), SQLITE_OK, "%s", sqlite3_errmsg(db));
+        while (sqlite3_step(st) == SQLITE_ROW) {
+            for (int c = 0; c < sqlite3_column_count(st); c++) {
+                const unsigned char *t = sqlite3_column_text(st, c);
+                size_t n = t ? strlen((const char *)t) : 4;
+                while (len + n + 2 >= cap) {
+                    cap *= 2;
+                    s = realloc(s, cap);
+                    cr_assert_not_null(s);
+                }
+                memcpy(s + len, t ? (const char *)t : "NULL", n);
+                len += n;
+                s[len++] = c + 1 < sqlite3_column_count(st) ? '|' : '\n';
+            }
+        }
+        sqlite3_finalize(st);
+    }
+    sqlite3_close(db);
+    s[len] = '\0';
+    return s;
+}
+
+#endif

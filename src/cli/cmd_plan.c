@@ -458,13 +458,65 @@ static void check_claim(char *buf, size_t n, const rip_problem *p, const rip_pla
 
 /* ---- the command ---- */
 
-int rip_cmd_plan(int argc, char **argv)
+/* The command line of `ripsim plan`, parsed and validated. */
+typedef struct plan_args {
+    const char *graph_path, *intervals_path;   /* exactly one is set */
+    const char *strategy;                       /* a registered name */
+    const char *out_path, *draw;                /* draw: NULL, "ascii" or "svg" */
+    bool json, inclusive, no_rip, dual, taps, sigma_given, check, is_graph;
+    int64_t align, seed, capacity;
+    double time_limit;
+} plan_args;
+
+/*
+** The combinations the option table cannot refuse by itself, and the
+** defaults that depend on the input kind (align, strategy); sets is_graph.
+** Returns RIP_ARGS_CONTINUE, or 64 after one line on stderr (cmd's usage
+** line, or --out naming the input).
+*/
+static int check_args(const rip_cmd *cmd, plan_args *a)
 {
-    const char *graph_path = NULL, *intervals_path = NULL, *strategy = NULL, *out_path = NULL, *draw = NULL;
-    bool json = false, inclusive = false, no_rip = false, dual = false, taps = false, check = true;
-    bool sigma_given = false;
-    int64_t align = -1, seed = 1, capacity = 0;
-    double time_limit = 0;
+#define usage_error(msg) rip_args_usage(cmd, "%s", msg)
+    if (a->graph_path && a->intervals_path)
+        return usage_error("give GRAPH.csv or --intervals FILE.csv, not both");
+    if (!a->graph_path && !a->intervals_path)
+        return usage_error("missing GRAPH.csv (or --intervals FILE.csv)");
+    a->is_graph = a->graph_path != NULL;
+    if (a->is_graph && a->inclusive)
+        return usage_error("--inclusive applies to --intervals only");
+    if (!a->is_graph && (a->no_rip || a->dual || a->sigma_given))
+        return usage_error("--no-rip, --dual and --sigma apply to graphs only");
+    if (a->draw && strcmp(a->draw, "svg") == 0 && a->out_path == NULL)
+        return usage_error("--draw svg needs --out FILE");
+    if (a->out_path && !(a->draw && strcmp(a->draw, "svg") == 0))
+        return usage_error("--out is where --draw svg writes; it needs --draw svg");
+    if (a->json && a->draw && strcmp(a->draw, "ascii") == 0)
+        return usage_error("--json and --draw ascii both write to standard output; choose one");
+    if (a->align < 0)
+        a->align = a->is_graph ? 4 : 1;
+    if (a->strategy == NULL)
+        a->strategy = a->is_graph ? "tinyengine" : "greedy-size";
+    if (a->draw && strcmp(a->strategy, "lower-bound") == 0)
+        return usage_error("--draw needs a placement; the lower-bound strategy gives only a bound");
+#undef usage_error
+    int rc = rip_out_refuse_input("plan", a->out_path, a->graph_path ? a->graph_path : a->intervals_path,
+                                  "the input");
+    if (rc != 0)
+        return rc;
+    if (a->out_path && strcmp(a->out_path, "-") == 0 && a->json)
+        return rip_args_usage(cmd, "--out - sends the SVG to standard output; --json would share it");
+    return RIP_ARGS_CONTINUE;
+}
+
+/*
+** Parse the command line into *a (the option table is also the --help
+** text) and validate it (check_args).  Returns RIP_ARGS_CONTINUE; or 0
+** after --help (74 when it cannot be written); or 64 after one line on
+** stderr.  The strings in *a point into argv or static storage.
+*/
+static int parse_args(int argc, char **argv, plan_args *a)
+{
+    *a = (plan_args){.check = true, .align = -1, .seed = 1};
     int strategy_ix = -1, sigma_ix = 0, draw_ix = -1;
     const char *strategy_names[32] = {NULL};
     static const char *const sigmas[] = {"gather", "taps", NULL};
@@ -474,165 +526,181 @@ int rip_cmd_plan(int argc, char **argv)
     const rip_opt opts[] = {
         {.name = "--strategy", .kind = RIP_OPT_ENUM, .dest = &strategy_ix, .metavar = "NAME",
          .choices = strategy_names, .help = strategy_text},
-        {.name = "--no-rip", .kind = RIP_OPT_FLAG, .dest = &no_rip, .flag_value = true,
+        {.name = "--no-rip", .kind = RIP_OPT_FLAG, .dest = &a->no_rip, .flag_value = true,
          .help = "graphs: no RiP candidates, only TinyEngine's in-place\ndepthwise (the paper's Tab. 3 baseline)"},
-        {.name = "--dual", .kind = RIP_OPT_FLAG, .dest = &dual, .flag_value = true,
+        {.name = "--dual", .kind = RIP_OPT_FLAG, .dest = &a->dual, .flag_value = true,
          .help = "graphs: no in-place candidates at all (Tab. 7's dual buffer)"},
         {.name = "--sigma", .kind = RIP_OPT_ENUM, .dest = &sigma_ix, .metavar = "S", .choices = sigmas,
-         .given = &sigma_given,
+         .given = &a->sigma_given,
          .help = "graphs: RiP gaps with taps gathered first (gather, sigma = 0,\n"
                  "default, as deployed) or read from the workspace (taps,\nsigma = C_out)"},
-        {.name = "--align", .kind = RIP_OPT_INT, .dest = &align, .metavar = "V", .lo = 1, .hi = (int64_t)1 << 20,
+        {.name = "--align", .kind = RIP_OPT_INT, .dest = &a->align, .metavar = "V", .lo = 1, .hi = (int64_t)1 << 20,
          .help = "offsets and gaps are multiples of V bytes (default 4 for\ngraphs, as on the Picos; 1 for intervals)"},
-        {.name = "--intervals", .kind = RIP_OPT_STR, .dest = &intervals_path, .metavar = "FILE",
+        {.name = "--intervals", .kind = RIP_OPT_STR, .dest = &a->intervals_path, .metavar = "FILE",
          .help = "plan a buffer list id,start,end,size instead of a graph;\n"
                  "intervals are half-open [start, end) unless --inclusive"},
-        {.name = "--inclusive", .kind = RIP_OPT_FLAG, .dest = &inclusive, .flag_value = true,
+        {.name = "--inclusive", .kind = RIP_OPT_FLAG, .dest = &a->inclusive, .flag_value = true,
          .help = "interval ends are inclusive [start, end]"},
-        {.name = "--json", .kind = RIP_OPT_FLAG, .dest = &json, .flag_value = true,
+        {.name = "--json", .kind = RIP_OPT_FLAG, .dest = &a->json, .flag_value = true,
          .help = "one JSON object instead of the table"},
         {.name = "--draw", .kind = RIP_OPT_ENUM, .dest = &draw_ix, .metavar = "ascii|svg", .choices = draws,
          .help = "ascii: a picture of memory (rows = address bands,\n"
                  "columns = steps) after the table; svg: one rectangle per\n"
                  "tensor (x = lifetime, y = offset..offset+size) to --out FILE"},
-        {.name = "--out", .kind = RIP_OPT_STR, .dest = &out_path, .metavar = "FILE",
+        {.name = "--out", .kind = RIP_OPT_STR, .dest = &a->out_path, .metavar = "FILE",
          .help = "where --draw svg writes ('-': standard output, then\nwithout the table)"},
-        {.name = "--seed", .kind = RIP_OPT_INT, .dest = &seed, .metavar = "S", .lo = 0, .hi = INT64_MAX,
+        {.name = "--seed", .kind = RIP_OPT_INT, .dest = &a->seed, .metavar = "S", .lo = 0, .hi = INT64_MAX,
          .help = "hill-climb: PCG32 seed (default 1)"},
-        {.name = "--time-limit", .kind = RIP_OPT_REAL, .dest = &time_limit, .metavar = "S", .lo = 0, .hi = INT64_MAX,
-         .help = "milp, exact (and hill-climb): stop after S seconds"},
-        {.name = "--capacity", .kind = RIP_OPT_INT, .dest = &capacity, .metavar = "B", .lo = 0, .hi = INT64_MAX,
+        {.name = "--time-limit", .kind = RIP_OPT_REAL, .dest = &a->time_limit, .metavar = "S", .lo = 0,
+         .hi = INT64_MAX, .help = "milp, exact (and hill-climb): stop after S seconds"},
+        {.name = "--capacity", .kind = RIP_OPT_INT, .dest = &a->capacity, .metavar = "B", .lo = 0, .hi = INT64_MAX,
          .help = "exact: any plan within B bytes is enough"},
-        {.name = "--check", .kind = RIP_OPT_FLAG, .dest = &check, .flag_value = true,
+        {.name = "--check", .kind = RIP_OPT_FLAG, .dest = &a->check, .flag_value = true,
          .help = "verify the plan before showing it (default)"},
-        {.name = "--no-check", .kind = RIP_OPT_FLAG, .dest = &check, .flag_value = false,
+        {.name = "--no-check", .kind = RIP_OPT_FLAG, .dest = &a->check, .flag_value = false,
          .help = "do not verify (for timing strategies only)"},
     };
     const rip_cmd cmd = {
         .name = "plan", .synopsis = "GRAPH.csv [options]\n--intervals FILE.csv [--inclusive] [options]",
-        .about = about, .opts = opts, .n_opts = sizeof opts / sizeof opts[0], .pos = &graph_path,
+        .about = about, .opts = opts, .n_opts = sizeof opts / sizeof opts[0], .pos = &a->graph_path,
         .min_pos = 0, .max_pos = 1, .notes = notes, .exits = exits, .n_exits = sizeof exits / sizeof exits[0],
         .example = "ripsim plan firmware/models/mcunet/mcunet-in3.csv --no-rip",
     };
     int rc = rip_args_parse(&cmd, argc, argv, stdout, stderr);
     if (rc != RIP_ARGS_CONTINUE)
         return rc;
-    strategy = strategy_ix >= 0 ? strategy_names[strategy_ix] : NULL;
-    taps = sigma_ix == 1;
-    draw = draw_ix >= 0 ? draws[draw_ix] : NULL;
-#define usage_error(msg, arg) rip_args_usage(&cmd, "%s", msg)
-    if (graph_path && intervals_path)
-        return usage_error("give GRAPH.csv or --intervals FILE.csv, not both", NULL);
-    if (!graph_path && !intervals_path)
-        return usage_error("missing GRAPH.csv (or --intervals FILE.csv)", NULL);
-    bool is_graph = graph_path != NULL;
-    if (is_graph && inclusive)
-        return usage_error("--inclusive applies to --intervals only", NULL);
-    if (!is_graph && (no_rip || dual || sigma_given))
-        return usage_error("--no-rip, --dual and --sigma apply to graphs only", NULL);
-    if (draw && strcmp(draw, "svg") == 0 && out_path == NULL)
-        return usage_error("--draw svg needs --out FILE", NULL);
-    if (out_path && !(draw && strcmp(draw, "svg") == 0))
-        return usage_error("--out is where --draw svg writes; it needs --draw svg", NULL);
-    if (json && draw && strcmp(draw, "ascii") == 0)
-        return usage_error("--json and --draw ascii both write to standard output; choose one", NULL);
-    if (align < 0)
-        align = is_graph ? 4 : 1;
-    if (strategy == NULL)
-        strategy = is_graph ? "tinyengine" : "greedy-size";
-    if (draw && strcmp(strategy, "lower-bound") == 0)
-        return usage_error("--draw needs a placement; the lower-bound strategy gives only a bound", NULL);
-#undef usage_error
-    if ((rc = rip_out_refuse_input("plan", out_path, graph_path ? graph_path : intervals_path, "the input")) != 0)
-        return rc;
-    if (out_path && strcmp(out_path, "-") == 0 && json)
-        return rip_args_usage(&cmd, "--out - sends the SVG to standard output; --json would share it");
+    a->strategy = strategy_ix >= 0 ? strategy_names[strategy_ix] : NULL;
+    a->taps = sigma_ix == 1;
+    a->draw = draw_ix >= 0 ? draws[draw_ix] : NULL;
+    return check_args(&cmd, a);
+}
 
-    /* the problem */
-    char err[RIP_ERR_LEN];
-    rip_problem p;
-    rip_plan *plan = NULL;
-    memset(&p, 0, sizeof p);
-    if (is_graph) {
+/* Build the planning problem from the graph (with the candidates the
+** options allow) or the interval list.  Returns RIP_OK, or a status with
+** err. */
+static rip_status load_problem(const plan_args *a, rip_problem *p, char err[RIP_ERR_LEN])
+{
+    rip_status rc;
+    if (a->is_graph) {
         rip_graph g;
-        rc = rip_graph_load(graph_path, &g, err);
-        if (rc != RIP_OK) {
-            fprintf(stderr, "ripsim plan: %s\n", err);
-            return rip_exit_status((rip_status)rc);
-        }
-        rip_graph_opts go = {.rip = !no_rip && !dual, .inplace_depthwise = !dual, .sigma_taps = taps, .align = align};
-        rc = rip_problem_from_graph(&g, &go, &p, err);
+        rc = rip_graph_load(a->graph_path, &g, err);
+        if (rc != RIP_OK)
+            return rc;
+        rip_graph_opts go = {.rip = !a->no_rip && !a->dual, .inplace_depthwise = !a->dual, .sigma_taps = a->taps,
+                             .align = a->align};
+        rc = rip_problem_from_graph(&g, &go, p, err);
         rip_graph_free(&g);
     } else {
-        rc = rip_problem_from_intervals(intervals_path, inclusive, align, &p, err);
+        rc = rip_problem_from_intervals(a->intervals_path, a->inclusive, a->align, p, err);
     }
+    return rc;
+}
+
+/* Run strategy s on p into plan, with a progress line on a terminal.
+** Returns the strategy's status (err set when not RIP_OK). */
+static rip_status run_strategy(const plan_args *a, const rip_strategy *s, const rip_problem *p, rip_plan *plan,
+                               char err[RIP_ERR_LEN])
+{
+    rip_plan_opts po = {.seed = (uint64_t)a->seed, .time_limit = a->time_limit, .capacity = a->capacity,
+                        .verbose = false};
+    rip_progress pr;
+    char what[RIP_ERR_LEN + 64];
+    if (a->time_limit > 0)
+        snprintf(what, sizeof what, "%s on %.200s (%zu tensors, time limit %g s)", s->name, p->name, p->n,
+                 a->time_limit);
+    else
+        snprintf(what, sizeof what, "%s on %.200s (%zu tensors)", s->name, p->name, p->n);
+    rip_progress_init(&pr, "plan", NULL, true);
+    rip_progress_update(&pr, 0, 0, what);
+    rip_progress_tick(&pr);
+    rip_status rc = rip_strategy_run(s, p, &po, plan, err);
+    rip_progress_end(&pr);
+    return rc;
+}
+
+/* Verify plan with rip_plan_check unless --no-check or it is only a bound,
+** writing to note what was verified.  Returns 0, or an exit status after
+** one line on stderr (71 out of memory, 70 an invalid plan). */
+static int verify_plan(const plan_args *a, const char *strategy, const rip_problem *p, const rip_plan *plan,
+                       char *note, size_t note_len)
+{
+    char err[RIP_ERR_LEN];
+    if (!a->check || plan->bound_only)
+        return 0;
+    rip_status rc = rip_plan_check(p, plan, a->is_graph, err);
+    if (rc != RIP_OK) {
+        if (rc == RIP_S_NOMEM)
+            fprintf(stderr, "ripsim plan: %s\n", err);
+        else
+            fprintf(stderr, "ripsim plan: internal error: strategy %s made an invalid plan: %s\n", strategy, err);
+        return rc == RIP_S_NOMEM ? RIP_EX_OSERR : RIP_EX_SOFTWARE;
+    }
+    check_claim(note, note_len, p, plan, a->is_graph);
+    return 0;
+}
+
+/* Show the plan: the table or JSON on standard output, then the drawing
+** asked for.  Returns 0, or an exit status after one line on stderr (64:
+** an SVG of a bound; 73/74: the SVG or standard output cannot be
+** written). */
+static int show_plan(const plan_args *a, const rip_problem *p, const rip_plan *plan, const char *check_note)
+{
+    bool svg_to_stdout = a->out_path && strcmp(a->out_path, "-") == 0;
+    if (a->json)
+        print_json(stdout, p, plan, a->is_graph, a->check && !plan->bound_only);
+    else if (!svg_to_stdout)
+        print_table(stdout, p, plan, a->is_graph, check_note);
+    if (a->draw && strcmp(a->draw, "ascii") == 0) {
+        if (plan->bound_only)
+            printf("\n(no drawing: the lower bound is not a placement)\n");
+        else
+            draw_ascii(stdout, p, plan);
+    }
+    if (a->draw && strcmp(a->draw, "svg") == 0) {
+        if (plan->bound_only) {
+            fprintf(stderr, "ripsim plan: --draw svg: the lower bound is not a placement, nothing to draw\n");
+            return RIP_EX_USAGE;
+        }
+        int rc = draw_svg(a->out_path, p, plan);
+        if (rc != 0)
+            return rc;
+    }
+    return rip_out_check_stdout("plan");
+}
+
+int rip_cmd_plan(int argc, char **argv)
+{
+    plan_args a;
+    int rc = parse_args(argc, argv, &a);
+    if (rc != RIP_ARGS_CONTINUE)
+        return rc;
+
+    char err[RIP_ERR_LEN];
+    rip_problem p;
+    memset(&p, 0, sizeof p);
+    rc = load_problem(&a, &p, err);
     if (rc != RIP_OK) {
         fprintf(stderr, "ripsim plan: %s\n", err);
         return rip_exit_status((rip_status)rc);
     }
 
-    /* the plan */
-    const rip_strategy *s = rip_strategy_by_name(strategy);
-    plan = rip_plan_new(&p, s->name);
+    const rip_strategy *s = rip_strategy_by_name(a.strategy);
+    rip_plan *plan = rip_plan_new(&p, s->name);
     if (plan == NULL) {
         fprintf(stderr, "ripsim plan: out of memory\n");
         rc = RIP_EX_OSERR;
         goto done;
     }
-    rip_plan_opts po = {.seed = (uint64_t)seed, .time_limit = time_limit, .capacity = capacity, .verbose = false};
-    rip_progress pr;
-    char what[RIP_ERR_LEN + 64];
-    if (time_limit > 0)
-        snprintf(what, sizeof what, "%s on %.200s (%zu tensors, time limit %g s)", s->name, p.name, p.n, time_limit);
-    else
-        snprintf(what, sizeof what, "%s on %.200s (%zu tensors)", s->name, p.name, p.n);
-    rip_progress_init(&pr, "plan", NULL, true);
-    rip_progress_update(&pr, 0, 0, what);
-    rip_progress_tick(&pr);
-    rc = rip_strategy_run(s, &p, &po, plan, err);
-    rip_progress_end(&pr);
+    rc = run_strategy(&a, s, &p, plan, err);
     if (rc != RIP_OK) {
         fprintf(stderr, "ripsim plan: %s\n", err);
         rc = rip_exit_status((rip_status)rc);
         goto done;
     }
     char check_note[320] = "skipped (--no-check)";
-    if (check && !plan->bound_only) {
-        rc = rip_plan_check(&p, plan, is_graph, err);
-        if (rc != RIP_OK) {
-            if (rc == RIP_S_NOMEM)
-                fprintf(stderr, "ripsim plan: %s\n", err);
-            else
-                fprintf(stderr, "ripsim plan: internal error: strategy %s made an invalid plan: %s\n", s->name, err);
-            rc = rc == RIP_S_NOMEM ? RIP_EX_OSERR : RIP_EX_SOFTWARE;
-            goto done;
-        }
-        check_claim(check_note, sizeof check_note, &p, plan, is_graph);
-    }
-
-    /* output */
-    bool svg_to_stdout = out_path && strcmp(out_path, "-") == 0;
-    if (json)
-        print_json(stdout, &p, plan, is_graph, check && !plan->bound_only);
-    else if (!svg_to_stdout)
-        print_table(stdout, &p, plan, is_graph, check_note);
-    if (draw && strcmp(draw, "ascii") == 0) {
-        if (plan->bound_only)
-            printf("\n(no drawing: the lower bound is not a placement)\n");
-        else
-            draw_ascii(stdout, &p, plan);
-    }
-    if (draw && strcmp(draw, "svg") == 0) {
-        if (plan->bound_only) {
-            fprintf(stderr, "ripsim plan: --draw svg: the lower bound is not a placement, nothing to draw\n");
-            rc = RIP_EX_USAGE;
-            goto done;
-        }
-        rc = draw_svg(out_path, &p, plan);
-        if (rc != 0)
-            goto done;
-    }
-    rc = rip_out_check_stdout("plan");
+    if ((rc = verify_plan(&a, s->name, &p, plan, check_note, sizeof check_note)) != 0)
+        goto done;
+    rc = show_plan(&a, &p, plan, check_note);
 done:
     rip_plan_free(plan);
     rip_problem_free(&p);

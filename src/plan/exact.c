@@ -307,88 +307,129 @@ static int ex_solve(ex_search *s, size_t ub, size_t nu)
     return rc;
 }
 
-static int ex_solve_node(ex_search *s, size_t ub, size_t nu)
+/* Mark the members of U = pool[ub, ub + nu) in s->mem with a fresh stamp;
+** returns the stamp (later helpers tell U's members by it). */
+static int64_t ex_mark_set(ex_search *s, size_t ub, size_t nu)
 {
-    size_t pool_mark = s->pool_len;
-    size_t mark = s->trail_len;
-
-    /* components of U */
     int64_t stamp = ++s->stamp;
     for (size_t i = 0; i < nu; i++)
         s->mem[s->pool[ub + i]] = stamp;
-    if (nu > 1) {
-        long cb = ex_pool_push(s, nu);
-        if (cb < 0)
-            return -1;
-        size_t head = (size_t)cb, tail = (size_t)cb;
-        int64_t cstamp = ++s->stamp;
-        size_t ncomp = 0;
-        for (size_t i = 0; i < nu; i++) {
-            int r = s->pool[ub + i];
-            if (s->mem[r] != stamp)
-                continue;
-            s->mem[r] = cstamp;
-            s->pool[tail++] = r;
-            s->comp_end[ncomp] = 0;
-            while (head < tail) {
-                int u = s->pool[head++];
-                for (int k = s->adj_start[u]; k < s->adj_start[u + 1]; k++) {
-                    int v = s->adj[k];
-                    if (s->mem[v] == stamp) {
-                        s->mem[v] = cstamp;
-                        s->pool[tail++] = v;
-                    }
+    return stamp;
+}
+
+/*
+** Breadth-first search of the overlap graph restricted to U (its members
+** carry stamp): writes U's members to pool[cb, cb + nu) grouped by
+** component, component c ending at comp_end[c] (relative to cb), and
+** returns the number of components.  Stops after the first component when
+** it holds all of U.  The members visited are re-marked, so the caller
+** must restore the marks if it goes on with U.  Cannot fail: pool[cb...]
+** must be reserved already.
+*/
+static size_t ex_find_components(ex_search *s, size_t ub, size_t nu, int64_t stamp, size_t cb)
+{
+    size_t head = cb, tail = cb;
+    int64_t cstamp = ++s->stamp;
+    size_t ncomp = 0;
+    for (size_t i = 0; i < nu; i++) {
+        int r = s->pool[ub + i];
+        if (s->mem[r] != stamp)
+            continue;
+        s->mem[r] = cstamp;
+        s->pool[tail++] = r;
+        s->comp_end[ncomp] = 0;
+        while (head < tail) {
+            int u = s->pool[head++];
+            for (int k = s->adj_start[u]; k < s->adj_start[u + 1]; k++) {
+                int v = s->adj[k];
+                if (s->mem[v] == stamp) {
+                    s->mem[v] = cstamp;
+                    s->pool[tail++] = v;
                 }
             }
-            s->comp_end[ncomp++] = tail - (size_t)cb;
-            if (ncomp == 1 && tail - (size_t)cb == nu)
-                break;
         }
-        if (ncomp > 1) {
-            size_t nco = ncomp;
-            long eb = ex_pool_push(s, nco);
-            if (eb < 0)
-                return -1;
-            for (size_t c = 0; c < nco; c++)
-                s->pool[(size_t)eb + c] = (int)s->comp_end[c];
-            for (size_t c = 0; c < nco; c++) {
-                size_t from = c ? (size_t)s->pool[(size_t)eb + c - 1] : 0;
-                size_t to = (size_t)s->pool[(size_t)eb + c];
-                int r = ex_solve(s, (size_t)cb + from, to - from);
-                if (r != 1) {
-                    ex_undo(s, mark);
-                    s->pool_len = pool_mark;
-                    return r;
-                }
+        s->comp_end[ncomp++] = tail - cb;
+        if (ncomp == 1 && tail - cb == nu)
+            break;
+    }
+    return ncomp;
+}
+
+/* ex_solve_components's answer when U is a single component. */
+#define EX_CONNECTED 2
+
+/*
+** Decomposition.  U = pool[ub, ub + nu), nu > 1, its members marked with
+** stamp.  When U splits into several components, solves them one after the
+** other and returns 1 (all completed, placements kept on the trail), 0 (one
+** cannot be completed; trail restored) or -1 (stop: time limit, OOM).  When
+** U is connected, returns EX_CONNECTED with the pool and U's marks as on
+** entry: the caller branches on U itself.
+*/
+static int ex_solve_components(ex_search *s, size_t ub, size_t nu, int64_t stamp)
+{
+    size_t pool_mark = s->pool_len;
+    size_t mark = s->trail_len;
+    long cb = ex_pool_push(s, nu);
+    if (cb < 0)
+        return -1;
+    size_t ncomp = ex_find_components(s, ub, nu, stamp, (size_t)cb);
+    if (ncomp > 1) {
+        /* comp_end is scratch shared by every depth: copy it to the pool
+        ** before the recursive calls overwrite it */
+        long eb = ex_pool_push(s, ncomp);
+        if (eb < 0)
+            return -1;
+        for (size_t c = 0; c < ncomp; c++)
+            s->pool[(size_t)eb + c] = (int)s->comp_end[c];
+        for (size_t c = 0; c < ncomp; c++) {
+            size_t from = c ? (size_t)s->pool[(size_t)eb + c - 1] : 0;
+            size_t to = (size_t)s->pool[(size_t)eb + c];
+            int r = ex_solve(s, (size_t)cb + from, to - from);
+            if (r != 1) {
+                ex_undo(s, mark);
+                s->pool_len = pool_mark;
+                return r;
             }
-            s->pool_len = pool_mark;
-            return 1;
         }
         s->pool_len = pool_mark;
-        for (size_t i = 0; i < nu; i++)
-            s->mem[s->pool[ub + i]] = stamp;
+        return 1;
     }
+    s->pool_len = pool_mark;
+    for (size_t i = 0; i < nu; i++)
+        s->mem[s->pool[ub + i]] = stamp;
+    return EX_CONNECTED;
+}
 
-    /* the level: the lowest floor among placeable buffers of U */
+/* The level of U = pool[ub, ub + nu): the lowest floor among its placeable
+** buffers; EX_INF when none is placeable. */
+static int64_t ex_level(const ex_search *s, size_t ub, size_t nu)
+{
     int64_t lvl = EX_INF;
     for (size_t i = 0; i < nu; i++) {
         int c = s->pool[ub + i];
         if (ex_available(s, c) && s->f[c] < lvl)
             lvl = s->f[c];
     }
-    if (lvl == EX_INF)
-        return 0;  /* every buffer left is lifted and nothing can raise it */
+    return lvl;
+}
 
-    /* bounds, over every unplaced buffer (U's lie at or above the level) */
-    for (int q = 0; q < s->nsec; q++)
-        s->minlow[q] = EX_INF;
+/*
+** First lower bound of every unplaced buffer, into s->low: its floor; for a
+** lifted buffer, at least its lift level plus the smallest neighbour it
+** could rest on; for a member of U (marked stamp), at least lvl.  Returns
+** false when a lifted buffer has no neighbour at all to rest on (the node
+** fails).
+*/
+static bool ex_buffer_lows(ex_search *s, int64_t lvl, int64_t stamp)
+{
     for (int c = 0; c < s->n; c++) {
         if (s->placed[c])
             continue;
         int64_t low = s->f[c];
         if (s->f[c] <= s->ex[c]) {
             if (s->minnb[c] == EX_INF)
-                return 0;  /* lifted with nothing left to rest on */
+                return false;  /* lifted with nothing left to rest on */
             int64_t l2 = s->ex[c] + s->minnb[c];
             if (l2 > low)
                 low = l2;
@@ -397,7 +438,14 @@ static int ex_solve_node(ex_search *s, size_t ub, size_t nu)
             low = lvl;
         s->low[c] = low;
     }
-    /* a lifted buffer rests on a neighbour still to be placed */
+    return true;
+}
+
+/* A lifted buffer rests on a neighbour still to be placed: raises its
+** s->low to the lowest top an unplaced neighbour can reach.  Returns false
+** when no unplaced neighbour is left (the node fails). */
+static bool ex_lifted_lows(ex_search *s)
+{
     for (int c = 0; c < s->n; c++) {
         if (s->placed[c] || s->f[c] > s->ex[c])
             continue;
@@ -408,16 +456,30 @@ static int ex_solve_node(ex_search *s, size_t ub, size_t nu)
                 m = s->low[d] + s->psize[d];
         }
         if (m == EX_INF)
-            return 0;
+            return false;
         if (m > s->low[c])
             s->low[c] = m;
     }
+    return true;
+}
+
+/*
+** The bounds against the target, from s->low: per buffer (its low + size)
+** and per section (the base of what is left there, the higher of the tops
+** placed and the lowest low, plus its summed sizes).  Returns false when a
+** bound exceeds the target (the node fails); otherwise fills s->minlow and
+** s->qslack (per section: target - bound) for section branching.
+*/
+static bool ex_within_target(ex_search *s)
+{
+    for (int q = 0; q < s->nsec; q++)
+        s->minlow[q] = EX_INF;
     for (int c = 0; c < s->n; c++) {
         if (s->placed[c])
             continue;
         int64_t low = s->low[c];
         if (low + s->size[c] > s->target)
-            return 0;
+            return false;
         for (int q = s->s0[c]; q < s->s1[c]; q++)
             if (low < s->minlow[q])
                 s->minlow[q] = low;
@@ -427,27 +489,38 @@ static int ex_solve_node(ex_search *s, size_t ub, size_t nu)
             continue;
         int64_t base = s->h[q] > s->minlow[q] ? s->h[q] : s->minlow[q];
         if (base + s->S[q] - s->slack > s->target)
-            return 0;
+            return false;
         s->qslack[q] = s->target - (base + s->S[q] - s->slack);
     }
+    return true;
+}
 
-    /* candidates at this level */
+/* The candidates at lvl (placeable members of U whose floor is lvl), pushed
+** on the pool at *c0 (pool_len ends right after them).  Returns their
+** number, or -1 on OOM. */
+static long ex_candidates(ex_search *s, size_t ub, size_t nu, int64_t lvl, size_t *c0)
+{
     size_t nc = 0;
-    long c0 = ex_pool_push(s, nu);
-    if (c0 < 0)
+    long cb = ex_pool_push(s, nu);
+    if (cb < 0)
         return -1;
     for (size_t i = 0; i < nu; i++) {
         int c = s->pool[ub + i];
         if (ex_available(s, c) && s->f[c] == lvl)
-            s->pool[(size_t)c0 + nc++] = c;
+            s->pool[(size_t)cb + nc++] = c;
     }
-    s->pool_len = (size_t)c0 + nc;
+    s->pool_len = (size_t)cb + nc;
+    *c0 = (size_t)cb;
+    return (long)nc;
+}
 
-    /* dominance: a candidate that every unplaced neighbour must clear
-    ** anyway (each lies at or above lvl + its size) is placed here alone */
-    int forced = -1;
-    for (size_t i = 0; i < nc && forced < 0; i++) {
-        int c = s->pool[(size_t)c0 + i];
+/* Dominance: the first candidate of pool[c0, c0 + nc) that every unplaced
+** neighbour must clear anyway (each one's low is at or above lvl + its
+** size), which is then placed at lvl without branching; -1 when none. */
+static int ex_forced(const ex_search *s, size_t c0, size_t nc, int64_t lvl)
+{
+    for (size_t i = 0; i < nc; i++) {
+        int c = s->pool[c0 + i];
         int64_t top = lvl + s->psize[c];
         bool clear = true;
         for (int k = s->adj_start[c]; k < s->adj_start[c + 1] && clear; k++) {
@@ -456,47 +529,66 @@ static int ex_solve_node(ex_search *s, size_t ub, size_t nu)
                 clear = false;
         }
         if (clear)
-            forced = c;
+            return c;
     }
-    int rc = 0;
+    return -1;
+}
+
+/* Section branching: the section covered by the fewest candidates of
+** pool[c0, c0 + nc), then the one with the least slack (s->qslack); -1
+** under level branching.  Uses s->cnt as scratch. */
+static int ex_branch_section(ex_search *s, size_t c0, size_t nc)
+{
     int best = -1;
-    if (forced >= 0) {
-        s->pool[c0] = forced;
-        nc = 1;
-    } else {
-        /* Section branching: take the section covered by the fewest
-        ** candidates (then the least slack).  The candidates covering it
-        ** overlap each other, so at most one of them sits at this level:
-        ** one child per candidate, and a last one where none does.  Level
-        ** branching: one child per candidate, each forbidding the earlier
-        ** ones at this level, and a last one where none is here. */
-        for (int q = 0; q < s->nsec && s->by_section; q++)
-            s->cnt[q] = 0;
-        for (size_t i = 0; i < nc && s->by_section; i++) {
-            int c = s->pool[(size_t)c0 + i];
-            for (int q = s->s0[c]; q < s->s1[c]; q++)
-                s->cnt[q]++;
-        }
-        for (int q = 0; q < s->nsec && s->by_section; q++) {
-            if (s->cnt[q] == 0)
-                continue;
-            if (best < 0 || s->cnt[q] < s->cnt[best] ||
-                (s->cnt[q] == s->cnt[best] && s->qslack[q] < s->qslack[best]))
-                best = q;
-        }
-        size_t k = 0;
-        for (size_t i = 0; i < nc; i++) {
-            int c = s->pool[(size_t)c0 + i];
-            if (best < 0 || (s->s0[c] <= best && best < s->s1[c]))
-                s->pool[(size_t)c0 + k++] = c;
-        }
-        nc = k;
-        ex_sort_ctx = s;
-        qsort(s->pool + c0, nc, sizeof(int), ex_cmp);
-    }
-    s->pool_len = (size_t)c0 + nc;
+    if (!s->by_section)
+        return best;
+    for (int q = 0; q < s->nsec; q++)
+        s->cnt[q] = 0;
     for (size_t i = 0; i < nc; i++) {
-        int c = s->pool[(size_t)c0 + i];
+        int c = s->pool[c0 + i];
+        for (int q = s->s0[c]; q < s->s1[c]; q++)
+            s->cnt[q]++;
+    }
+    for (int q = 0; q < s->nsec; q++) {
+        if (s->cnt[q] == 0)
+            continue;
+        if (best < 0 || s->cnt[q] < s->cnt[best] ||
+            (s->cnt[q] == s->cnt[best] && s->qslack[q] < s->qslack[best]))
+            best = q;
+    }
+    return best;
+}
+
+/* Keeps the candidates of pool[c0, c0 + nc) that cover section best (all
+** of them when best < 0), sorted into branching order (ex_cmp, under the
+** current keys); returns how many are kept. */
+static size_t ex_order_candidates(ex_search *s, size_t c0, size_t nc, int best)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < nc; i++) {
+        int c = s->pool[c0 + i];
+        if (best < 0 || (s->s0[c] <= best && best < s->s1[c]))
+            s->pool[c0 + k++] = c;
+    }
+    ex_sort_ctx = s;
+    qsort(s->pool + c0, k, sizeof(int), ex_cmp);
+    return k;
+}
+
+/*
+** One child per candidate of pool[c0, c0 + nc): place it at lvl and
+** complete U without it.  With lift (level branching), a candidate whose
+** child failed is forbidden at lvl for the later children, so each set of
+** buffers at lvl is tried once.  Returns 1 (a child completed U, its
+** placements kept on the trail), 0 (no child did; the lifts stay on the
+** trail) or -1 (stop).
+*/
+static int ex_children_at_level(ex_search *s, size_t ub, size_t nu, size_t c0, size_t nc,
+                                int64_t lvl, bool lift)
+{
+    int rc = 0;
+    for (size_t i = 0; i < nc; i++) {
+        int c = s->pool[c0 + i];
         size_t m2 = s->trail_len;
         long nb = ex_pool_push(s, nu - 1);
         if (nb < 0 || ex_place(s, c, lvl)) {
@@ -512,19 +604,66 @@ static int ex_solve_node(ex_search *s, size_t ub, size_t nu)
         if (rc != 0)
             break;
         ex_undo(s, m2);
-        if (best < 0 && forced < 0 && ex_set(s, &s->ex[c], lvl)) {
+        if (lift && ex_set(s, &s->ex[c], lvl)) {
             rc = -1;
             break;
         }
     }
-    if (rc == 0 && forced < 0) {
-        /* none of them at this level */
-        for (size_t i = 0; i < nc && rc == 0; i++)
-            if (ex_set(s, &s->ex[s->pool[(size_t)c0 + i]], lvl))
-                rc = -1;
-        if (rc == 0)
-            rc = ex_solve(s, ub, nu);
+    return rc;
+}
+
+/* The last child: none of the candidates of pool[c0, c0 + nc) sits at lvl
+** (each is lifted there), and U is completed above.  Returns as ex_solve. */
+static int ex_child_none_at_level(ex_search *s, size_t ub, size_t nu, size_t c0, size_t nc,
+                                  int64_t lvl)
+{
+    for (size_t i = 0; i < nc; i++)
+        if (ex_set(s, &s->ex[s->pool[c0 + i]], lvl))
+            return -1;
+    return ex_solve(s, ub, nu);
+}
+
+/* See the contract at the declaration above: decompose, find the level,
+** bound, then branch on the candidates at the level. */
+static int ex_solve_node(ex_search *s, size_t ub, size_t nu)
+{
+    size_t pool_mark = s->pool_len;
+    size_t mark = s->trail_len;
+
+    int64_t stamp = ex_mark_set(s, ub, nu);
+    if (nu > 1) {
+        int r = ex_solve_components(s, ub, nu, stamp);
+        if (r != EX_CONNECTED)
+            return r;
     }
+
+    int64_t lvl = ex_level(s, ub, nu);
+    if (lvl == EX_INF)
+        return 0;  /* every buffer left is lifted and nothing can raise it */
+
+    /* bounds, over every unplaced buffer (U's lie at or above the level) */
+    if (!ex_buffer_lows(s, lvl, stamp) || !ex_lifted_lows(s) || !ex_within_target(s))
+        return 0;
+
+    size_t c0;
+    long got = ex_candidates(s, ub, nu, lvl, &c0);
+    if (got < 0)
+        return -1;
+    size_t nc = (size_t)got;
+    int forced = ex_forced(s, c0, nc, lvl);
+    int best = -1;
+    if (forced >= 0) {
+        s->pool[c0] = forced;
+        nc = 1;
+    } else {
+        best = ex_branch_section(s, c0, nc);
+        nc = ex_order_candidates(s, c0, nc, best);
+    }
+    s->pool_len = c0 + nc;
+
+    int rc = ex_children_at_level(s, ub, nu, c0, nc, lvl, best < 0 && forced < 0);
+    if (rc == 0 && forced < 0)
+        rc = ex_child_none_at_level(s, ub, nu, c0, nc, lvl);
     if (rc != 1)
         ex_undo(s, mark);
     s->pool_len = pool_mark;

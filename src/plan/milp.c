@@ -669,18 +669,12 @@ static void mp_model_free(mp_model *mm)
     memset(mm, 0, sizeof *mm);
 }
 
-/*
-** Build the program with the tensors of free_ (NULL: all) as variables and
-** every other tensor, and every candidate between two fixed tensors, held
-** at the plan fix.  P bounds the tops of the free tensors (and their shift
-** blocks) only; ub bounds every free top (bytes), lb is P's lower bound.
-** The MIP start is fix.  0, or -1 out of memory.
-*/
-static int mp_build(const mp *m, const rip_plan *fix, const bool *free_, int64_t ub, int64_t lb, mp_model *mm)
+/* Allocate the model's index arrays (per tensor, pair and candidate) in a
+** zeroed mm.  0, or -1 out of memory (mp_model_free releases what was
+** allocated). */
+static int mp_model_alloc(const mp *m, mp_model *mm)
 {
-    const rip_problem *p = m->p;
-    size_t n = p->n, nc = p->n_cand;
-    const double U = (double)m->U;
+    size_t n = m->p->n, nc = m->p->n_cand;
     memset(mm, 0, sizeof *mm);
     mm->col_x = malloc(n * sizeof *mm->col_x);
     mm->col_z = malloc(((size_t)m->npair + 1) * sizeof *mm->col_z);
@@ -690,9 +684,24 @@ static int mp_build(const mp *m, const rip_plan *fix, const bool *free_, int64_t
     mm->xhi = malloc(n * sizeof *mm->xhi);
     if (!mm->col_x || !mm->col_z || !mm->col_d || !mm->col_r || !mm->xlo || !mm->xhi)
         return -1;
-    mp_ctx c = {m, fix, mm};
+    return 0;
+}
 
-    /* columns */
+/*
+** The columns, in this order: x_t per free tensor (a tensor held at fix
+** gets no column, its value goes to xlo = xhi), P, z per pair with a free
+** end, and d (and r for a GAP) per usable candidate with a free end.
+** Fills col_x/col_z/col_d/col_r (-1: no column), xlo/xhi and nbin.  An
+** append that fails sets mm->oom (mp_load reports it).
+*/
+static void mp_add_columns(const mp_ctx *c, const bool *free_, int64_t ub, int64_t lb)
+{
+    const mp *m = c->m;
+    const rip_plan *fix = c->fix;
+    mp_model *mm = c->mm;
+    const rip_problem *p = m->p;
+    size_t n = p->n, nc = p->n_cand;
+    const double U = (double)m->U;
     for (size_t t = 0; t < n; t++) {
         if (free_ && !free_[t]) {
             mm->col_x[t] = -1;
@@ -727,8 +736,16 @@ static int mp_build(const mp *m, const rip_plan *fix, const bool *free_, int64_t
             mm->nbin++;
         }
     }
+}
 
-    /* no overlap, per pair alive together */
+/* The no-overlap rows: two per pair alive together that has a z column
+** (with the shift block where the lower end's GAP candidate blocks the
+** other).  Failures set mm->oom. */
+static void mp_rows_no_overlap(const mp_ctx *c)
+{
+    const mp *m = c->m;
+    mp_model *mm = c->mm;
+    const rip_problem *p = m->p;
     mp_lin l = {0};
     for (int k = 0; k < m->npair; k++) {
         if (mm->col_z[k] < 0)
@@ -745,18 +762,29 @@ static int mp_build(const mp *m, const rip_plan *fix, const bool *free_, int64_t
             double M = mm->xhi[lo] + s + g - mm->xlo[hi];
             if (M < 1)
                 M = 1;
-            lin_x(&c, &l, lo, 1.0);
-            lin_x(&c, &l, hi, -1.0);
+            lin_x(c, &l, lo, 1.0);
+            lin_x(c, &l, hi, -1.0);
             lin_col(&l, mm->col_z[k], side == 0 ? M : -M);
             for (int j = m->pc_start[k]; j < m->pc_start[k + 1]; j++)
-                lin_d(&c, &l, m->pc[j], -M);
+                lin_d(c, &l, m->pc[j], -M);
             if (strengthen)
-                lin_r(&c, &l, sk, g);
-            lin_emit(&c, &l, 'L', side == 0 ? M - s : -s);
+                lin_r(c, &l, sk, g);
+            lin_emit(c, &l, 'L', side == 0 ? M - s : -s);
         }
     }
-    /* candidate rules */
-    for (size_t k = 0; k < nc; k++) {
+}
+
+/* The rules of each candidate with a d column: ALIAS x_out = x_in if d;
+** GAP x_out = x_in if r, x_in - x_out >= gap if d and not r, r <= d, and
+** the peak over the shift block.  Failures set mm->oom. */
+static void mp_rows_candidates(const mp_ctx *c)
+{
+    const mp *m = c->m;
+    mp_model *mm = c->mm;
+    const rip_problem *p = m->p;
+    const double U = (double)m->U;
+    mp_lin l = {0};
+    for (size_t k = 0; k < p->n_cand; k++) {
         if (mm->col_d[k] < 0)
             continue;
         const rip_candidate *cd = &p->cand[k];
@@ -768,86 +796,101 @@ static int mp_build(const mp *m, const rip_plan *fix, const bool *free_, int64_t
         if (M2 < 1)
             M2 = 1;
         bool alias = cd->kind == RIP_INPLACE_ALIAS;
-        lin_x(&c, &l, ou, 1.0);
-        lin_x(&c, &l, in, -1.0);
+        lin_x(c, &l, ou, 1.0);
+        lin_x(c, &l, in, -1.0);
         if (alias)
-            lin_d(&c, &l, (int)k, M1);
+            lin_d(c, &l, (int)k, M1);
         else
-            lin_r(&c, &l, (int)k, M1);
-        lin_emit(&c, &l, 'L', M1);
-        lin_x(&c, &l, in, 1.0);
-        lin_x(&c, &l, ou, -1.0);
+            lin_r(c, &l, (int)k, M1);
+        lin_emit(c, &l, 'L', M1);
+        lin_x(c, &l, in, 1.0);
+        lin_x(c, &l, ou, -1.0);
         if (alias)
-            lin_d(&c, &l, (int)k, M2);
+            lin_d(c, &l, (int)k, M2);
         else
-            lin_r(&c, &l, (int)k, M2);
-        lin_emit(&c, &l, 'L', M2);
+            lin_r(c, &l, (int)k, M2);
+        lin_emit(c, &l, 'L', M2);
         if (alias)
             continue;
         double g = (double)(cd->gap / m->U);
         /* x_out + g <= x_in when d and not r */
         double Mg = M1 + g;
-        lin_x(&c, &l, ou, 1.0);
-        lin_x(&c, &l, in, -1.0);
-        lin_d(&c, &l, (int)k, Mg);
-        lin_r(&c, &l, (int)k, -Mg);
-        lin_emit(&c, &l, 'L', Mg - g);
+        lin_x(c, &l, ou, 1.0);
+        lin_x(c, &l, in, -1.0);
+        lin_d(c, &l, (int)k, Mg);
+        lin_r(c, &l, (int)k, -Mg);
+        lin_emit(c, &l, 'L', Mg - g);
         /* r <= d */
-        lin_r(&c, &l, (int)k, 1.0);
-        lin_d(&c, &l, (int)k, -1.0);
-        lin_emit(&c, &l, 'L', 0.0);
+        lin_r(c, &l, (int)k, 1.0);
+        lin_d(c, &l, (int)k, -1.0);
+        lin_emit(c, &l, 'L', 0.0);
         /* P >= x_in + N_in / U + g r */
         lin_col(&l, mm->col_P, 1.0);
-        lin_x(&c, &l, in, -1.0);
-        lin_r(&c, &l, (int)k, -g);
-        lin_emit(&c, &l, 'G', (double)p->t[in].size / U);
+        lin_x(c, &l, in, -1.0);
+        lin_r(c, &l, (int)k, -g);
+        lin_emit(c, &l, 'G', (double)p->t[in].size / U);
     }
-    /* at most one used candidate per output (op) and per input */
+}
+
+/* At most one used candidate per output (op) and per input tensor: a row
+** wherever two candidates are free, or one is free and a fixed one is
+** used.  Failures set mm->oom. */
+static void mp_rows_at_most_one(const mp_ctx *c)
+{
+    const mp *m = c->m;
+    mp_model *mm = c->mm;
+    const rip_problem *p = m->p;
     for (int side = 0; side < 2; side++) {
-        for (size_t t = 0; t < n; t++) {
+        for (size_t t = 0; t < p->n; t++) {
             int vars = 0;
             double used = 0;
             mp_lin big = {0};
-            for (size_t k = 0; k < nc; k++) {
+            for (size_t k = 0; k < p->n_cand; k++) {
                 if (!m->usable[k] || (side == 0 ? p->cand[k].out : p->cand[k].in) != (int)t)
                     continue;
                 if (mm->col_d[k] >= 0) {
                     if (big.n < 16)
                         lin_col(&big, mm->col_d[k], 1.0);
                     vars++;
-                } else if (fix->in_place[k]) {
+                } else if (c->fix->in_place[k]) {
                     used += 1;
                 }
             }
             if (vars >= 2 || (vars >= 1 && used > 0)) {
                 big.cst = used;
-                lin_emit(&c, &big, 'L', 1.0);
+                lin_emit(c, &big, 'L', 1.0);
             }
         }
     }
-    /* the peak */
-    for (size_t t = 0; t < n; t++) {
+}
+
+/* P >= x_t + N_t / U for every free tensor.  Failures set mm->oom. */
+static void mp_rows_peak(const mp_ctx *c)
+{
+    const rip_problem *p = c->m->p;
+    mp_model *mm = c->mm;
+    const double U = (double)c->m->U;
+    mp_lin l = {0};
+    for (size_t t = 0; t < p->n; t++) {
         if (mm->col_x[t] < 0)
             continue;
         lin_col(&l, mm->col_P, 1.0);
-        lin_x(&c, &l, (int)t, -1.0);
-        lin_emit(&c, &l, 'G', (double)p->t[t].size / U);
+        lin_x(c, &l, (int)t, -1.0);
+        lin_emit(c, &l, 'G', (double)p->t[t].size / U);
     }
+}
 
-    if (mp_load(mm))
-        return -1;
-    Cbc_setProblemName(mm->cbc, p->name[0] ? p->name : "ripsim");
-
-    /* the MIP start: every integer column, from fix */
+/* Give the loaded CBC model fix as its MIP start: every integer column
+** (x, z from the plan's order, d, r).  0, or -1 out of memory. */
+static int mp_set_start(const mp *m, const rip_plan *fix, mp_model *mm)
+{
+    size_t n = m->p->n, nc = m->p->n_cand;
     int *idx = malloc((size_t)mm->ncol * sizeof *idx);
     double *val = malloc((size_t)mm->ncol * sizeof *val);
     bool *below = malloc(((size_t)m->npair + 1) * sizeof *below);
-    if (!idx || !val || !below) {
-        free(idx);
-        free(val);
-        free(below);
-        return -1;
-    }
+    int rc = -1;
+    if (!idx || !val || !below)
+        goto out;
     int ns = 0;
     for (size_t t = 0; t < n; t++)
         if (mm->col_x[t] >= 0) {
@@ -871,10 +914,36 @@ static int mp_build(const mp *m, const rip_plan *fix, const bool *free_, int64_t
         }
     }
     Cbc_setMIPStartI(mm->cbc, ns, idx, val);
+    rc = 0;
+out:
     free(idx);
     free(val);
     free(below);
-    return 0;
+    return rc;
+}
+
+/*
+** Build the program with the tensors of free_ (NULL: all) as variables and
+** every other tensor, and every candidate between two fixed tensors, held
+** at the plan fix.  P bounds the tops of the free tensors (and their shift
+** blocks) only; ub bounds every free top (bytes), lb is P's lower bound.
+** The MIP start is fix.  0, or -1 out of memory (the caller frees mm with
+** mp_model_free either way).
+*/
+static int mp_build(const mp *m, const rip_plan *fix, const bool *free_, int64_t ub, int64_t lb, mp_model *mm)
+{
+    if (mp_model_alloc(m, mm))
+        return -1;
+    mp_ctx c = {m, fix, mm};
+    mp_add_columns(&c, free_, ub, lb);
+    mp_rows_no_overlap(&c);
+    mp_rows_candidates(&c);
+    mp_rows_at_most_one(&c);
+    mp_rows_peak(&c);
+    if (mp_load(mm))
+        return -1;
+    Cbc_setProblemName(mm->cbc, m->p->name[0] ? m->p->name : "ripsim");
+    return mp_set_start(m, fix, mm);
 }
 
 /*

@@ -240,9 +240,12 @@ Test(milp, shift_favourable_case)
     ** puts t1 at the same two offsets (t2 = 0: {1, 4}; 3: {0, 4}; 6: {0, 3}).
     ** Without a shift the output sits 1 below its input, x1 = x0 - 1, which
     ** none of the three cases allows; dual buffering needs 9 at step 1.  So
-    ** 7 needs the shift: t2 at 0, t0 = t1 at 1, the shifted input at [2, 5)
-    ** during op 1 (block [1, 5)), t5 at [5, 7), t4 and t3 at [4, 7).  The
-    ** optimum is peak 7 with r = 1 (objective 7 + 1e-4 x 3). */
+    ** 7 needs the shift, with t0 = t1.  Two placements attain it, mirror
+    ** images: t2 at 0, t0 = t1 at 1, the shifted input at [2, 5) during op 1
+    ** (block [1, 5)), t5 at [5, 7), t4 and t3 at [4, 7); or t2 at 6, t0 = t1
+    ** at 0 (block [0, 4)), t5 at [4, 6), t4 and t3 at [3, 6).  CBC may return
+    ** either (which one depends on memory contents), so the test pins what
+    ** both share.  The optimum is peak 7 with r = 1 (objective 7 + 1e-4 x 3). */
     hand_tensor t[] = {{0, 1, 3}, {1, 2, 3}, {0, 2, 1}, {2, 3, 3}, {0, 0, 3}, {1, 1, 2}};
     rip_problem p;
     hand_problem(&p, t, 6, 1);
@@ -253,7 +256,8 @@ Test(milp, shift_favourable_case)
     cr_expect(m->optimal);
     cr_expect(m->in_place[0] && m->shift[0], "the optimum needs the runtime shift");
     cr_expect_eq(m->offset[0], m->offset[1]);
-    cr_expect_eq(m->offset[2], 0);
+    cr_expect(m->offset[2] == 0 || m->offset[2] == 6, "t2 at %lld", (long long)m->offset[2]);
+    cr_expect_eq(m->offset[0], m->offset[2] == 0 ? 1 : 0);
     rip_plan_free(m);
     rip_problem_free(&p);
 }

@@ -486,3 +486,31 @@ done:
     free(sel);
     return status;
 }
+
+rip_status rip_table6_layers(const char *dir, rip_csv_layer **layers, size_t *n, char err[RIP_ERR_LEN])
+{
+    int total = 0, n_sel = 0, first[N_FAMILIES + 1];
+    *layers = NULL;
+    *n = 0;
+    for (int f = 0; f < N_FAMILIES; f++)
+        total += families[f].paper.n;
+    chosen *sel = calloc((size_t)total, sizeof *sel);
+    rip_csv_layer *out = calloc((size_t)total, sizeof *out);
+    rip_status status = RIP_OK;
+    if (!sel || !out) {
+        snprintf(err, RIP_ERR_LEN, "out of memory");
+        status = RIP_S_NOMEM;
+        goto done;
+    }
+    if ((status = select_all(dir, sel, &n_sel, first, err)) != RIP_OK)
+        goto done;
+    for (int i = 0; i < n_sel; i++)
+        out[i] = sel[i].row;
+    *layers = out;
+    *n = (size_t)n_sel;
+    out = NULL;
+done:
+    free(out);
+    free(sel);
+    return status;
+}

@@ -13,6 +13,7 @@
 #include <stdio.h>
 
 #include "layer.h"
+#include "layer_csv.h"
 #include "progress.h"
 #include "status.h"
 
@@ -25,5 +26,12 @@
 */
 rip_status rip_table6_write(FILE *out, const char *layers_dir, const rip_progress_cb *progress,
                             char err[RIP_ERR_LEN]);
+
+/*
+** The layers Tab. 6 selects (the same selection as rip_table6_write), in
+** table order, into *layers (malloc'd, the caller frees) and *n.  Returns
+** RIP_OK, or with err RIP_S_NOINPUT, RIP_S_DATA or RIP_S_NOMEM.
+*/
+rip_status rip_table6_layers(const char *layers_dir, rip_csv_layer **layers, size_t *n, char err[RIP_ERR_LEN]);
 
 #endif

@@ -99,4 +99,77 @@ static inline bool ref_conv2d(const ref_conv *g, bool dw, const int8_t *in, cons
     return true;
 }
 
+/* Pooling; avg divides by the real taps, rounding half away from zero. */
+static inline void ref_pool(bool avg, int c, int h_in, int w_in, int h_out, int w_out, int k_h, int k_w, int s_h,
+                            int s_w, int p_top, int p_left, int act_min, int act_max, const int8_t *in, int8_t *out)
+{
+    for (int r = 0; r < h_out; r++)
+        for (int x = 0; x < w_out; x++)
+            for (int ch = 0; ch < c; ch++) {
+                int64_t sum = 0, n = 0, m = -1000;
+                for (int a = 0; a < k_h; a++)
+                    for (int b = 0; b < k_w; b++) {
+                        const int i = r * s_h - p_top + a, j = x * s_w - p_left + b;
+                        if (i < 0 || i >= h_in || j < 0 || j >= w_in)
+                            continue;
+                        const int64_t v = in[(i * w_in + j) * c + ch];
+                        sum += v;
+                        n++;
+                        if (v > m)
+                            m = v;
+                    }
+                int64_t v;
+                if (avg) {
+                    const int64_t mag = sum < 0 ? -sum : sum;
+                    const int64_t q = (2 * mag + n) / (2 * n); /* floor(mag/n + 1/2) */
+                    v = sum < 0 ? -q : q;
+                } else {
+                    v = m;
+                }
+                out[(r * w_out + x) * c + ch] = ref_clamp8(v, act_min, act_max);
+            }
+}
+
+/* TFLite int8 add, elementwise. */
+static inline void ref_add(int n, const int8_t *a, const int8_t *b, int zp1, int zp2, int left_shift, int32_t m1,
+                           int32_t s1, int32_t m2, int32_t s2, int32_t mo, int32_t so, int zpo, int act_min,
+                           int act_max, int8_t *out)
+{
+    for (int i = 0; i < n; i++) {
+        const int64_t x1 = ((int64_t)a[i] - zp1) * ((int64_t)1 << left_shift);
+        const int64_t x2 = ((int64_t)b[i] - zp2) * ((int64_t)1 << left_shift);
+        const int64_t sum = ref_wrap32((int64_t)ref_requantize((int32_t)x1, m1, s1) + ref_requantize((int32_t)x2, m2, s2));
+        out[i] = ref_clamp8((int64_t)ref_requantize((int32_t)sum, mo, so) + zpo, act_min, act_max);
+    }
+}
+
+/* Fully connected; per_channel picks mult[o] else mult[0]. */
+static inline bool ref_fc(int batches, int n_in, int n_out, const int8_t *x, const int8_t *w, const int32_t *bias,
+                          int in_zp, int out_zp, bool per_channel, const int32_t *mult, const int32_t *shift,
+                          int act_min, int act_max, int8_t *y)
+{
+    for (int b = 0; b < batches; b++)
+        for (int o = 0; o < n_out; o++) {
+            int64_t acc = bias ? bias[o] : 0;
+            for (int i = 0; i < n_in; i++)
+                acc += ((int64_t)x[b * n_in + i] - in_zp) * w[o * n_in + i];
+            if (acc < INT32_MIN || acc > INT32_MAX)
+                return false;
+            const int k = per_channel ? o : 0;
+            y[b * n_out + o] = ref_clamp8((int64_t)ref_requantize((int32_t)acc, mult[k], shift[k]) + out_zp,
+                                          act_min, act_max);
+        }
+    return true;
+}
+
+/* Nearest-neighbour upsampling by integer factors. */
+static inline void ref_upsample(int c, int h_in, int w_in, int s_h, int s_w, const int8_t *in, int8_t *out)
+{
+    const int w_out = w_in * s_w;
+    for (int r = 0; r < h_in * s_h; r++)
+        for (int x = 0; x < w_out; x++)
+            for (int ch = 0; ch < c; ch++)
+                out[(r * w_out + x) * c + ch] = in[((r / s_h) * w_in + x / s_w) * c + ch];
+}
+
 #endif

@@ -4,14 +4,15 @@
 ** host, both compiled by the same build with the same flags (issue 9,
 ** Speed).  Usage:
 **
-**   bench_cmsis LAYERS_DIR [MAX_GMAC [REPS]]
+**   bench_cmsis LAYERS_DIR [MAX_GMAC [REPS [MATCH]]]
 **
 ** Convolutions: the layers of paper Tab. 6 as `ripsim tables table6`
 ** selects them (per network the layers of largest real input + output,
 ** channel-mixing only, as many as Tab. 6 takes from that network; listed
 ** in results/table6.md).  Depthwise: per network of sweeps/layers the
 ** depthwise layer (multiplier 1) of largest input + output.  Layers above
-** MAX_GMAC billion multiply-accumulates are skipped (default: none).
+** MAX_GMAC billion multiply-accumulates are skipped (default, 0: none);
+** with MATCH only the layers whose "network layer" label contains it run.
 **
 ** Each layer gets seeded random int8 data and per-channel quantization;
 ** each kernel runs at least REPS times (default 3; small layers until
@@ -314,13 +315,14 @@ static void summary(const char *what, const result *r, size_t n, int cls)
 
 int main(int argc, char **argv)
 {
-    if (argc < 2 || argc > 4) {
-        fprintf(stderr, "usage: bench_cmsis LAYERS_DIR [MAX_GMAC [REPS]]\n");
+    if (argc < 2 || argc > 5) {
+        fprintf(stderr, "usage: bench_cmsis LAYERS_DIR [MAX_GMAC [REPS [MATCH]]]\n");
         return 64;
     }
     const char *dir = argv[1];
     double max_gmac = argc > 2 ? atof(argv[2]) : 0;
     int reps = argc > 3 ? atoi(argv[3]) : 3;
+    const char *match = argc > 4 ? argv[4] : NULL;
     if (reps < 1)
         reps = 1;
 
@@ -366,6 +368,10 @@ int main(int argc, char **argv)
         const rip_layer *L = &picks[i].row.L;
         double taps = picks[i].row.groups != 1 ? (double)(L->k_h * L->k_w) : (double)(L->k_h * L->k_w * L->cin);
         if (max_gmac > 0 && (double)L->n_out * taps * 1e-9 > max_gmac)
+            continue;
+        char label[200];
+        snprintf(label, sizeof label, "%s %s", picks[i].net, picks[i].row.name);
+        if (match != NULL && strstr(label, match) == NULL)
             continue;
         if (!run_layer(&picks[i], reps, &res[nr])) {
             rc = 1;

@@ -1,0 +1,17 @@
+/*
+** cmsis_missing.c — stands in for the cmsis_peer suite when the CMSIS-NN
+** tree is absent (tests/meson.build): says where it looked and how to point
+** the build elsewhere, and exits 77, which meson reports as SKIP.
+*/
+#include <stdio.h>
+
+#ifndef RIPSIM_CMSIS_NN_PATH
+#define RIPSIM_CMSIS_NN_PATH "(unset)"
+#endif
+
+int main(void)
+{
+    printf("cmsis_peer: skipped: CMSIS-NN not found at %s (meson option cmsis_nn_path; "
+           "meson configure build -Dcmsis_nn_path=DIR)\n", RIPSIM_CMSIS_NN_PATH);
+    return 77;
+}

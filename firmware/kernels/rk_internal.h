@@ -14,6 +14,7 @@
 
 #include <string.h>
 
+#include "rk_requantize_inline.h"
 #include "rk_types.h"
 
 #define RK_MAX_SCALARS ((int64_t)INT32_MAX)
@@ -70,7 +71,7 @@ static inline rk_status rk_conv_check(const rk_conv_params *p, const rk_quant *q
 /* Requantize a wrapped accumulator, add the output zero point, clamp. */
 static inline int8_t rk_finish(uint32_t acc, int32_t multiplier, int32_t shift, int32_t output_offset, rk_act act)
 {
-    int64_t v = (int64_t)rk_requantize((int32_t)acc, multiplier, shift) + output_offset;
+    int64_t v = (int64_t)rk_requantize_inline((int32_t)acc, multiplier, shift) + output_offset;
     if (v < act.min)
         v = act.min;
     if (v > act.max)

@@ -1,0 +1,55 @@
+/*
+** rk_depthwise_inplace.c — TinyEngine-style in-place depthwise convolution
+** (rk_depthwise_inplace.h): per channel, the input plane to scratch, then
+** the output plane over it.
+*/
+#include "rk_depthwise_inplace.h"
+#include "rk_internal.h"
+
+static rk_status check(const rk_conv_params *p, const rk_quant *q, rk_dims in, rk_dims out)
+{
+    if (rk_conv_check(p, q, in, out) != RK_OK || out.c != in.c || (int64_t)out.h * out.w > (int64_t)in.h * in.w)
+        return RK_ARG;
+    return RK_OK;
+}
+
+size_t rk_depthwise_inplace_buffer_size(const rk_conv_params *p, rk_dims in, rk_dims out)
+{
+    if (check(p, NULL, in, out) != RK_OK)
+        return 0;
+    return ((size_t)in.h + (size_t)p->p_top + (size_t)p->p_bottom) *
+           ((size_t)in.w + (size_t)p->p_left + (size_t)p->p_right);
+}
+
+rk_status rk_depthwise_inplace(const rk_conv_params *p, const rk_quant *q, rk_dims in, rk_dims out,
+                               const int8_t *filter, const int32_t *bias, int8_t *tensor, int8_t *scratch)
+{
+    if (check(p, q, in, out) != RK_OK || filter == NULL || tensor == NULL || scratch == NULL)
+        return RK_ARG;
+    const int32_t ch_n = in.c;
+    const int32_t h_p = in.h + p->p_top + p->p_bottom, w_p = in.w + p->p_left + p->p_right;
+    const int8_t zero_point = (int8_t)(-p->input_offset);
+    memset(scratch, zero_point, (size_t)h_p * (size_t)w_p); /* the border stays pad for every channel */
+    for (int32_t ch = 0; ch < ch_n; ch++) {
+        for (int32_t i = 0; i < in.h; i++) {
+            int8_t *row = scratch + ((ptrdiff_t)(i + p->p_top) * w_p + p->p_left);
+            const int8_t *src = tensor + (ptrdiff_t)i * in.w * ch_n + ch;
+            for (int32_t j = 0; j < in.w; j++)
+                row[j] = src[(ptrdiff_t)j * ch_n];
+        }
+        const int32_t mult = q->multiplier[ch], shift = q->shift[ch];
+        for (int32_t r = 0; r < out.h; r++)
+            for (int32_t c = 0; c < out.w; c++) {
+                uint32_t acc = bias != NULL ? (uint32_t)bias[ch] : 0u;
+                for (int32_t a = 0; a < p->k_h; a++) {
+                    const int8_t *row = scratch + (ptrdiff_t)(r * p->s_h + a * p->d_h) * w_p + c * p->s_w;
+                    for (int32_t b = 0; b < p->k_w; b++)
+                        acc += (uint32_t)(((int32_t)row[b * p->d_w] + p->input_offset) *
+                                          filter[(a * p->k_w + b) * ch_n + ch]);
+                }
+                tensor[((ptrdiff_t)r * out.w + c) * ch_n + ch] =
+                    rk_finish(acc, mult, shift, p->output_offset, p->act);
+            }
+    }
+    return RK_OK;
+}

@@ -1,0 +1,33 @@
+/*
+** rk_depthwise_inplace.h — TinyEngine-style in-place depthwise convolution
+** (the baseline of paper Tab. 3): the output is written over its own
+** input, one channel at a time.
+**
+** Scheme (as TinyEngine's *_inplace depthwise kernels): for channel ch =
+** 0..c-1, the input plane of ch (h_in x w_in scalars at stride c in the
+** NHWC tensor) is copied into scratch as a padded h_p x w_p plane, pad
+** cells at the input zero point; then the output plane of ch is computed
+** from scratch and written into the same tensor at
+** tensor[(r * w_out + col) * c + ch].  Only channel ch's slots are
+** written, and their input values are already in scratch; the other
+** channels are untouched until their turn.  So the output (NHWC,
+** h_out x w_out x c) ends in tensor[0, h_out*w_out*c), which requires
+** h_out*w_out <= h_in*w_in (RK_ARG otherwise).  Channel ch >= 1 slots of
+** pixels at or past h_out*w_out keep stale input afterwards.
+**
+** Parameters as rk_depthwise (rk_depthwise.h).  Aliasing: tensor is input
+** and output; scratch, filter, bias, q must not overlap it.
+*/
+#ifndef RK_DEPTHWISE_INPLACE_H
+#define RK_DEPTHWISE_INPLACE_H
+
+#include "rk_types.h"
+
+/* RK_OK; RK_ARG on bad parameters, NULL buffers or an output larger than the input. */
+rk_status rk_depthwise_inplace(const rk_conv_params *p, const rk_quant *q, rk_dims in, rk_dims out,
+                               const int8_t *filter, const int32_t *bias, int8_t *tensor, int8_t *scratch);
+
+/* Scratch bytes: one padded plane, h_p * w_p; 0 on bad parameters. */
+size_t rk_depthwise_inplace_buffer_size(const rk_conv_params *p, rk_dims in, rk_dims out);
+
+#endif

@@ -1,0 +1,151 @@
+/*
+** rk_internal.h — helpers shared by the kernel sources (not installed,
+** not part of the API): argument checks, the int8 dot products, the final
+** requantize-offset-clamp step and scratch carving.
+**
+** Accumulation: TFLite accumulates in int32 and an overflow there is
+** undefined; here every sum is taken in uint32_t, which is exact whenever
+** the true sum fits int32 (always, for K = k_h k_w c_in <= 2^16 and any
+** bias that keeps the total in range) and wraps like compiled TFLite
+** otherwise, without undefined behaviour.
+*/
+#ifndef RK_INTERNAL_H
+#define RK_INTERNAL_H
+
+#include <string.h>
+
+#include "rk_types.h"
+
+#define RK_MAX_SCALARS ((int64_t)INT32_MAX)
+
+static inline bool rk_act_ok(rk_act a)
+{
+    return a.min >= -128 && a.max <= 127 && a.min <= a.max;
+}
+
+static inline bool rk_dims_ok(rk_dims d)
+{
+    return d.h >= 1 && d.w >= 1 && d.c >= 1 && (int64_t)d.h * d.w * d.c <= RK_MAX_SCALARS;
+}
+
+/* Output extent of one axis, or -1 when the dilated kernel does not fit. */
+static inline int64_t rk_out_extent(int64_t n, int64_t k, int64_t s, int64_t d, int64_t lo, int64_t hi)
+{
+    const int64_t keff = d * (k - 1) + 1;
+    const int64_t np = n + lo + hi;
+    return np < keff ? -1 : (np - keff) / s + 1;
+}
+
+/*
+** Check a convolution (depthwise too: depthwise sets cout_per_group) and its
+** tensors: every field in range, out.h/out.w the output extents of in, the
+** quantization arrays present with shifts in [-31, 30].  Returns RK_OK or
+** RK_ARG.  q may be NULL when no requantization is involved.
+*/
+static inline rk_status rk_conv_check(const rk_conv_params *p, const rk_quant *q, rk_dims in, rk_dims out)
+{
+    if (p == NULL || !rk_dims_ok(in) || !rk_dims_ok(out) || !rk_act_ok(p->act))
+        return RK_ARG;
+    if (p->k_h < 1 || p->k_w < 1 || p->s_h < 1 || p->s_w < 1 || p->d_h < 1 || p->d_w < 1 ||
+        p->p_top < 0 || p->p_bottom < 0 || p->p_left < 0 || p->p_right < 0)
+        return RK_ARG;
+    if (p->input_offset < -127 || p->input_offset > 128 || p->output_offset < -128 || p->output_offset > 127)
+        return RK_ARG;
+    const int64_t h_p = (int64_t)in.h + p->p_top + p->p_bottom, w_p = (int64_t)in.w + p->p_left + p->p_right;
+    if (h_p * w_p * in.c > RK_MAX_SCALARS || (int64_t)p->k_h * p->k_w * in.c > RK_MAX_SCALARS)
+        return RK_ARG;
+    if (rk_out_extent(in.h, p->k_h, p->s_h, p->d_h, p->p_top, p->p_bottom) != out.h ||
+        rk_out_extent(in.w, p->k_w, p->s_w, p->d_w, p->p_left, p->p_right) != out.w)
+        return RK_ARG;
+    if (q != NULL) {
+        if (q->multiplier == NULL || q->shift == NULL)
+            return RK_ARG;
+        for (int32_t oc = 0; oc < out.c; oc++)
+            if (q->shift[oc] < -31 || q->shift[oc] > 30)
+                return RK_ARG;
+    }
+    return RK_OK;
+}
+
+/* Requantize a wrapped accumulator, add the output zero point, clamp. */
+static inline int8_t rk_finish(uint32_t acc, int32_t multiplier, int32_t shift, int32_t output_offset, rk_act act)
+{
+    int64_t v = (int64_t)rk_requantize((int32_t)acc, multiplier, shift) + output_offset;
+    if (v < act.min)
+        v = act.min;
+    if (v > act.max)
+        v = act.max;
+    return (int8_t)v;
+}
+
+/* sum x[i] * w[i], i < n, wrapped to 32 bits. */
+static inline uint32_t rk_dot(const int8_t *x, const int8_t *w, int32_t n)
+{
+    uint32_t acc = 0;
+    for (int32_t i = 0; i < n; i++)
+        acc += (uint32_t)((int32_t)x[i] * (int32_t)w[i]);
+    return acc;
+}
+
+/* Four dot products of x with the rows w, w+n, w+2n, w+3n: x is loaded
+** once for four output channels. */
+static inline void rk_dot4(const int8_t *x, const int8_t *w, int32_t n, uint32_t acc[4])
+{
+    const int8_t *w0 = w, *w1 = w + n, *w2 = w + 2 * (ptrdiff_t)n, *w3 = w + 3 * (ptrdiff_t)n;
+    uint32_t a0 = 0, a1 = 0, a2 = 0, a3 = 0;
+    for (int32_t i = 0; i < n; i++) {
+        const int32_t xi = x[i];
+        a0 += (uint32_t)(xi * w0[i]);
+        a1 += (uint32_t)(xi * w1[i]);
+        a2 += (uint32_t)(xi * w2[i]);
+        a3 += (uint32_t)(xi * w3[i]);
+    }
+    acc[0] = a0;
+    acc[1] = a1;
+    acc[2] = a2;
+    acc[3] = a3;
+}
+
+/* sum (x[i] + offset) * w[i], i < n, wrapped: the form TFLite writes, used
+** where the offset cannot be folded into a per-channel constant. */
+static inline uint32_t rk_dot_off(const int8_t *x, const int8_t *w, int32_t n, int32_t offset)
+{
+    uint32_t acc = 0;
+    for (int32_t i = 0; i < n; i++)
+        acc += (uint32_t)(((int32_t)x[i] + offset) * (int32_t)w[i]);
+    return acc;
+}
+
+/*
+** The per-channel constant bias[oc] + input_offset * sum(filter row oc),
+** wrapped, so that sum (x + off) w = sum x w + off sum w needs one dot
+** product of raw int8 values per channel.  Exact for every row whose x
+** include the pad cells at the zero point, i.e. gathered receptive fields.
+*/
+static inline void rk_fold_offset(const int8_t *filter, const int32_t *bias, int32_t cout, int32_t depth,
+                                  int32_t input_offset, uint32_t *pre)
+{
+    for (int32_t oc = 0; oc < cout; oc++) {
+        const int8_t *w = filter + (ptrdiff_t)oc * depth;
+        uint32_t s = 0;
+        for (int32_t i = 0; i < depth; i++)
+            s += (uint32_t)(int32_t)w[i];
+        pre[oc] = (bias != NULL ? (uint32_t)bias[oc] : 0u) + s * (uint32_t)input_offset;
+    }
+}
+
+/* Scratch layout of the gathering convolutions: cout uint32 constants
+** (aligned inside the scratch, whatever its own alignment), then the
+** receptive field of one pixel.  The size reserves the alignment slack. */
+static inline size_t rk_gather_scratch_size(int64_t cout, int64_t depth)
+{
+    return (size_t)(sizeof(uint32_t) - 1 + (size_t)cout * sizeof(uint32_t) + (size_t)depth);
+}
+
+static inline uint32_t *rk_gather_pre(int8_t *scratch)
+{
+    const uintptr_t a = (uintptr_t)scratch, al = (uintptr_t)_Alignof(uint32_t);
+    return (uint32_t *)(void *)(scratch + ((al - a % al) % al));
+}
+
+#endif

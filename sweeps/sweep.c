@@ -147,12 +147,18 @@ static int64_t stored_input(const rip_layer *L, int e)
 ** (tests/meson.build), never into the released ripsim:
 **   RIPSIM_TEST_KILL_AFTER_ROWS=K       raise SIGKILL after inserting K layer
 **                                       rows in this process, mid-transaction;
-**   RIPSIM_TEST_SIGINT_AFTER_BATCHES=K  raise SIGINT after K commits.
+**   RIPSIM_TEST_SIGINT_AFTER_BATCHES=K  raise SIGINT after K commits;
+**   RIPSIM_TEST_BATCH=K                 batches of K (1..RIP_SWEEP_BATCH)
+**                                       layers, so that a sweep small enough
+**                                       to execute spans several batches.
 */
 static long kill_after_rows = -1, rows_this_process, sigint_after_batches = -1, batches_this_process;
+static int64_t batch_size = RIP_SWEEP_BATCH;
 
 static void hooks_init(void)
 {
+    const char *b = getenv("RIPSIM_TEST_BATCH");
+    batch_size = b && atol(b) >= 1 && atol(b) <= RIP_SWEEP_BATCH ? atol(b) : RIP_SWEEP_BATCH;
     const char *v = getenv("RIPSIM_TEST_KILL_AFTER_ROWS");
     kill_after_rows = v ? atol(v) : -1;
     v = getenv("RIPSIM_TEST_SIGINT_AFTER_BATCHES");
@@ -172,6 +178,7 @@ static void hook_batch_committed(void)
         raise(SIGINT);
 }
 #else
+static const int64_t batch_size = RIP_SWEEP_BATCH;
 static void hooks_init(void) {}
 static void hook_row_written(void) {}
 static void hook_batch_committed(void) {}
@@ -546,9 +553,9 @@ rip_status rip_sweep_run(const rip_sweep_opts *o, rip_sweep_result *res, char er
     long unsafe[2] = {0, 0};
     count_unsafe(db, unsafe);
     double started = now();
-    for (span sp = {0, 0}; sp.lo < res->in_shard && !stop_requested; sp.lo += RIP_SWEEP_BATCH) {
+    for (span sp = {0, 0}; sp.lo < res->in_shard && !stop_requested; sp.lo += batch_size) {
         int64_t n_have = 0;
-        sp.count = res->in_shard - sp.lo < RIP_SWEEP_BATCH ? res->in_shard - sp.lo : RIP_SWEEP_BATCH;
+        sp.count = res->in_shard - sp.lo < batch_size ? res->in_shard - sp.lo : batch_size;
         int rc = stored_in_span(q, qx, o, sp, have, &n_have);
         if (rc != 0) {
             status = rip_db_status(rc) == RIP_S_BUSY ? RIP_S_BUSY : RIP_S_IO;

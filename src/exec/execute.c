@@ -207,7 +207,7 @@ static void draw_tensors(rip_xlayer *x, rip_pcg32 *g)
     for (int64_t c = 0; c < L->cout; c++) {
         x->bias[c] = (int32_t)rip_pcg32_range(g, -bias_range, bias_range);
         x->mult[c] = (int32_t)rip_pcg32_range(g, (int64_t)1 << 30, ((int64_t)1 << 31) - 1);
-        x->shift[c] = -(6 + (b + 1) / 2) - (int32_t)rip_pcg32_below(g, 2);
+        x->shift[c] = -(7 + (b + 1) / 2) - (int32_t)rip_pcg32_below(g, 2);
     }
 }
 

@@ -69,12 +69,14 @@ typedef struct item {
     bool need_exec;      /* execute it and write its executions */
     rip_xcheck xc[RIP_EXEC_RIP_COUNT];
     uint32_t checksum;
+    double cost;         /* for the order of work (order_by_cost) */
     int failed;
     char err[RIP_ERR_LEN];
 } item;
 
 typedef struct batch {
     item *items;
+    int64_t *order;      /* the items by decreasing cost: largest first, so no thread idles at the end */
     int64_t count;
     atomic_long next;
     uint64_t seed;
@@ -82,7 +84,7 @@ typedef struct batch {
 
 static void evaluate_one(item *it, uint64_t seed)
 {
-    it->gen = rip_sweep_draw(seed, it->idx, &it->L);
+    /* it->gen and it->L were drawn by order_by_cost */
     it->failed = rip_evaluate(&it->L, RIP_ENGINE_FAST, true, &it->ev, it->err);
     if (!it->failed && it->need_exec) {
         rip_pcg32 g;
@@ -98,7 +100,33 @@ static void *worker(void *arg)
         long k = atomic_fetch_add(&b->next, 1);
         if (k >= b->count)
             return NULL;
-        evaluate_one(&b->items[k], b->seed);
+        evaluate_one(&b->items[b->order[k]], b->seed);
+    }
+}
+
+/* Multiply-accumulates of executing L once (its cost with --execute); a
+** double, since the product of all six is not bounded by rip_layer_derive. */
+static double macs(const rip_layer *L)
+{
+    return (double)L->h_out * (double)L->w_out * (double)L->cout * (double)L->k_h * (double)L->k_w * (double)L->cin;
+}
+
+/*
+** Draw every item's layer (cheap) and order the items by decreasing cost
+** (longest first), so that a batch's largest execution does not start last
+** while the other threads idle.  Rows are keyed by layer index, so the order
+** changes nothing stored.  Insertion sort: a batch is at most 250 items.
+*/
+static void order_by_cost(batch *b)
+{
+    for (int64_t k = 0; k < b->count; k++) {
+        item *it = &b->items[k];
+        it->gen = rip_sweep_draw(b->seed, it->idx, &it->L);
+        it->cost = it->need_exec ? macs(&it->L) : (double)(it->L.h_out * it->L.w_out);
+        int64_t j = k;
+        for (; j > 0 && b->items[b->order[j - 1]].cost < it->cost; j--)
+            b->order[j] = b->order[j - 1];
+        b->order[j] = k;
     }
 }
 
@@ -108,6 +136,7 @@ static int evaluate_batch(batch *b, int jobs, char err[RIP_ERR_LEN])
     pthread_t tid[64];
     int started = 0;
     atomic_store(&b->next, 0);
+    order_by_cost(b);
     for (int t = 1; t < jobs && t < 64; t++) {
         if (pthread_create(&tid[started], NULL, worker, b) != 0)
             break; /* fewer threads is slower, not wrong */
@@ -535,8 +564,9 @@ rip_status rip_sweep_run(const rip_sweep_opts *o, rip_sweep_result *res, char er
     }
     b.seed = o->seed;
     b.items = calloc(RIP_SWEEP_BATCH, sizeof *b.items);
+    b.order = calloc(RIP_SWEEP_BATCH, sizeof *b.order);
     have = calloc(RIP_SWEEP_BATCH, 1);
-    if (!b.items || !have) {
+    if (!b.items || !b.order || !have) {
         snprintf(err, RIP_ERR_LEN, "out of memory");
         status = RIP_S_NOMEM;
         goto done;
@@ -612,6 +642,7 @@ done:
     sqlite3_finalize(q);
     sqlite3_finalize(qx);
     free(b.items);
+    free(b.order);
     free(have);
     rip_db_close(db);
     return status;

@@ -10,6 +10,12 @@
 ** resumed run finds its place by asking, batch by batch.  Rows are keyed by
 ** layer index, so the order in which threads finish does not matter, and a
 ** batch is either wholly in the database or not at all.
+**
+** With --execute a layer is also executed (src/exec/execute.h) and its four
+** execution rows are written in the same transaction as its other rows.  A
+** stored layer without executions (a database swept without --execute, or
+** of schema version 1) is drawn and evaluated again -- the same (seed, idx)
+** gives the same layer and truths -- and only its executions are written.
 */
 #include "sweep.h"
 
@@ -25,6 +31,7 @@
 #include "db.h"
 #include "status.h"
 #include "evaluate.h"
+#include "execute.h"
 #include "formulas.h"
 #include "generator.h"
 
@@ -59,12 +66,18 @@ typedef struct item {
     const rip_generator *gen;
     rip_layer L;
     rip_eval ev;
+    bool need_layer;     /* write its layer, truths and verdicts */
+    bool need_exec;      /* execute it and write its executions */
+    rip_xcheck xc[RIP_EXEC_RIP_COUNT];
+    uint32_t checksum;
+    double cost;         /* for the order of work (order_by_cost) */
     int failed;
     char err[RIP_ERR_LEN];
 } item;
 
 typedef struct batch {
     item *items;
+    int64_t *order;      /* the items by decreasing cost: largest first, so no thread idles at the end */
     int64_t count;
     atomic_long next;
     uint64_t seed;
@@ -72,8 +85,13 @@ typedef struct batch {
 
 static void evaluate_one(item *it, uint64_t seed)
 {
-    it->gen = rip_sweep_draw(seed, it->idx, &it->L);
+    /* it->gen and it->L were drawn by order_by_cost */
     it->failed = rip_evaluate(&it->L, RIP_ENGINE_FAST, true, &it->ev, it->err);
+    if (!it->failed && it->need_exec) {
+        rip_pcg32 g;
+        rip_exec_stream(&g, seed, (uint64_t)it->idx);
+        it->failed = rip_exec_check_layer(&it->L, it->ev.truth, &g, it->xc, &it->checksum, it->err) != RIP_OK;
+    }
 }
 
 static void *worker(void *arg)
@@ -83,7 +101,33 @@ static void *worker(void *arg)
         long k = atomic_fetch_add(&b->next, 1);
         if (k >= b->count)
             return NULL;
-        evaluate_one(&b->items[k], b->seed);
+        evaluate_one(&b->items[b->order[k]], b->seed);
+    }
+}
+
+/* Multiply-accumulates of executing L once (its cost with --execute); a
+** double, since the product of all six is not bounded by rip_layer_derive. */
+static double macs(const rip_layer *L)
+{
+    return (double)L->h_out * (double)L->w_out * (double)L->cout * (double)L->k_h * (double)L->k_w * (double)L->cin;
+}
+
+/*
+** Draw every item's layer (cheap) and order the items by decreasing cost
+** (longest first), so that a batch's largest execution does not start last
+** while the other threads idle.  Rows are keyed by layer index, so the order
+** changes nothing stored.  Insertion sort: a batch is at most 250 items.
+*/
+static void order_by_cost(batch *b)
+{
+    for (int64_t k = 0; k < b->count; k++) {
+        item *it = &b->items[k];
+        it->gen = rip_sweep_draw(b->seed, it->idx, &it->L);
+        it->cost = it->need_exec ? macs(&it->L) : (double)(it->L.h_out * it->L.w_out);
+        int64_t j = k;
+        for (; j > 0 && b->items[b->order[j - 1]].cost < it->cost; j--)
+            b->order[j] = b->order[j - 1];
+        b->order[j] = k;
     }
 }
 
@@ -93,6 +137,7 @@ static int evaluate_batch(batch *b, int jobs, char err[RIP_ERR_LEN])
     pthread_t tid[64];
     int started = 0;
     atomic_store(&b->next, 0);
+    order_by_cost(b);
     for (int t = 1; t < jobs && t < 64; t++) {
         if (pthread_create(&tid[started], NULL, worker, b) != 0)
             break; /* fewer threads is slower, not wrong */
@@ -109,12 +154,16 @@ static int evaluate_batch(batch *b, int jobs, char err[RIP_ERR_LEN])
     return 0;
 }
 
-enum { ST_LAYER, ST_TRUTH, ST_VERDICT, ST_COUNT };
+enum { ST_LAYER, ST_TRUTH, ST_VERDICT, ST_EXEC, ST_COUNT };
 static const char *const insert_sql[ST_COUNT] = {
     "INSERT INTO layers VALUES (?,?,?,?, ?,?,?,?,?,?,?,?,?,?, ?,?,?,?,?,?, ?,?,?, ?,?,?)",
     "INSERT INTO truths VALUES (?,?,?,?,?)",
     "INSERT INTO verdicts VALUES (?,?,?,?,?,?,?,?)",
+    "INSERT INTO executions VALUES (?,?,?,?,?,?,?,?,?)", /* prepared only with --execute */
 };
+
+/* What the database holds of one layer (stored_in_span). */
+enum { HAVE_LAYER = 1, HAVE_EXEC = 2 };
 
 
 static int64_t stored_input(const rip_layer *L, int e)
@@ -128,12 +177,18 @@ static int64_t stored_input(const rip_layer *L, int e)
 ** (tests/meson.build), never into the released ripsim:
 **   RIPSIM_TEST_KILL_AFTER_ROWS=K       raise SIGKILL after inserting K layer
 **                                       rows in this process, mid-transaction;
-**   RIPSIM_TEST_SIGINT_AFTER_BATCHES=K  raise SIGINT after K commits.
+**   RIPSIM_TEST_SIGINT_AFTER_BATCHES=K  raise SIGINT after K commits;
+**   RIPSIM_TEST_BATCH=K                 batches of K (1..RIP_SWEEP_BATCH)
+**                                       layers, so that a sweep small enough
+**                                       to execute spans several batches.
 */
 static long kill_after_rows = -1, rows_this_process, sigint_after_batches = -1, batches_this_process;
+static int64_t batch_size = RIP_SWEEP_BATCH;
 
 static void hooks_init(void)
 {
+    const char *b = getenv("RIPSIM_TEST_BATCH");
+    batch_size = b && atol(b) >= 1 && atol(b) <= RIP_SWEEP_BATCH ? atol(b) : RIP_SWEEP_BATCH;
     const char *v = getenv("RIPSIM_TEST_KILL_AFTER_ROWS");
     kill_after_rows = v ? atol(v) : -1;
     v = getenv("RIPSIM_TEST_SIGINT_AFTER_BATCHES");
@@ -153,6 +208,7 @@ static void hook_batch_committed(void)
         raise(SIGINT);
 }
 #else
+static const int64_t batch_size = RIP_SWEEP_BATCH;
 static void hooks_init(void) {}
 static void hook_row_written(void) {}
 static void hook_batch_committed(void) {}
@@ -170,11 +226,42 @@ static int step_reset(sqlite3_stmt *st)
 /* Unsafe verdicts so far: [0] the paper's own bounds, [1] G&M's Eq. 1 as
 ** published (whose shortfall is the paper's Limitation 1, so expected).
 ** Returns 0 or an SQLite code. */
-static int write_item(sqlite3_stmt *st[ST_COUNT], const item *it, long unsafe[2])
+static int write_executions(sqlite3_stmt *s, const item *it)
+{
+    char hex[16];
+    snprintf(hex, sizeof hex, "%08x", (unsigned)it->checksum);
+    for (int e = 0; e < RIP_EXEC_RIP_COUNT; e++) {
+        const rip_xcheck *c = &it->xc[e];
+        sqlite3_bind_int(s, 1, RIP_DB_RUN_ID);
+        sqlite3_bind_int64(s, 2, it->idx);
+        sqlite3_bind_text(s, 3, rip_exec_name((rip_exec)e), -1, SQLITE_STATIC);
+        sqlite3_bind_int64(s, 4, c->truth);
+        sqlite3_bind_int(s, 5, c->bit_exact);
+        sqlite3_bind_int(s, 6, c->early_overwrite);
+        if (c->caught_minus_1 >= 0)
+            sqlite3_bind_int(s, 7, c->caught_minus_1);
+        if (c->catch_step >= 0)
+            sqlite3_bind_int64(s, 8, c->catch_step);
+        sqlite3_bind_text(s, 9, hex, -1, SQLITE_TRANSIENT);
+        int rc = step_reset(s);
+        if (rc != 0)
+            return rc;
+    }
+    return 0;
+}
+
+/* Write what the database lacks of it: its layer rows (with_layer), its
+** executions (with_exec).  Returns 0 or an SQLite code. */
+static int write_item(sqlite3_stmt *st[ST_COUNT], const item *it, bool with_layer, bool with_exec, long unsafe[2])
 {
     const rip_layer *L = &it->L;
     sqlite3_stmt *s = st[ST_LAYER];
     int rc;
+    if (!with_layer) {
+        if ((rc = write_executions(st[ST_EXEC], it)) == 0)
+            hook_row_written();
+        return rc;
+    }
     const int64_t cols[] = {
         L->cin, L->cout, L->h_in, L->w_in, L->k_h, L->k_w, L->s_h, L->s_w, L->d_h, L->d_w,
         L->p_top, L->p_left, L->p_top, L->p_bottom, L->p_left, L->p_right, L->h_out, L->w_out,
@@ -221,7 +308,7 @@ static int write_item(sqlite3_stmt *st[ST_COUNT], const item *it, long unsafe[2]
         if ((rc = step_reset(s)) != 0)
             return rc;
     }
-    return 0;
+    return with_exec ? write_executions(st[ST_EXEC], it) : 0;
 }
 
 /* Where batch j of this shard lies: positions [lo, lo + count) of the shard. */
@@ -234,17 +321,11 @@ static int64_t layer_of(const rip_sweep_opts *o, int64_t pos)
     return o->shard_index + pos * o->shard_count;
 }
 
-/*
-** Mark in have[0..sp.count) the layers of the span the database holds
-** (q: SELECT layer_idx FROM layers ... BETWEEN ?1 AND ?2); *n_have counts
-** them.  Returns 0 or an SQLite code.
-*/
-static int stored_in_span(sqlite3_stmt *q, const rip_sweep_opts *o, span sp, unsigned char *have,
-                          int64_t *n_have)
+/* Set bit `flag` in have[] for every layer of the span that query q
+** (layer_idx ... BETWEEN ?1 AND ?2) returns.  0 or an SQLite code. */
+static int mark_span(sqlite3_stmt *q, const rip_sweep_opts *o, span sp, unsigned char *have, unsigned char flag)
 {
     int rc;
-    memset(have, 0, (size_t)sp.count);
-    *n_have = 0;
     sqlite3_reset(q);
     sqlite3_bind_int64(q, 1, layer_of(o, sp.lo));
     sqlite3_bind_int64(q, 2, layer_of(o, sp.lo + sp.count - 1));
@@ -253,41 +334,72 @@ static int stored_in_span(sqlite3_stmt *q, const rip_sweep_opts *o, span sp, uns
         if (off % o->shard_count != 0)
             continue; /* not this shard's (the open checks refuse such rows) */
         int64_t k = off / o->shard_count - sp.lo;
-        if (k >= 0 && k < sp.count && !have[k]) {
-            have[k] = 1;
-            (*n_have)++;
-        }
+        if (k >= 0 && k < sp.count)
+            have[k] |= flag;
     }
     sqlite3_reset(q);
     return rc == SQLITE_DONE ? 0 : rc;
 }
 
+/* Does the database already hold everything this run wants of a layer? */
+static bool complete(const rip_sweep_opts *o, unsigned char have)
+{
+    return (have & HAVE_LAYER) && (!o->execute || (have & HAVE_EXEC));
+}
+
 /*
-** Write the evaluated items of b in one transaction, skipping layers that
-** another process running the same sweep committed meanwhile (asked again
-** under the write lock).  *written counts the layers inserted.
+** Mark in have[0..sp.count) what the database holds of each layer of the
+** span (q: its layers; qx: its executions, NULL without --execute);
+** *n_have counts the layers needing nothing more.  Returns 0 or an SQLite
+** code.
 */
-static rip_status write_batch(sqlite3 *db, sqlite3_stmt *st[ST_COUNT], sqlite3_stmt *q,
+static int stored_in_span(sqlite3_stmt *q, sqlite3_stmt *qx, const rip_sweep_opts *o, span sp,
+                          unsigned char *have, int64_t *n_have)
+{
+    memset(have, 0, (size_t)sp.count);
+    *n_have = 0;
+    int rc = mark_span(q, o, sp, have, HAVE_LAYER);
+    if (rc == 0 && qx)
+        rc = mark_span(qx, o, sp, have, HAVE_EXEC);
+    for (int64_t k = 0; rc == 0 && k < sp.count; k++)
+        *n_have += complete(o, have[k]);
+    return rc;
+}
+
+/*
+** Write the evaluated items of b in one transaction, skipping what another
+** process running the same sweep committed meanwhile (asked again under
+** the write lock).  *written counts the layers inserted, *executed the
+** layers whose executions were inserted.
+*/
+static rip_status write_batch(sqlite3 *db, sqlite3_stmt *st[ST_COUNT], sqlite3_stmt *q, sqlite3_stmt *qx,
                               const rip_sweep_opts *o, span sp, const batch *b, unsigned char *have,
-                              long unsafe[2], int64_t *written, char err[RIP_ERR_LEN])
+                              long unsafe[2], int64_t *written, int64_t *executed, char err[RIP_ERR_LEN])
 {
     long u[2] = {0, 0};
-    int64_t n_have = 0, k = 0;
-    *written = 0;
+    int64_t n_have = 0, k = 0, w = 0, x = 0;
+    *written = *executed = 0;
     int rc = sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, NULL);
     if (rc == SQLITE_OK)
-        rc = stored_in_span(q, o, sp, have, &n_have);
+        rc = stored_in_span(q, qx, o, sp, have, &n_have);
     for (k = 0; rc == SQLITE_OK && k < b->count; k++) {
-        if (have[(b->items[k].idx - o->shard_index) / o->shard_count - sp.lo])
+        const item *it = &b->items[k];
+        unsigned char h = have[(it->idx - o->shard_index) / o->shard_count - sp.lo];
+        bool with_layer = it->need_layer && !(h & HAVE_LAYER);
+        bool with_exec = it->need_exec && !(h & HAVE_EXEC);
+        if (!with_layer && !with_exec)
             continue;
-        rc = write_item(st, &b->items[k], u);
-        *written += rc == SQLITE_OK;
+        rc = write_item(st, it, with_layer, with_exec, u);
+        w += rc == SQLITE_OK && with_layer;
+        x += rc == SQLITE_OK && with_exec;
     }
     if (rc == SQLITE_OK)
         rc = sqlite3_exec(db, "COMMIT", NULL, NULL, NULL);
     if (rc == SQLITE_OK) {
         unsafe[0] += u[0];
         unsafe[1] += u[1];
+        *written = w;
+        *executed = x;
         return RIP_OK;
     }
     rip_status s = rip_db_status(rc);
@@ -368,7 +480,19 @@ static rip_status open_for_run(const rip_sweep_opts *o, const rip_run_info *want
             *db = NULL;
         }
     }
+    /* executions need table executions: a version 1 database gets it here */
+    if (s == RIP_OK && o->execute && found->schema_version < RIP_DB_SCHEMA_VERSION &&
+        (s = rip_db_upgrade(*db, o->db_path, err)) != RIP_OK) {
+        rip_db_close(*db);
+        *db = NULL;
+    }
     return s;
+}
+
+/* Layers of the shard needing nothing more (with --execute: executed, so stored too). */
+static int64_t layers_done(const rip_sweep_opts *o, const rip_sweep_result *res)
+{
+    return o->execute ? res->executed_before + res->executed : res->already_done + res->computed;
 }
 
 /* Append to err the hint that a rerun resumes, and log it when the database takes it. */
@@ -390,7 +514,7 @@ static void note_stop(sqlite3 *db, const char *event, const rip_sweep_result *re
 rip_status rip_sweep_run(const rip_sweep_opts *o, rip_sweep_result *res, char err[RIP_ERR_LEN])
 {
     sqlite3 *db = NULL;
-    sqlite3_stmt *st[ST_COUNT] = {NULL}, *q = NULL;
+    sqlite3_stmt *st[ST_COUNT] = {NULL}, *q = NULL, *qx = NULL;
     batch b = {0};
     unsigned char *have = NULL;
     rip_status status = RIP_OK;
@@ -417,28 +541,33 @@ rip_status rip_sweep_run(const rip_sweep_opts *o, rip_sweep_result *res, char er
     }
     res->in_shard = o->n_layers > o->shard_index ? (o->n_layers - o->shard_index - 1) / o->shard_count + 1 : 0;
     res->already_done = found.empty ? 0 : found.layers;
-    snprintf(why, sizeof why, "seed %llu n %lld shard %lld/%lld jobs %d: %lld to do, %lld already done",
+    res->executed_before = found.empty ? 0 : found.executed;
+    snprintf(why, sizeof why, "seed %llu n %lld shard %lld/%lld jobs %d%s: %lld to do, %lld already done%s",
              (unsigned long long)o->seed, (long long)o->n_layers, (long long)o->shard_index,
-             (long long)o->shard_count, o->jobs, (long long)(res->in_shard - res->already_done),
-             (long long)res->already_done);
+             (long long)o->shard_count, o->jobs, o->execute ? " execute" : "",
+             (long long)(res->in_shard - res->already_done), (long long)res->already_done,
+             o->execute && res->executed_before < res->already_done ? " (some lack their executions)" : "");
     rip_db_log(db, res->already_done ? "resume" : "start", why);
 
-    for (int i = 0; i < ST_COUNT; i++)
+    for (int i = 0; i < (o->execute ? ST_COUNT : ST_EXEC); i++)
         if (sqlite3_prepare_v2(db, insert_sql[i], -1, &st[i], NULL) != SQLITE_OK) {
             snprintf(err, RIP_ERR_LEN, "database: %s", sqlite3_errmsg(db));
             status = RIP_S_INTERNAL;
             goto done;
         }
     if (sqlite3_prepare_v2(db, "SELECT layer_idx FROM layers WHERE run_id = 1 AND layer_idx BETWEEN ?1 AND ?2",
-                           -1, &q, NULL) != SQLITE_OK) {
+                           -1, &q, NULL) != SQLITE_OK ||
+        (o->execute && sqlite3_prepare_v2(db, "SELECT DISTINCT layer_idx FROM executions WHERE run_id = 1 AND "
+                                              "layer_idx BETWEEN ?1 AND ?2", -1, &qx, NULL) != SQLITE_OK)) {
         snprintf(err, RIP_ERR_LEN, "database: %s", sqlite3_errmsg(db));
         status = RIP_S_INTERNAL;
         goto done;
     }
     b.seed = o->seed;
     b.items = calloc(RIP_SWEEP_BATCH, sizeof *b.items);
+    b.order = calloc(RIP_SWEEP_BATCH, sizeof *b.order);
     have = calloc(RIP_SWEEP_BATCH, 1);
-    if (!b.items || !have) {
+    if (!b.items || !b.order || !have) {
         snprintf(err, RIP_ERR_LEN, "out of memory");
         status = RIP_S_NOMEM;
         goto done;
@@ -455,10 +584,10 @@ rip_status rip_sweep_run(const rip_sweep_opts *o, rip_sweep_result *res, char er
     long unsafe[2] = {0, 0};
     count_unsafe(db, unsafe);
     double started = now();
-    for (span sp = {0, 0}; sp.lo < res->in_shard && !stop_requested; sp.lo += RIP_SWEEP_BATCH) {
+    for (span sp = {0, 0}; sp.lo < res->in_shard && !stop_requested; sp.lo += batch_size) {
         int64_t n_have = 0;
-        sp.count = res->in_shard - sp.lo < RIP_SWEEP_BATCH ? res->in_shard - sp.lo : RIP_SWEEP_BATCH;
-        int rc = stored_in_span(q, o, sp, have, &n_have);
+        sp.count = res->in_shard - sp.lo < batch_size ? res->in_shard - sp.lo : batch_size;
+        int rc = stored_in_span(q, qx, o, sp, have, &n_have);
         if (rc != 0) {
             status = rip_db_status(rc) == RIP_S_BUSY ? RIP_S_BUSY : RIP_S_IO;
             snprintf(err, RIP_ERR_LEN, "%.200s: cannot read stored layers (%.200s)", o->db_path, sqlite3_errmsg(db));
@@ -468,9 +597,12 @@ rip_status rip_sweep_run(const rip_sweep_opts *o, rip_sweep_result *res, char er
             continue;
         b.count = 0;
         for (int64_t k = 0; k < sp.count; k++)
-            if (!have[k]) {
-                memset(&b.items[b.count], 0, sizeof b.items[b.count]);
-                b.items[b.count++].idx = layer_of(o, sp.lo + k);
+            if (!complete(o, have[k])) {
+                item *it = &b.items[b.count++];
+                memset(it, 0, sizeof *it);
+                it->idx = layer_of(o, sp.lo + k);
+                it->need_layer = !(have[k] & HAVE_LAYER);
+                it->need_exec = o->execute && !(have[k] & HAVE_EXEC);
             }
         double t0 = now();
         if (evaluate_batch(&b, o->jobs, err) != 0) {
@@ -478,8 +610,8 @@ rip_status rip_sweep_run(const rip_sweep_opts *o, rip_sweep_result *res, char er
             goto done;
         }
         double t1 = now();
-        int64_t written = 0;
-        if ((status = write_batch(db, st, q, o, sp, &b, have, unsafe, &written, err)) != RIP_OK) {
+        int64_t written = 0, executed = 0;
+        if ((status = write_batch(db, st, q, qx, o, sp, &b, have, unsafe, &written, &executed, err)) != RIP_OK) {
             if (status == RIP_S_BUSY)
                 note_stop(db, "busy", res, o->db_path, err);
             goto done;
@@ -487,11 +619,12 @@ rip_status rip_sweep_run(const rip_sweep_opts *o, rip_sweep_result *res, char er
         res->seconds_eval += t1 - t0;
         res->seconds_write += now() - t1;
         res->computed += written;
-        progress(o, res->already_done + res->computed, res->in_shard, res->computed, started, unsafe, false);
+        res->executed += executed;
+        progress(o, layers_done(o, res), res->in_shard, res->computed + res->executed, started, unsafe, false);
         hook_batch_committed();
     }
-    progress(o, res->already_done + res->computed, res->in_shard, res->computed, started, unsafe, true);
-    if (stop_requested && res->already_done + res->computed < res->in_shard) {
+    progress(o, layers_done(o, res), res->in_shard, res->computed + res->executed, started, unsafe, true);
+    if (stop_requested && layers_done(o, res) < res->in_shard) {
         res->interrupted = true;
         status = RIP_S_INTERRUPTED;
         snprintf(err, RIP_ERR_LEN, "interrupted");
@@ -508,7 +641,9 @@ done:
     for (int i = 0; i < ST_COUNT; i++)
         sqlite3_finalize(st[i]);
     sqlite3_finalize(q);
+    sqlite3_finalize(qx);
     free(b.items);
+    free(b.order);
     free(have);
     rip_db_close(db);
     if (status != 0)

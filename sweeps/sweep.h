@@ -30,19 +30,28 @@ typedef struct rip_sweep_opts {
     int64_t shard_index;     /* this process runs layers with */
     int64_t shard_count;     /*   idx % shard_count == shard_index */
     bool progress;           /* a progress line on stderr */
+    bool execute;            /* also execute every layer with the int8 kernels (table executions) */
 } rip_sweep_opts;
 
 typedef struct rip_sweep_result {
     int64_t in_shard;        /* layers this shard owns */
     int64_t already_done;    /* found in the database at start */
     int64_t computed;        /* evaluated and committed by this call */
+    int64_t executed;        /* layers whose executions this call committed (execute) */
+    int64_t executed_before; /* layers whose executions were stored at start (execute) */
     bool interrupted;        /* stopped by SIGINT/SIGTERM; rerun to resume */
     double seconds_eval;     /* wall time evaluating (draw, formulas, simulator) */
     double seconds_write;    /* wall time in SQLite writes and commits */
 } rip_sweep_result;
 
 /*
-** Run (or resume) a sweep into o->db_path.  Returns RIP_OK when every layer
+** Run (or resume) a sweep into o->db_path.  With o->execute every layer is
+** also executed (src/exec/execute.h: at the truth of each rip_*
+** configuration and at truth - 1) and recorded in table executions; a
+** database that lacks executions of stored layers gets them (resume), and
+** one of schema version 1 is first upgraded in place (the table added, in
+** one transaction).  Without it, executions are neither computed nor
+** required.  Returns RIP_OK when every layer
 ** of the shard is stored; RIP_S_INTERRUPTED when stopped by SIGINT/SIGTERM
 ** (all committed work kept); RIP_S_DATA when the database holds another run
 ** (seed, size, shard, generator set, version), another schema, or is

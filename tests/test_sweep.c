@@ -38,6 +38,19 @@ static run_result *run_hooks(const char *hook, const char *const *args)
 }
 #define RUN_HOOK(hook, ...) run_hooks(hook, (const char *const[]){__VA_ARGS__, NULL})
 
+/* The test-hooks binary with several environment entries (NULL-terminated). */
+static run_result *run_env_hooks(const char *const *env, const char *const *args)
+{
+    const char *bin = getenv("RIPSIM_TESTHOOKS_BIN"), *keep = getenv("RIPSIM_BIN");
+    cr_assert_not_null(bin, "RIPSIM_TESTHOOKS_BIN must name the test-hooks binary");
+    char saved[4096];
+    snprintf(saved, sizeof saved, "%s", keep ? keep : "");
+    setenv("RIPSIM_BIN", bin, 1);
+    run_result *r = run_env(env, args);
+    setenv("RIPSIM_BIN", saved, 1);
+    return r;
+}
+
 static char tmpdir[256];
 
 static void make_tmpdir(void)
@@ -76,6 +89,7 @@ static char *dump(const char *path)
         "SELECT * FROM verdicts ORDER BY run_id, layer_idx, formula",
         "SELECT * FROM formulas ORDER BY formula",
         "SELECT * FROM generators ORDER BY generator",
+        "SELECT * FROM executions ORDER BY run_id, layer_idx, exec_config",
     };
     return db_dump(path, q, sizeof q / sizeof q[0]);
 }
@@ -115,7 +129,8 @@ Test(sweep, writes_every_layer_config_and_formula)
     cr_expect_eq(scalar(db, "SELECT count(*) FROM verdicts"), 600 * 8);
     cr_expect_eq(scalar(db, "SELECT seed FROM runs"), 5);
     cr_expect_eq(scalar(db, "SELECT n_layers FROM runs"), 600);
-    cr_expect_eq(scalar(db, "PRAGMA user_version"), 1);
+    cr_expect_eq(scalar(db, "PRAGMA user_version"), 2);
+    cr_expect_eq(scalar(db, "SELECT count(*) FROM executions"), 0, "no executions without --execute");
     /* the view answers and accounts for every verdict row */
     cr_expect_eq(scalar(db, "SELECT sum(unsafe + tight + loose + na) FROM verdict_summary"), 600 * 8);
     cr_expect_eq(scalar(db, "SELECT count(*) FROM verdict_summary"), 8);
@@ -188,6 +203,78 @@ Test(sweep, same_rows_whatever_jobs_interruptions_and_shards)
     cr_assert_eq(r->status, 0, "%s", r->err);
     got = dump(m);
     cr_expect_str_eq(got, want, "merged shards differ from a single run");
+    free(got);
+    free(want);
+}
+
+/*
+** sweep --execute: the executions table is the same whatever --jobs, an
+** interruption (SIGINT, kill -9) and resume, or shards merged.  A small
+** sweep (executing is ~1000x slower than simulating) in batches of 10
+** (RIPSIM_TEST_BATCH, test hooks only) so that interruptions leave
+** partial runs.
+*/
+#define XN "40"
+#define XSEED "17"
+Test(sweep, execute_same_rows_whatever_jobs_interruptions_and_shards)
+{
+    char a[320], b[320], c[320], m[320];
+    snprintf(a, sizeof a, "%s", tmp("xa.db"));
+    snprintf(b, sizeof b, "%s", tmp("xb.db"));
+    snprintf(c, sizeof c, "%s", tmp("xc.db"));
+    snprintf(m, sizeof m, "%s", tmp("xm.db"));
+    run_result *r = RUN("sweep", "--execute", "--n", XN, "--seed", XSEED, "--db", a, "--jobs", "1");
+    cr_assert_eq(r->status, 0, "%s", r->err);
+    cr_expect(strstr(r->out, "caught at truth-1") != NULL, "the summary shows the executions: %s", r->out);
+    cr_expect_eq(scalar(a, "SELECT count(*) FROM executions"), 40 * 4);
+    cr_expect_eq(scalar(a, "SELECT count(DISTINCT layer_idx) FROM executions"), 40);
+    /* rows agree with the truths they were run at */
+    cr_expect_eq(scalar(a, "SELECT count(*) FROM executions x JOIN truths t USING (run_id, layer_idx, exec_config) "
+                           "WHERE x.gap = t.gap"), 40 * 4);
+    cr_expect_eq(scalar(a, "SELECT count(*) FROM executions WHERE (gap = 0) <> (caught_at_truth_minus_1 IS NULL)"), 0);
+    cr_expect_eq(scalar(a, "SELECT count(DISTINCT checksum) FROM executions GROUP BY layer_idx "
+                           "ORDER BY 1 DESC LIMIT 1"), 1, "one dual-buffer output per layer");
+    char *want = dump(a);
+
+    const char *batch = "RIPSIM_TEST_BATCH=10";
+    /* --jobs 2, SIGINT after the first batch: status 130, work saved, resumable */
+    const char *sig[] = {batch, "RIPSIM_TEST_SIGINT_AFTER_BATCHES=1", NULL};
+    r = run_env_hooks(sig, (const char *const[]){"sweep", "--execute", "--n", XN, "--seed", XSEED, "--db", b,
+                                                 "--jobs", "2", NULL});
+    cr_expect_eq(r->status, 130, "status %d: %s", r->status, r->err);
+    int64_t partial = scalar(b, "SELECT count(DISTINCT layer_idx) FROM executions");
+    cr_expect(partial > 0 && partial < 40, "partial run holds %lld executed layers", (long long)partial);
+    r = RUN("sweep", "--execute", "--n", XN, "--seed", XSEED, "--db", b, "--jobs", "2");
+    cr_assert_eq(r->status, 0, "%s", r->err);
+    char *got = dump(b);
+    cr_expect_str_eq(got, want, "--execute: jobs 2 + SIGINT + resume differs from jobs 1");
+    free(got);
+
+    /* kill -9 in the middle of the second batch's transaction, then resume */
+    const char *kill9[] = {batch, "RIPSIM_TEST_KILL_AFTER_ROWS=15", NULL};
+    r = run_env_hooks(kill9, (const char *const[]){"sweep", "--execute", "--n", XN, "--seed", XSEED, "--db", c,
+                                                   "--jobs", "2", NULL});
+    cr_expect_eq(r->status, 128 + 9, "status %d", r->status);
+    cr_expect_eq(scalar(c, "SELECT count(*) FROM executions"), 10 * 4, "only the whole first batch survives");
+    r = RUN("sweep", "--execute", "--n", XN, "--seed", XSEED, "--db", c);
+    cr_assert_eq(r->status, 0, "%s", r->err);
+    got = dump(c);
+    cr_expect_str_eq(got, want, "--execute: kill -9 + resume differs");
+    free(got);
+
+    /* two shards, one swept without --execute and executed on resume, merged */
+    r = RUN("sweep", "--n", XN, "--seed", XSEED, "--db", tmp("xs0.db"), "--shard", "0/2");
+    cr_assert_eq(r->status, 0, "%s", r->err);
+    cr_expect_eq(scalar(tmp("xs0.db"), "SELECT count(*) FROM executions"), 0);
+    r = RUN("sweep", "--execute", "--n", XN, "--seed", XSEED, "--db", tmp("xs0.db"), "--shard", "0/2");
+    cr_assert_eq(r->status, 0, "%s", r->err);
+    cr_expect(strstr(r->out, "executed: 20 layers by this run") != NULL, "%s", r->out);
+    r = RUN("sweep", "--execute", "--n", XN, "--seed", XSEED, "--db", tmp("xs1.db"), "--shard", "1/2");
+    cr_assert_eq(r->status, 0, "%s", r->err);
+    r = RUN("merge", m, tmp("xs0.db"), tmp("xs1.db"));
+    cr_assert_eq(r->status, 0, "%s", r->err);
+    got = dump(m);
+    cr_expect_str_eq(got, want, "--execute: merged shards differ from a single run");
     free(got);
     free(want);
 }

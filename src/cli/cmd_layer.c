@@ -11,6 +11,7 @@
 #include "args.h"
 #include "cli.h"
 #include "evaluate.h"
+#include "layer_json.h"
 #include "out.h"
 #include "progress_line.h"
 #include "spec.h"
@@ -48,15 +49,9 @@ static int64_t stored_input(const rip_layer *L, rip_exec e)
 
 static void print_json(const rip_layer *L, const rip_eval *ev, bool with_sim)
 {
-    printf("{\"layer\":{\"cin\":%lld,\"cout\":%lld,\"h_in\":%lld,\"w_in\":%lld,"
-           "\"k_h\":%lld,\"k_w\":%lld,\"s_h\":%lld,\"s_w\":%lld,\"d_h\":%lld,\"d_w\":%lld,"
-           "\"p_h\":%lld,\"p_w\":%lld,\"h_out\":%lld,\"w_out\":%lld,"
-           "\"p_top\":%lld,\"p_bottom\":%lld,\"p_left\":%lld,\"p_right\":%lld},",
-           (long long)L->cin, (long long)L->cout, (long long)L->h_in, (long long)L->w_in,
-           (long long)L->k_h, (long long)L->k_w, (long long)L->s_h, (long long)L->s_w,
-           (long long)L->d_h, (long long)L->d_w, (long long)L->p_top, (long long)L->p_left,
-           (long long)L->h_out, (long long)L->w_out, (long long)L->p_top,
-           (long long)L->p_bottom, (long long)L->p_left, (long long)L->p_right);
+    printf("{");
+    rip_layer_json(stdout, L);
+    printf(",");
     printf("\"truth\":{");
     for (int e = 0; e < RIP_EXEC_COUNT; e++) {
         printf("%s\"%s\":", e ? "," : "", rip_exec_name((rip_exec)e));

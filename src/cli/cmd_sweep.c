@@ -18,21 +18,27 @@
 static const char about[] =
     "Draw N seeded layers from the 20 generator categories of paper Tab. 5, run\n"
     "each under the six execution configurations of the simulator, evaluate every\n"
-    "closed form, and write layers, truths and verdicts to an SQLite database.\n";
+    "closed form, and write layers, truths and verdicts to an SQLite database.\n"
+    "With --execute, also run every layer with the int8 kernels in place at the\n"
+    "truth of each rip_* configuration and at truth - 1, against dual buffering\n"
+    "(table executions; see 'ripsim execute --help').\n";
 
 static const char notes[] =
     "Interrupted (Ctrl-C, kill, even kill -9) and rerun with the same arguments,\n"
     "the sweep resumes and ends with exactly the rows of an uninterrupted run.\n"
     "An existing database is checked read-only first (SQLite quick_check and\n"
     "ripsim's row counts); one that is damaged, or holds another seed, size,\n"
-    "shard, generator set, version or schema, is refused and left untouched.\n";
+    "shard, generator set, version or schema, is refused and left untouched.\n"
+    "--execute on a database swept without it executes its stored layers too;\n"
+    "on a schema version 1 database it first adds table executions (version 2)\n"
+    "in one transaction.  Without --execute a version 1 database stays as it is.\n";
 
 static const rip_exit_doc exits[] = {
     {0, "done (the summary is printed)"},
     {64, "bad command line"},
     {65, "the database is damaged, holds another run or schema, or is not a ripsim database"},
     {66, "the database cannot be read"},
-    {70, "internal error (a layer could not be evaluated)"},
+    {70, "internal error (a layer could not be evaluated or executed)"},
     {71, "out of memory"},
     {73, "the database cannot be created"},
     {74, "a read or write of the database or of the output failed (e.g. disk full; committed work is kept)"},
@@ -59,6 +65,38 @@ static bool parse_shard(const char *v, void *dest, char *why, size_t n)
     return true;
 }
 
+/* The execution summary, when the database has executions; 0 or -1. */
+static int print_executions(sqlite3 *db, const char *path)
+{
+    sqlite3_stmt *st = NULL;
+    int64_t have = 0;
+    if (sqlite3_prepare_v2(db, "SELECT count(*) FROM sqlite_master WHERE name = 'execution_summary'", -1, &st,
+                           NULL) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW)
+        have = sqlite3_column_int64(st, 0);
+    sqlite3_finalize(st);
+    st = NULL;
+    if (!have)
+        return 0;
+    if (sqlite3_prepare_v2(db, "SELECT exec_config, executed, bit_exact, early_overwrite_at_truth, truth_zero, "
+                               "caught_at_truth_minus_1, truth_positive FROM execution_summary", -1, &st,
+                           NULL) != SQLITE_OK) {
+        fprintf(stderr, "ripsim sweep: %s: %s\n", path, sqlite3_errmsg(db));
+        return -1;
+    }
+    bool header = false;
+    while (sqlite3_step(st) == SQLITE_ROW) {
+        if (!header)
+            printf("\n%-18s %9s %9s %16s %8s %18s\n", "executed in place", "layers", "bit-exact",
+                   "early overwrite", "truth 0", "caught at truth-1");
+        header = true;
+        printf("%-18s %9lld %9lld %16lld %8lld %9lld of %6lld\n", sqlite3_column_text(st, 0),
+               sqlite3_column_int64(st, 1), sqlite3_column_int64(st, 2), sqlite3_column_int64(st, 3),
+               sqlite3_column_int64(st, 4), sqlite3_column_int64(st, 5), sqlite3_column_int64(st, 6));
+    }
+    sqlite3_finalize(st);
+    return 0;
+}
+
 static int print_summary(const char *path, const rip_sweep_result *r, double seconds)
 {
     sqlite3 *db = NULL;
@@ -81,9 +119,13 @@ static int print_summary(const char *path, const rip_sweep_result *r, double sec
            (long long)run.n_layers, (long long)run.seed, (long long)run.shard_index,
            (long long)run.shard_count, path);
     printf("this run: %lld layers evaluated in %.1f s (%.0f layers/s; evaluation %.1f s, "
-           "SQLite writes %.1f s), %lld were already done\n\n",
+           "SQLite writes %.1f s), %lld were already done\n",
            (long long)r->computed, seconds, seconds > 0 ? (double)r->computed / seconds : 0.0,
            r->seconds_eval, r->seconds_write, (long long)r->already_done);
+    if (r->executed > 0 || r->executed_before > 0)
+        printf("executed: %lld layers by this run, %lld were already executed\n", (long long)r->executed,
+               (long long)r->executed_before);
+    printf("\n");
     printf("%-16s %-24s %8s %8s %8s %8s\n", "formula", "judged against", "unsafe", "tight", "loose", "n/a");
     if (sqlite3_prepare_v2(db, "SELECT formula, coalesce(exec_config, '-'), unsafe, tight, loose, na "
                                "FROM verdict_summary", -1, &st, NULL) != SQLITE_OK) {
@@ -96,6 +138,11 @@ static int print_summary(const char *path, const rip_sweep_result *r, double sec
                sqlite3_column_text(st, 1), sqlite3_column_int64(st, 2), sqlite3_column_int64(st, 3),
                sqlite3_column_int64(st, 4), sqlite3_column_int64(st, 5));
     sqlite3_finalize(st);
+    st = NULL;
+    if (print_executions(db, path) != 0) {
+        rip_db_close(db);
+        return RIP_EX_IOERR;
+    }
     rip_db_close(db);
     printf("\nquery it: sqlite3 %s 'select * from verdict_summary'; full report: ripsim report --db %s\n",
            path, path);
@@ -125,9 +172,12 @@ int rip_cmd_sweep(int argc, char **argv)
                  "task of a Slurm array; combine shards with 'ripsim merge'"},
         {.name = "--quiet", .kind = RIP_OPT_FLAG, .dest = &o.progress, .flag_value = false,
          .help = "no progress line (it is shown only when stderr is a terminal)"},
+        {.name = "--execute", .kind = RIP_OPT_FLAG, .dest = &o.execute, .flag_value = true,
+         .help = "also execute every layer with the int8 kernels (in place at\n"
+                 "truth and truth - 1 of each rip_* configuration, and dual)"},
     };
     const rip_cmd cmd = {
-        .name = "sweep", .synopsis = "[--n N] [--seed S] [--db FILE] [--jobs J] [--shard I/K] [--quiet]",
+        .name = "sweep", .synopsis = "[--n N] [--seed S] [--db FILE] [--jobs J] [--shard I/K] [--quiet] [--execute]",
         .about = about, .opts = opts, .n_opts = sizeof opts / sizeof opts[0], .notes = notes, .exits = exits,
         .n_exits = sizeof exits / sizeof exits[0], .example = "ripsim sweep --n 2000 --db /tmp/s.db",
     };

@@ -18,6 +18,7 @@ static const struct {
 } commands[] = {
     {"layer", rip_cmd_layer, "one layer: closed forms beside simulated truths (paper Tab. 2)"},
     {"layers", rip_cmd_layers, "a CSV table of layers: every closed form, every truth, the workspace ratios"},
+    {"execute", rip_cmd_execute, "one layer run by the int8 kernels in place and in dual buffers, compared"},
     {"sweep", rip_cmd_sweep, "the seeded 10,000-layer sweep: verdicts of every closed form into SQLite"},
     {"merge", rip_cmd_merge, "combine sweep shards into one database"},
     {"report", rip_cmd_report, "paper Sec. 5.2 and Tab. 5 from a sweep database, beside the paper"},

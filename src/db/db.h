@@ -2,7 +2,9 @@
 ** db.h — the SQLite verdict database: opening, checking, creating, merging.
 **
 ** Schema: db_schema.c (version RIP_DB_SCHEMA_VERSION, stored in PRAGMA
-** user_version).  One database holds one run, run_id 1.
+** user_version).  One database holds one run, run_id 1.  Version 1 (before
+** table executions) is read as it is by every command; only `sweep
+** --execute` upgrades it, in place (rip_db_upgrade).
 **
 ** The rules this interface keeps:
 **  - A database is checked through a read-only connection before anything
@@ -32,11 +34,14 @@
 #include "layer.h"
 #include "status.h"
 
-#define RIP_DB_SCHEMA_VERSION 1
+#define RIP_DB_SCHEMA_VERSION 2
+#define RIP_DB_SCHEMA_OLDEST 1  /* version 1 (no executions table) is still read; see rip_db_upgrade */
+#define RIP_DB_EXEC_CONFIGS 4   /* rows of table executions per executed layer: the four rip_* */
 #define RIP_DB_RUN_ID 1
 #define RIP_DB_BUSY_MS 5000   /* how long to wait for another process's lock */
 
 extern const char rip_db_schema_sql[];
+extern const char rip_db_executions_sql[];   /* what version 2 added to version 1 */
 
 typedef struct rip_run_info {
     int64_t seed, n_layers, shard_index, shard_count;
@@ -51,6 +56,8 @@ typedef struct rip_db_found {
     rip_run_info run;
     int64_t layers;      /* layers stored */
     int64_t formulas;    /* rows of the formulas table */
+    int64_t schema_version;  /* PRAGMA user_version: RIP_DB_SCHEMA_OLDEST..RIP_DB_SCHEMA_VERSION */
+    int64_t executed;    /* layers with their executions (0 at version 1) */
 } rip_db_found;
 
 /*
@@ -84,6 +91,15 @@ rip_status rip_db_open_write(const char *path, sqlite3 **db, char err[RIP_ERR_LE
 ** RIP_S_IO.
 */
 rip_status rip_db_create(const char *path, const rip_run_info *run, sqlite3 **db, char err[RIP_ERR_LEN]);
+
+/*
+** Bring a database that rip_db_inspect accepted, open for writing, to the
+** current schema version: a version 1 database gets table executions and
+** view execution_summary and user_version 2, in one transaction (its other
+** rows untouched; a failure leaves it version 1).  Nothing to do at the
+** current version.  RIP_S_BUSY, RIP_S_IO.
+*/
+rip_status rip_db_upgrade(sqlite3 *db, const char *path, char err[RIP_ERR_LEN]);
 
 /* Close, reporting nothing; NULL is fine. */
 void rip_db_close(sqlite3 *db);
@@ -119,7 +135,8 @@ rip_status rip_db_status(int sqlite_rc);
 bool rip_db_reader_uri(const char *path, char *uri, size_t len);
 
 /* Checks of an open connection (db_check.c): SQLite's quick_check, then
-** ripsim's row counts against run (NULL when the database holds no run). */
+** ripsim's row counts against run (NULL when the database holds no run);
+** found->schema_version must be set (it says whether executions exist). */
 rip_status rip_db_check_pages(sqlite3 *db, const char *path, char err[RIP_ERR_LEN]);
 rip_status rip_db_check_rows(sqlite3 *db, const char *path, const rip_run_info *run, rip_db_found *found,
                              char err[RIP_ERR_LEN]);

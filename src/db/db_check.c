@@ -13,7 +13,9 @@
 ** verdict exists without its layer.  A sweep writes a batch of layers with
 ** all their rows in one transaction, so anything else is damage (or rows
 ** deleted by hand), and resuming over it would report a run complete that
-** is not.
+** is not.  From schema version 2 on, table executions must exist, and a
+** layer has all RIP_DB_EXEC_CONFIGS execution rows or none (a sweep without
+** --execute stores none), none without its layer.
 */
 #include "db.h"
 #include "status.h"
@@ -77,6 +79,49 @@ rip_status rip_db_check_pages(sqlite3 *db, const char *path, char err[RIP_ERR_LE
     }
     sqlite3_finalize(st);
     return s;
+}
+
+/* Table executions (schema version 2): present, whole per layer, no orphans. */
+static rip_status check_executions(sqlite3 *db, const char *path, rip_db_found *found, char err[RIP_ERR_LEN])
+{
+    int64_t have = 0, c[2] = {0}, bad[2] = {0};
+    int rc = row_ints(db, "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'executions'",
+                      NULL, 0, &have, 1);
+    if (rc != SQLITE_OK)
+        return sql_failed(db, rc, path, err);
+    if (!have) {
+        snprintf(err, RIP_ERR_LEN, "%s: damaged database, refused (schema version %lld without table executions)",
+                 path, (long long)found->schema_version);
+        return RIP_S_DATA;
+    }
+    const int64_t per = RIP_DB_EXEC_CONFIGS;
+    rc = row_ints(db,
+                  "SELECT count(*), min(layer_idx) FROM (SELECT layer_idx, count(*) AS n FROM executions"
+                  " GROUP BY run_id, layer_idx) WHERE n <> ?1",
+                  &per, 1, bad, 2);
+    if (rc != SQLITE_OK)
+        return sql_failed(db, rc, path, err);
+    if (bad[0] > 0) {
+        snprintf(err, RIP_ERR_LEN,
+                 "%s: damaged database, refused (%lld layers lack executions of some configuration, first %lld)",
+                 path, (long long)bad[0], (long long)bad[1]);
+        return RIP_S_DATA;
+    }
+    rc = row_ints(db,
+                  "SELECT count(*), min(layer_idx) FROM executions e WHERE NOT EXISTS (SELECT 1 FROM layers l"
+                  " WHERE l.run_id = e.run_id AND l.layer_idx = e.layer_idx)",
+                  NULL, 0, bad, 2);
+    if (rc != SQLITE_OK)
+        return sql_failed(db, rc, path, err);
+    if (bad[0] > 0) {
+        snprintf(err, RIP_ERR_LEN, "%s: damaged database, refused (%lld executions without their layer, first %lld)",
+                 path, (long long)bad[0], (long long)bad[1]);
+        return RIP_S_DATA;
+    }
+    if ((rc = row_ints(db, "SELECT count(*), count(DISTINCT layer_idx) FROM executions", NULL, 0, c, 2)) != SQLITE_OK)
+        return sql_failed(db, rc, path, err);
+    found->executed = c[1];
+    return RIP_OK;
 }
 
 rip_status rip_db_check_rows(sqlite3 *db, const char *path, const rip_run_info *run, rip_db_found *found,
@@ -149,5 +194,5 @@ rip_status rip_db_check_rows(sqlite3 *db, const char *path, const rip_run_info *
                  (long long)truths, (long long)verdicts, (long long)layers);
         return RIP_S_DATA;
     }
-    return RIP_OK;
+    return found->schema_version >= 2 ? check_executions(db, path, found, err) : RIP_OK;
 }

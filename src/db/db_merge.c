@@ -43,15 +43,16 @@ static rip_status copy_failed(sqlite3 *db, const char *path, char err[RIP_ERR_LE
 }
 
 /*
-** Copy the layers, truths and verdicts of path (read-only) into main, in
+** Copy the layers, truths, verdicts and executions (when it has them) of
+** path (read-only) into main, in
 ** one transaction; with_log: its run_log too (OUT's history).  Rows present
 ** on both sides must be identical: the same run computes the same rows, so
 ** a difference means a damaged or altered input.
 */
 static rip_status copy_source(sqlite3 *db, const char *path, bool with_log, char err[RIP_ERR_LEN])
 {
-    static const char *const tables[] = {"layers", "truths", "verdicts"};
-    static const char *const keys[] = {"", ", exec_config", ", formula"};
+    static const char *const tables[] = {"layers", "truths", "verdicts", "executions"};
+    static const char *const keys[] = {"", ", exec_config", ", formula", ", exec_config"};
     char sql[600], uri[4200];
     sqlite3_stmt *st = NULL;
     rip_status s = RIP_OK;
@@ -71,7 +72,10 @@ static rip_status copy_source(sqlite3 *db, const char *path, bool with_log, char
         s = copy_failed(db, path, err);
         goto detach;
     }
-    for (size_t t = 0; t < 3 && s == RIP_OK; t++) {
+    /* a schema version 1 input has no executions to copy */
+    size_t n_tables = count(db, "SELECT count(*) FROM s.sqlite_master WHERE type = 'table' AND name = 'executions'")
+                              > 0 ? 4 : 3;
+    for (size_t t = 0; t < n_tables && s == RIP_OK; t++) {
         snprintf(sql, sizeof sql,
                  "SELECT (SELECT count(*) FROM s.%s JOIN main.%s USING (run_id, layer_idx%s))"
                  " - (SELECT count(*) FROM (SELECT * FROM s.%s INTERSECT SELECT * FROM main.%s))",
@@ -242,6 +246,8 @@ rip_status rip_db_merge(const char *out, const char *const *in, int n_in, rip_me
         s = copy_failed(db, out, err);
         goto done;
     }
+    memset(&check, 0, sizeof check);
+    check.schema_version = RIP_DB_SCHEMA_VERSION; /* rip_db_create made it */
     if ((s = rip_db_check_rows(db, out, &res->run, &check, err)) != RIP_OK)
         goto done;
     sqlite3_close_v2(db); /* every commit is already on disk (synchronous=FULL) */

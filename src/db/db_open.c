@@ -136,18 +136,19 @@ static rip_status validate(sqlite3 *db, const char *path, rip_db_found *found, b
         (rc = query_int(db, "SELECT count(*) FROM sqlite_master WHERE type='table' AND name='runs'",
                         &has_runs)) != SQLITE_OK)
         return fail(db, rc, path, "read", err);
-    if (version != RIP_DB_SCHEMA_VERSION) {
+    if (version < RIP_DB_SCHEMA_OLDEST || version > RIP_DB_SCHEMA_VERSION) {
         if (version == 0 && !has_runs)
             snprintf(err, RIP_ERR_LEN, "%s: not a ripsim database (no schema version, no runs table)", path);
         else
-            snprintf(err, RIP_ERR_LEN, "%s: schema version %lld, this ripsim reads version %d", path,
-                     (long long)version, RIP_DB_SCHEMA_VERSION);
+            snprintf(err, RIP_ERR_LEN, "%s: schema version %lld, this ripsim reads versions %d to %d", path,
+                     (long long)version, RIP_DB_SCHEMA_OLDEST, RIP_DB_SCHEMA_VERSION);
         return RIP_S_DATA;
     }
     if (!has_runs) {
         snprintf(err, RIP_ERR_LEN, "%s: not a ripsim database (no runs table)", path);
         return RIP_S_DATA;
     }
+    found->schema_version = version;
     rip_status s = rip_db_check_pages(db, path, err);
     if (s != RIP_OK)
         return s;
@@ -298,6 +299,34 @@ rip_status rip_db_open_write(const char *path, sqlite3 **out, char err[RIP_ERR_L
     }
     sqlite3_close_v2(db);
     return s;
+}
+
+rip_status rip_db_upgrade(sqlite3 *db, const char *path, char err[RIP_ERR_LEN])
+{
+    char why[RIP_ERR_LEN], sql[64];
+    int64_t version = 0;
+    int rc = sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, NULL);
+    if (rc != SQLITE_OK)
+        return fail(db, rc, path, "upgrade", err);
+    /* asked again under the write lock: another sweep may have upgraded it */
+    if ((rc = query_int(db, "PRAGMA user_version", &version)) != SQLITE_OK) {
+        sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+        return fail(db, rc, path, "upgrade", err);
+    }
+    if (version == RIP_DB_SCHEMA_VERSION)
+        return rip_db_exec(db, "COMMIT", why) == 0 ? RIP_OK : fail(db, sqlite3_errcode(db), path, "upgrade", err);
+    snprintf(sql, sizeof sql, "PRAGMA user_version = %d;", RIP_DB_SCHEMA_VERSION);
+    if (version != 1 || rip_db_exec(db, rip_db_executions_sql, why) != 0 || rip_db_exec(db, sql, why) != 0 ||
+        rip_db_exec(db, "COMMIT", why) != 0) {
+        rip_status s = version != 1 ? RIP_S_INTERNAL : rip_db_status(sqlite3_errcode(db));
+        if (version != 1)
+            snprintf(why, sizeof why, "schema version %lld, expected 1", (long long)version);
+        snprintf(err, RIP_ERR_LEN, "%.200s: cannot upgrade to schema version %d (%.200s)", path,
+                 RIP_DB_SCHEMA_VERSION, why);
+        sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+        return s == RIP_S_BUSY || s == RIP_S_NOMEM || s == RIP_S_INTERNAL ? s : RIP_S_IO;
+    }
+    return RIP_OK;
 }
 
 rip_status rip_db_create(const char *path, const rip_run_info *run, sqlite3 **out, char err[RIP_ERR_LEN])

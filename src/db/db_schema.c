@@ -1,13 +1,54 @@
 /*
-** db_schema.c — the SQL of the verdict database (schema version 1).
+** db_schema.c — the SQL of the verdict database (schema version 2).
 **
-** Kept as one string so the binary needs no data files; `sqlite3 DB .schema`
+** Kept as strings so the binary needs no data files; `sqlite3 DB .schema`
 ** prints it back.  Changing it means bumping RIP_DB_SCHEMA_VERSION in db.h.
+** Version 2 added table executions and view execution_summary (EXECUTIONS
+** below); a version 1 database is version 2 minus exactly these, which is
+** what rip_db_upgrade adds.
 */
 #include "db.h"
 
+#define EXECUTIONS                                                                                     \
+    "-- `ripsim sweep --execute`: every layer executed with the int8 kernels\n"                        \
+    "-- (firmware/kernels/) under each of the four rip_* configurations, in place\n"                  \
+    "-- at the configuration's truth and at truth - 1, against the dual-buffer run\n"                 \
+    "-- of the same drawn tensors.  A layer has all four rows or none (a sweep run\n"                 \
+    "-- without --execute stores none).  Added in schema version 2.\n"                                  \
+    "CREATE TABLE executions (\n"                                                                      \
+    "  run_id      INTEGER NOT NULL,\n"                                                                \
+    "  layer_idx   INTEGER NOT NULL,\n"                                                                \
+    "  exec_config TEXT    NOT NULL CHECK (exec_config IN\n"                                           \
+    "                ('rip_padded_gather','rip_padded_taps','rip_dense_gather','rip_dense_taps')),\n"  \
+    "  gap         INTEGER NOT NULL,       -- the truth it was executed at\n"                          \
+    "  bit_exact   INTEGER NOT NULL CHECK (bit_exact IN (0,1)),  -- in-place output = dual-buffer output\n" \
+    "  early_overwrite_at_truth INTEGER NOT NULL CHECK (early_overwrite_at_truth IN (0,1)),\n"         \
+    "                                      -- the instrumented run at the truth read an overwritten input\n" \
+    "  caught_at_truth_minus_1  INTEGER CHECK (caught_at_truth_minus_1 IN (0,1)),\n"                  \
+    "                                      -- the instrumented run at truth - 1 caught one; NULL when gap = 0\n" \
+    "  catch_step  INTEGER,                -- output scalars written before that catch; NULL when none\n" \
+    "  checksum    TEXT    NOT NULL,       -- FNV-1a 32-bit of the dual-buffer output, 8 hex digits\n" \
+    "  PRIMARY KEY (run_id, layer_idx, exec_config),\n"                                                \
+    "  FOREIGN KEY (run_id, layer_idx) REFERENCES layers(run_id, layer_idx)\n"                         \
+    ") WITHOUT ROWID;\n"                                                                               \
+    "\n"                                                                                                \
+    "CREATE VIEW execution_summary AS\n"                                                               \
+    "  SELECT run_id, exec_config,\n"                                                                  \
+    "         count(*)                                    AS executed,\n"                              \
+    "         sum(bit_exact)                              AS bit_exact,\n"                             \
+    "         sum(early_overwrite_at_truth)               AS early_overwrite_at_truth,\n"              \
+    "         sum(gap = 0)                                AS truth_zero,\n"                            \
+    "         sum(gap > 0)                                AS truth_positive,\n"                        \
+    "         coalesce(sum(caught_at_truth_minus_1), 0)   AS caught_at_truth_minus_1\n"                \
+    "  FROM executions\n"                                                                              \
+    "  GROUP BY run_id, exec_config\n"                                                                 \
+    "  ORDER BY run_id, CASE exec_config WHEN 'rip_padded_gather' THEN 0 WHEN 'rip_padded_taps' THEN 1\n" \
+    "                   WHEN 'rip_dense_gather' THEN 2 ELSE 3 END;\n"
+
+const char rip_db_executions_sql[] = EXECUTIONS;
+
 const char rip_db_schema_sql[] =
-    "-- ripsim verdict database, schema version 1 (PRAGMA user_version = 1).\n"
+    "-- ripsim verdict database, schema version 2 (PRAGMA user_version = 2).\n"
     "--\n"
     "-- One database holds one run (run_id = 1): a sweep of n_layers layers drawn\n"
     "-- from `seed`, or one shard of it.  Every table is keyed so that SELECT *\n"
@@ -108,4 +149,5 @@ const char rip_db_schema_sql[] =
     "         sum(v.verdict = 'n/a')    AS na\n"
     "  FROM verdicts v JOIN formulas f USING (formula)\n"
     "  GROUP BY v.run_id, v.formula, v.exec_config\n"
-    "  ORDER BY v.run_id, min(f.ord);\n";
+    "  ORDER BY v.run_id, min(f.ord);\n"
+    "\n" EXECUTIONS;

@@ -422,6 +422,11 @@ typedef struct gen_row {
     int64_t tier, weight, drawn;
 } gen_row;
 
+typedef struct exec_row {
+    char config[32];
+    int64_t executed, bit_exact, early, truth_zero, truth_positive, caught;
+} exec_row;
+
 typedef struct report_data {
     rip_run_info run;
     int64_t present, expected, partial, foreign, restricted, n_formulas;
@@ -438,6 +443,11 @@ typedef struct report_data {
     int64_t eq42_n[2], eq42_ws_ok[2], eq42_pad[2], eq42_pad_strict[2], eq42_gap_ge[2];
     /* App. F.4: thm13_taps overshoot <= sigma = C_out */
     int64_t f4_loose, f4_within, f4_max_excess;
+    int64_t schema_version;   /* PRAGMA user_version of the database */
+    /* sweep --execute (schema version 2): per rip_* configuration, view execution_summary */
+    int64_t executed_layers;  /* layers with executions */
+    size_t n_exec;
+    exec_row x[4];
 } report_data;
 
 static void data_free(report_data *r)
@@ -782,6 +792,48 @@ static int gather_checks(sqlite3 *db, report_data *r, char err[RIP_ERR_LEN])
 }
 
 /*
+** The schema version and, when the database has table executions (version
+** 2), the execution counts per rip_* configuration.  0 or -1 with err.
+*/
+static int gather_executions(sqlite3 *db, report_data *r, char err[RIP_ERR_LEN])
+{
+    int64_t have = 0;
+    sqlite3_stmt *st = NULL;
+    if (query_ints(db, "PRAGMA user_version", NULL, &r->schema_version, 1, err) != 0 ||
+        query_ints(db, "SELECT count(*) FROM sqlite_master WHERE type = 'view' AND name = 'execution_summary'",
+                   NULL, &have, 1, err) != 0)
+        return -1;
+    if (!have)
+        return 0;
+    if (query_ints(db, "SELECT count(DISTINCT layer_idx) FROM executions WHERE run_id = " RUN_ID, NULL,
+                   &r->executed_layers, 1, err) != 0)
+        return -1;
+    int rc = sqlite3_prepare_v2(db,
+                                "SELECT exec_config, executed, bit_exact, early_overwrite_at_truth, truth_zero,"
+                                " truth_positive, caught_at_truth_minus_1 FROM execution_summary"
+                                " WHERE run_id = " RUN_ID, -1, &st, NULL);
+    while (rc == SQLITE_OK && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+        if (r->n_exec >= sizeof r->x / sizeof r->x[0])
+            continue; /* the CHECK constraint allows only the four */
+        exec_row *x = &r->x[r->n_exec++];
+        copy_text(x->config, sizeof x->config, sqlite3_column_text(st, 0));
+        x->executed = sqlite3_column_int64(st, 1);
+        x->bit_exact = sqlite3_column_int64(st, 2);
+        x->early = sqlite3_column_int64(st, 3);
+        x->truth_zero = sqlite3_column_int64(st, 4);
+        x->truth_positive = sqlite3_column_int64(st, 5);
+        x->caught = sqlite3_column_int64(st, 6);
+        rc = SQLITE_OK;
+    }
+    sqlite3_finalize(st);
+    if (rc != SQLITE_DONE) {
+        snprintf(err, RIP_ERR_LEN, "cannot read execution_summary: %s", sqlite3_errmsg(db));
+        return -1;
+    }
+    return 0;
+}
+
+/*
 ** Read everything the report shows.  Returns RIP_OK, or RIP_S_DATA /
 ** RIP_S_NOMEM with err.
 ** Runs inside the caller's read transaction.
@@ -837,7 +889,7 @@ static rip_status gather(sqlite3 *db, report_data *r, char err[RIP_ERR_LEN])
         return RIP_S_DATA;
     if (gather_formulas(db, r, &oom, err) != 0 || gather_generators(db, r, &oom, err) != 0)
         return oom ? RIP_S_NOMEM : RIP_S_DATA;
-    if (gather_checks(db, r, err) != 0)
+    if (gather_checks(db, r, err) != 0 || gather_executions(db, r, err) != 0)
         return RIP_S_DATA;
     return 0;
 }
@@ -1097,16 +1149,21 @@ static void section_run(doc *d, const report_data *r)
     cellf(&t, "formulas"); cellf(&t, "closed forms"); cellf(&t, "%lld", (long long)r->n_formulas);
     cellf(&t, "generators"); cellf(&t, "generator categories"); cellf(&t, "%zu", r->ng);
     cellf(&t, "ripsim_version"); cellf(&t, "written by ripsim"); cellf(&t, "%s", r->run.version);
-    cellf(&t, "schema_version"); cellf(&t, "schema version"); cellf(&t, "%d", RIP_DB_SCHEMA_VERSION);
+    cellf(&t, "schema_version"); cellf(&t, "schema version"); cellf(&t, "%lld", (long long)r->schema_version);
+    if (r->executed_layers > 0) {
+        cellf(&t, "layers_executed"); cellf(&t, "layers executed (sweep --execute)");
+        cellf(&t, "%lld", (long long)r->executed_layers);
+    }
     /* how to regenerate this database and report (the path is the user's) */
+    const char *exec = r->executed_layers > 0 ? " --execute" : "";
     cellf(&t, "regenerate"); cellf(&t, "regenerate with");
     if (r->run.shard_count == 1)
-        cellf(&t, "ripsim sweep --n %lld --seed %lld --db DB; ripsim report --db DB",
-              (long long)r->run.n_layers, (long long)r->run.seed);
+        cellf(&t, "ripsim sweep --n %lld --seed %lld%s --db DB; ripsim report --db DB",
+              (long long)r->run.n_layers, (long long)r->run.seed, exec);
     else
-        cellf(&t, "ripsim sweep --n %lld --seed %lld --shard %lld/%lld --db DB; ripsim report --db DB",
+        cellf(&t, "ripsim sweep --n %lld --seed %lld --shard %lld/%lld%s --db DB; ripsim report --db DB",
               (long long)r->run.n_layers, (long long)r->run.seed, (long long)r->run.shard_index,
-              (long long)r->run.shard_count);
+              (long long)r->run.shard_count, exec);
 
     char line[512];
     if (r->present < r->expected) {
@@ -1381,6 +1438,55 @@ static void section_findings(doc *d, const report_data *r)
     free(b.s);
 }
 
+/* `sweep --execute`: the int8 kernels in place against dual buffering (only when executed). */
+static void section_executions(doc *d, const report_data *r)
+{
+    static const col cols[] = {
+        {"exec_config", "configuration", 'l', SHOW_ALL},
+        {"executed", "layers executed", 'r', SHOW_ALL},
+        {"bit_exact", "bit-exact at truth", 'r', SHOW_ALL},
+        {"early_overwrite_at_truth", "early overwrite at truth", 'r', SHOW_ALL},
+        {"truth_zero", "truth 0", 'r', SHOW_ALL},
+        {"truth_positive", "truth > 0", 'r', SHOW_ALL},
+        {"caught_at_truth_minus_1", "caught at truth - 1", 'r', SHOW_ALL},
+        {"pct_caught", "% caught of truth > 0", 'r', SHOW_ALL},
+    };
+    if (r->executed_layers == 0)
+        return;
+    table t = {.id = "executions", .title = "Layers executed with the int8 kernels (from view execution_summary)",
+               .cols = cols, .ncols = sizeof cols / sizeof cols[0]};
+    for (size_t i = 0; i < r->n_exec; i++) {
+        const exec_row *x = &r->x[i];
+        cellf(&t, "%s", x->config);
+        cellf(&t, "%lld", (long long)x->executed);
+        cellf(&t, "%lld", (long long)x->bit_exact);
+        cellf(&t, "%lld", (long long)x->early);
+        cellf(&t, "%lld", (long long)x->truth_zero);
+        cellf(&t, "%lld", (long long)x->truth_positive);
+        cellf(&t, "%lld", (long long)x->caught);
+        cell_num(&t, x->truth_positive > 0, pct(x->caught, x->truth_positive));
+    }
+    if (t.oom)
+        d->oom = true;
+    doc_heading(d, "Executions");
+    doc_para(d, NULL, NULL,
+             "Every executed layer ran with the int8 kernels of firmware/kernels/ on tensors drawn from its own "
+             "stream: once in dual buffers, then per configuration in place in one workspace at the simulated "
+             "truth (instrumented, to the end: bit-exact means equal to the dual-buffer output byte for byte, an "
+             "early overwrite is a read of an input scalar already overwritten) and at truth - 1 until the "
+             "instrumented run catches its first overwrite. A layer of truth 0 has no truth - 1 run.",
+             false);
+    if (r->executed_layers < r->present) {
+        char line[256];
+        snprintf(line, sizeof line,
+                 "INCOMPLETE EXECUTIONS: %lld of the %lld layers present are executed; rerun `ripsim sweep "
+                 "--execute` to execute the rest.", (long long)r->executed_layers, (long long)r->present);
+        doc_para(d, "warning", "executions", line, true);
+    }
+    doc_table(d, &t);
+    table_free(&t);
+}
+
 static void render(doc *d, const report_data *r)
 {
     doc_begin(d);
@@ -1400,6 +1506,7 @@ static void render(doc *d, const report_data *r)
     section_verdicts(d, r);
     section_margins(d, r);
     section_tab5(d, r);
+    section_executions(d, r);
     section_findings(d, r);
 }
 

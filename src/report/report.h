@@ -2,7 +2,7 @@
 ** report.h — the sweep report: paper Sec. 5.2, Lemma 9, Eq. 42 and Tab. 5
 ** recomputed from a verdict database, each figure beside the paper's.
 **
-** The report reads one database (db.h, schema version 1) inside a single
+** The report reads one database (db.h, schema version 1 or 2) inside a single
 ** read transaction, so a sweep still writing to it is seen at one instant.
 ** It computes its statistics with GSL and writes one of three renderings of
 ** the same content to a FILE*:
@@ -13,7 +13,9 @@
 **   csv  RFC 4180, flat long ("tidy") format, one cell per line:
 **          section,row,column,value
 **        section  the table (run, claims, verdicts, loose_margins,
-**                 unsafe_shortfalls, tab5, tab5_tiers) or a text block
+**                 unsafe_shortfalls, tab5, tab5_tiers, executions -- the
+**                 last only when the database holds executions of
+**                 `sweep --execute`) or a text block
 **                 (warning, findings);
 **        row      the row's key (formula, generator, claim id, tier, ...);
 **        column   the column's key (unsafe, tight, pct_tight, ...);

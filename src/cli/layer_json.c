@@ -1,0 +1,18 @@
+/*
+** layer_json.c — the JSON `layer` object (see layer_json.h).
+*/
+#include "layer_json.h"
+
+void rip_layer_json(FILE *out, const rip_layer *L)
+{
+    fprintf(out,
+            "\"layer\":{\"cin\":%lld,\"cout\":%lld,\"h_in\":%lld,\"w_in\":%lld,"
+            "\"k_h\":%lld,\"k_w\":%lld,\"s_h\":%lld,\"s_w\":%lld,\"d_h\":%lld,\"d_w\":%lld,"
+            "\"p_h\":%lld,\"p_w\":%lld,\"h_out\":%lld,\"w_out\":%lld,"
+            "\"p_top\":%lld,\"p_bottom\":%lld,\"p_left\":%lld,\"p_right\":%lld}",
+            (long long)L->cin, (long long)L->cout, (long long)L->h_in, (long long)L->w_in,
+            (long long)L->k_h, (long long)L->k_w, (long long)L->s_h, (long long)L->s_w,
+            (long long)L->d_h, (long long)L->d_w, (long long)L->p_top, (long long)L->p_left,
+            (long long)L->h_out, (long long)L->w_out, (long long)L->p_top,
+            (long long)L->p_bottom, (long long)L->p_left, (long long)L->p_right);
+}

@@ -23,37 +23,14 @@
 #include <sys/stat.h>
 #include <time.h>
 
+#include "tmpdir.h"
 #include "db_dump.h"
 #include "run_cmd.h"
 
 #define N_LAYERS "1250"   /* five batches; about 1-2 s on one thread */
 #define SEED "77"
 
-static char tmpdir[256];
-
-static void make_tmpdir(void)
-{
-    snprintf(tmpdir, sizeof tmpdir, "/tmp/ripsim-crash-XXXXXX");
-    cr_assert_not_null(mkdtemp(tmpdir));
-}
-
-static void remove_tmpdir(void)
-{
-    char cmd[300];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
-    cr_expect_eq(system(cmd), 0);
-}
-
-TestSuite(crash, .init = make_tmpdir, .fini = remove_tmpdir, .timeout = 900);
-
-static const char *tmp(const char *name)
-{
-    static char buf[8][320];
-    static int k;
-    k = (k + 1) % 8;
-    snprintf(buf[k], sizeof buf[k], "%s/%s", tmpdir, name);
-    return buf[k];
-}
+TEST_SUITE_WITH_TMPDIR(crash, 900);
 
 /* splitmix64: the test's own seeded randomness. */
 static uint64_t rng_state;

@@ -14,36 +14,13 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "tmpdir.h"
 #include "execute.h"
 #include "run_cmd.h"
 #include "sim.h"
 #include "spec.h"
 
-static char tmpdir[256];
-
-static void make_tmpdir(void)
-{
-    snprintf(tmpdir, sizeof tmpdir, "/tmp/ripsim-execute-XXXXXX");
-    cr_assert_not_null(mkdtemp(tmpdir));
-}
-
-static void remove_tmpdir(void)
-{
-    char cmd[300];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
-    cr_expect_eq(system(cmd), 0);
-}
-
-TestSuite(execute, .init = make_tmpdir, .fini = remove_tmpdir, .timeout = 600);
-
-static const char *tmp(const char *name)
-{
-    static char buf[4][320];
-    static int k;
-    k = (k + 1) % 4;
-    snprintf(buf[k], sizeof buf[k], "%s/%s", tmpdir, name);
-    return buf[k];
-}
+TEST_SUITE_WITH_TMPDIR(execute, 600);
 
 static const char *const configs[4] = {"rip_padded_gather", "rip_padded_taps", "rip_dense_gather",
                                        "rip_dense_taps"};

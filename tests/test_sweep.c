@@ -19,6 +19,7 @@
 #include <sys/resource.h>
 #include <sys/stat.h>
 
+#include "tmpdir.h"
 #include "db.h"
 #include "db_dump.h"
 #include "run_cmd.h"
@@ -51,31 +52,7 @@ static run_result *run_env_hooks(const char *const *env, const char *const *args
     return r;
 }
 
-static char tmpdir[256];
-
-static void make_tmpdir(void)
-{
-    snprintf(tmpdir, sizeof tmpdir, "/tmp/ripsim-sweep-XXXXXX");
-    cr_assert_not_null(mkdtemp(tmpdir));
-}
-
-static void remove_tmpdir(void)
-{
-    char cmd[300];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
-    cr_expect_eq(system(cmd), 0);
-}
-
-TestSuite(sweep, .init = make_tmpdir, .fini = remove_tmpdir, .timeout = 600);
-
-static const char *tmp(const char *name)
-{
-    static char buf[8][320];
-    static int k;
-    k = (k + 1) % 8;
-    snprintf(buf[k], sizeof buf[k], "%s/%s", tmpdir, name);
-    return buf[k];
-}
+TEST_SUITE_WITH_TMPDIR(sweep, 600);
 
 /* tmp() returns one of 8 rotating buffers: copy a path that must live longer. */
 

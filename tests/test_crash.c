@@ -84,26 +84,6 @@ static char *dump(const char *path)
     return db_dump(path, q, sizeof q / sizeof q[0]);
 }
 
-static bool exists(const char *path)
-{
-    struct stat sb;
-    return stat(path, &sb) == 0;
-}
-
-/* Names in dir other than "." and ".."; returns how many, first one in first. */
-static int entries(const char *dir, char *first, size_t len)
-{
-    DIR *d = opendir(dir);
-    cr_assert_not_null(d, "%s", dir);
-    int n = 0;
-    struct dirent *e;
-    while ((e = readdir(d)))
-        if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0 && n++ == 0 && first)
-            snprintf(first, len, "%s", e->d_name);
-    closedir(d);
-    return n;
-}
-
 /* Start the released ripsim in the background: stdout to /dev/null, stderr to errfile. */
 static pid_t spawn(const char *errfile, const char *const *args)
 {

@@ -385,27 +385,6 @@ Test(sweep, default_sweep_regenerates_the_committed_report, .timeout = 900)
 
 /* ---- issue 8: data safety ---------------------------------------------- */
 
-static bool exists(const char *path)
-{
-    struct stat sb;
-    return stat(path, &sb) == 0;
-}
-
-/* Entries of dir other than . and ..; the first one's name in first. */
-static int entries(const char *dir, char *first, size_t len)
-{
-    DIR *d = opendir(dir);
-    cr_assert_not_null(d, "%s", dir);
-    int n = 0;
-    struct dirent *e;
-    first[0] = '\0';
-    while ((e = readdir(d)))
-        if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0 && n++ == 0)
-            snprintf(first, len, "%s", e->d_name);
-    closedir(d);
-    return n;
-}
-
 static void exec_sql(const char *path, const char *sql)
 {
     sqlite3 *db;

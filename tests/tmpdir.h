@@ -10,8 +10,12 @@
 #define RIPSIM_TEST_TMPDIR_H
 
 #include <criterion/criterion.h>
+#include <dirent.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
 
 static char tmpdir[256];
 
@@ -36,6 +40,28 @@ static inline const char *tmp(const char *name)
     k = (k + 1) % 8;
     snprintf(buf[k], sizeof buf[k], "%s/%s", tmpdir, name);
     return buf[k];
+}
+
+/* Does path exist (any kind of file)? */
+static inline bool exists(const char *path)
+{
+    struct stat sb;
+    return stat(path, &sb) == 0;
+}
+
+/* Entries of dir other than . and ..; returns how many, the first one's name in first. */
+static inline int entries(const char *dir, char *first, size_t len)
+{
+    DIR *d = opendir(dir);
+    cr_assert_not_null(d, "%s", dir);
+    int n = 0;
+    struct dirent *e;
+    first[0] = '\0';
+    while ((e = readdir(d)))
+        if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0 && n++ == 0)
+            snprintf(first, len, "%s", e->d_name);
+    closedir(d);
+    return n;
 }
 
 #endif

@@ -1,0 +1,44 @@
+/*
+** rk_model.h — the contract between a generated model (`ripsim codegen`)
+** and the program that runs it: the host test, the QEMU images and the
+** Pico firmware all link one generated model against the same kernels and
+** call only what is declared here.
+**
+** A generated model owns its arena (one static array in .bss, exactly
+** the plan's peak bytes, no allocator), its scratch buffer (outside the
+** arena, as TinyEngine's), its weights, quantization parameters and input
+** (read-only data, in flash on a board).  Weights and input are drawn from
+** a fixed seed per model, so the base and rip plans of one model compute
+** the same logits.
+*/
+#ifndef RK_MODEL_H
+#define RK_MODEL_H
+
+#include <stdint.h>
+
+typedef struct rk_model_info {
+    const char *name;        /* the model's Tab. 3 name, e.g. "MCUNet-in0" */
+    const char *plan;        /* "base" or "rip" */
+    uint32_t arena_bytes;    /* size of the arena array = the plan's peak */
+    uint32_t scratch_bytes;  /* scratch buffer beside the arena */
+    uint32_t n_ops;          /* operators, executed in graph order */
+    uint32_t n_logits;       /* bytes of the output tensor */
+} rk_model_info;
+
+extern const rk_model_info rk_model;
+
+/*
+** Copy the seeded input into the arena at the plan's offset, then run every
+** operator (rk_mark_begin, rk_mark_op(i) before operator i, rk_mark_end
+** around them).  Returns 0, or 1 + the index of the first operator whose
+** kernel refused its parameters (a generator bug; never expected).
+*/
+int rk_model_run(void);
+
+/* The output logits in the arena (n_logits bytes), valid after a run. */
+const int8_t *rk_model_output(void);
+
+/* CRC-32 (IEEE 802.3, as zlib's crc32) of the output logits. */
+uint32_t rk_model_checksum(void);
+
+#endif

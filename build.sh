@@ -100,6 +100,21 @@ firmware_deployment() {
     return $rc
 }
 
+# firmware_tests: the QEMU images of the cross build (firmware/tools/,
+# their self-test suite on both cores); the pico-sdk links are the
+# pico_links suite of run_tests.  One "criterion"-style line is not printed:
+# these are images, counted by the tool.
+firmware_tests() {
+    [ -x firmware/tools/build-images.sh ] || { echo "firmware: no firmware/tools/build-images.sh: QEMU images not tested" >&2; return 0; }
+    local target rc=0 out
+    for target in qemu-m0 qemu-m33; do
+        out=$(firmware/tools/build-images.sh --target "$target" --suite selftest --build "build/firmware/test-$target") || rc=1
+        echo "firmware: $target: $(printf '%s\n' "$out" | grep -c '"ran": *true') images ran" >&2
+    done
+    [ $rc -eq 0 ] || echo "firmware: a QEMU image failed (see above)" >&2
+    return $rc
+}
+
 cmd=${1:-}
 case "$cmd" in
 main)
@@ -120,8 +135,14 @@ test)
         UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
             run_tests build-asan
     else
+        # The firmware tests need the arm toolchain, QEMU and cmake; the
+        # sanitizer run does not repeat them (no ripsim C code runs there).
+        install_deps "${FW_PKGS[@]}"
         setup build
-        run_tests build
+        rc=0
+        run_tests build || rc=$?
+        firmware_tests || rc=$?
+        exit $rc
     fi
     ;;
 firmware)

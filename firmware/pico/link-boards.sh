@@ -19,7 +19,7 @@
 # runs these images, so ran, checksum and instructions are null.
 #
 # The SDK: $PICO_SDK_PATH, else a pico-sdk checkout beside the project
-# (../shared/vendor/pico-sdk, used by CI); PICO_SDK_PATH set to the empty
+# (shared/vendor/pico-sdk in the parent folder, as CI has); PICO_SDK_PATH set to the empty
 # string means none.  Without one, every line says
 # "fits":null,"ram_bytes":null and a note goes to stderr; exit 0.
 # Exit 1 when a build fails for any other reason than RAM (its log on

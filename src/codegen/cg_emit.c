@@ -315,9 +315,11 @@ void rip_cg_emit_c(FILE *f, const rip_cg_model *m, const rip_cg_step *steps, int
     for (size_t k = 0; k < sizeof kernel_headers / sizeof kernel_headers[0]; k++)
         fprintf(f, "#include \"%s\"\n", kernel_headers[k]);
     fprintf(f,
-            "\n#define RK_ARENA_BYTES %" PRId64 "u\n#define RK_SCRATCH_BYTES %" PRId64 "u\n#define RK_N_LOGITS %" PRId64
-            "u\n\n",
-            s->arena, s->scratch > 0 ? s->scratch : 1, s->n_logits);
+            "\n#define RK_ARENA_BYTES %" PRId64 "u\n#define RK_PLAN_PEAK %" PRId64 "u\n#define RK_SCRATCH_BYTES %" PRId64
+            "u\n#define RK_N_LOGITS %" PRId64 "u\n",
+            s->arena, s->peak, s->scratch > 0 ? s->scratch : 1, s->n_logits);
+    fprintf(f, "/* the offsets below need the plan's peak: an arena edited below it must not build */\n"
+               "_Static_assert(RK_ARENA_BYTES >= RK_PLAN_PEAK, \"arena below the plan's peak\");\n\n");
     fprintf(f, "/* weights, quantization and input (model_blob.S: .incbin \"model.bin\"), 16-aligned */\n"
                "extern const int8_t rk_model_blob[];\n"
                "#define RK_I8(off) (rk_model_blob + (off))\n"

@@ -65,7 +65,7 @@ static uint64_t fnv1a64(const char *s)
 static int64_t blob_add(rip_cg_model *m, const void *data, size_t n, size_t align)
 {
     size_t at = (m->blob_len + align - 1) / align * align;
-    if (at + n > m->blob_cap) {
+    if (!m->blob || at + n > m->blob_cap) {
         size_t cap = m->blob_cap ? m->blob_cap : 4096;
         while (cap < at + n)
             cap *= 2;

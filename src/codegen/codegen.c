@@ -204,9 +204,14 @@ rip_status rip_codegen(const char *path, const rip_cg_opts *o, const char *out_d
     if (st != RIP_OK)
         return st;
     int64_t arena = o->arena > 0 ? o->arena : plan->peak;
-    if (arena < plan->peak || arena > INT32_MAX) {
-        snprintf(err, RIP_ERR_LEN, "--arena: %lld bytes, but the %s plan of %.100s needs %lld (at most 2^31 - 1)",
+    if (arena < plan->peak) {
+        snprintf(err, RIP_ERR_LEN, "--arena: %lld bytes is below the peak of the %s plan of %.100s, %lld bytes",
                  (long long)arena, rip_cg_plan_name(o->plan), g.name, (long long)plan->peak);
+        st = RIP_S_DATA;
+        goto done;
+    }
+    if (arena > INT32_MAX) { /* the kernels index in 32 bits */
+        snprintf(err, RIP_ERR_LEN, "--arena: %lld bytes, more than 2^31 - 1", (long long)arena);
         st = RIP_S_DATA;
         goto done;
     }

@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "codegen/codegen.h"
 #include "rk_crc32.h"
@@ -566,4 +567,74 @@ Test(codegen, command_line_errors)
     run_result *r = RUN("codegen", g, "--plan", "rip", "--out", g);
     cr_expect_eq(r->status, 73, "--out naming a file: exit %d: %s", r->status, r->err);
     cr_expect_eq(RUN("codegen", "--help")->status, 0);
+}
+
+/* ------------------------------------------------------ runtime shifts */
+
+/*
+** A runtime shift (no MCUNet plan has one; the MILP may choose one
+** elsewhere): a hand-made plan puts a convolution's output at its input's
+** offset and shifts the input up by the gap before the op.  The plan passes
+** the checker, the generated model moves the input (memmove) and still
+** computes the reference logits bit for bit.
+*/
+Test(codegen, runtime_shift_runs_bit_exact)
+{
+    const char *gpath = write_graph("shift.csv", "0,conv2d,-1,8,8,4,8,8,8,3,3,1,1,1,1,1,1,1,1,1\n"
+                                                 "1,fc,0,8,8,8,1,1,10,1,1,1,1,0,0,0,0,1,1,1\n");
+    rip_graph g;
+    rip_problem p;
+    char err[RIP_ERR_LEN];
+    cr_assert_eq(rip_graph_load(gpath, &g, err), RIP_OK, "%s", err);
+    cr_assert_eq(rip_cg_check_graph(&g, gpath, err), RIP_OK, "%s", err);
+    rip_graph_opts go = {.rip = true, .inplace_depthwise = true, .align = 4};
+    cr_assert_eq(rip_problem_from_graph(&g, &go, &p, err), RIP_OK, "%s", err);
+    long k = -1;
+    for (size_t c = 0; c < p.n_cand; c++)
+        if (p.cand[c].op == 0 && p.cand[c].kind == RIP_INPLACE_GAP && p.cand[c].has_layer)
+            k = (long)c;
+    cr_assert_geq(k, 0, "no RiP candidate for the convolution");
+    const int64_t gap = p.cand[k].gap;
+    cr_assert_gt(gap, 0);
+    rip_plan *plan = rip_plan_new(&p, "by-hand");
+    cr_assert_not_null(plan);
+    plan->offset[0] = 0;   /* input */
+    plan->offset[1] = 0;   /* conv output over it, the input shifted up by gap during op 0 */
+    plan->offset[2] = 512; /* fc output beside the conv output */
+    plan->in_place[k] = true;
+    plan->shift[k] = true;
+    plan->peak = rip_plan_peak(&p, plan);
+    cr_assert_eq(plan->peak, gap + 256 > 522 ? gap + 256 : 522);
+    cr_assert_eq(rip_plan_check(&p, plan, true, err), RIP_OK, "%s", err);
+
+    char dir[400];
+    snprintf(dir, sizeof dir, "%s", tmp("shift"));
+    cr_assert_eq(mkdir(dir, 0777), 0);
+    rip_cg_summary s;
+    cr_assert_eq(rip_cg_write(&g, &p, plan, RIP_CG_RIP, 0, RIP_CG_SEED_DEFAULT, dir, &s, err), RIP_OK, "%s", err);
+    cr_expect_eq(s.n_shifts, 1);
+    cr_expect_eq(s.arena, plan->peak);
+    char path[450], want[128];
+    snprintf(path, sizeof path, "%s/model.c", dir);
+    char *c = slurp(path, NULL);
+    cr_assert_not_null(c);
+    snprintf(want, sizeof want, "memmove(A(%lld), A(0), 256u)", (long long)gap);
+    cr_expect_not_null(strstr(c, want), "no %s in the model", want);
+    free(c);
+
+    compile_kernels("k", "");
+    cr_assert_eq(build_model("shift", "k", ""), 0, "the model does not compile (see %s/cc.log)", dir);
+    host_run h;
+    run_model("shift", &h);
+    cr_expect_eq(h.status, 0);
+    rip_cg_model *ref = NULL;
+    cr_assert_eq(rip_cg_model_build(&g, RIP_CG_SEED_DEFAULT, &ref, err), RIP_OK, "%s", err);
+    int64_t n = 0;
+    const int8_t *y = rip_cg_model_logits(ref, &n);
+    cr_expect(n == 10 && h.n == n && memcmp(h.logits, y, 10) == 0, "shifted model: logits differ from the reference");
+    cr_expect_eq(h.checksum, rip_cg_model_checksum(ref));
+    rip_cg_model_free(ref);
+    rip_plan_free(plan);
+    rip_problem_free(&p);
+    rip_graph_free(&g);
 }

@@ -78,8 +78,10 @@ static const char *unsupported(const rip_op *op)
     }
     if (op->dtype_bytes != 1)
         return "dtype_bytes must be 1: the kernels are int8";
-    if (op->h_in * op->w_in * op->c_in > INT32_MAX || op->h_out * op->w_out * op->c_out > INT32_MAX ||
-        op->k_h * op->k_w * op->c_in * op->c_out > INT32_MAX)
+    /* the loader bounds every extent by 2^24 and every tensor by 2^46, so these products stay in int64 */
+    const int64_t n_in = op->h_in * op->w_in * op->c_in;
+    if (n_in > INT32_MAX || op->h_out * op->w_out * op->c_out > INT32_MAX ||
+        (op->kind == RIP_OP_FC ? n_in : op->k_h * op->k_w * op->c_in) > INT32_MAX / op->c_out)
         return "a tensor or filter of 2^31 bytes or more (the kernels index in 32 bits)";
     return NULL;
 }

@@ -638,3 +638,46 @@ Test(codegen, runtime_shift_runs_bit_exact)
     rip_problem_free(&p);
     rip_graph_free(&g);
 }
+
+/*
+** A plan that places an in-place pair closer than its kernel allows is
+** refused before any file is written (internal error), never turned into
+** code that computes from overwritten input.
+*/
+Test(codegen, plans_too_tight_are_refused)
+{
+    const char *gpath = write_graph("tight.csv", "0,conv2d,-1,8,8,4,8,8,8,3,3,1,1,1,1,1,1,1,1,1\n"
+                                                 "1,fc,0,8,8,8,1,1,10,1,1,1,1,0,0,0,0,1,1,1\n");
+    rip_graph g;
+    rip_problem p;
+    char err[RIP_ERR_LEN];
+    cr_assert_eq(rip_graph_load(gpath, &g, err), RIP_OK, "%s", err);
+    rip_graph_opts go = {.rip = true, .inplace_depthwise = true, .align = 4};
+    cr_assert_eq(rip_problem_from_graph(&g, &go, &p, err), RIP_OK, "%s", err);
+    cr_assert_geq(p.n_cand, 1);
+    cr_assert(p.cand[0].op == 0 && p.cand[0].kind == RIP_INPLACE_GAP);
+    const int64_t gap = p.cand[0].gap;
+    rip_plan *plan = rip_plan_new(&p, "by-hand");
+    cr_assert_not_null(plan);
+    plan->in_place[0] = true;
+    plan->offset[1] = 0;         /* conv output */
+    plan->offset[0] = gap - 4;   /* its input one alignment step too close */
+    plan->offset[2] = rip_align_up(gap + 256 > 512 ? gap + 256 : 512, 4);
+    plan->peak = rip_plan_peak(&p, plan);
+    char dir[400];
+    snprintf(dir, sizeof dir, "%s", tmp("tight"));
+    cr_assert_eq(mkdir(dir, 0777), 0);
+    rip_cg_summary s;
+    cr_expect_eq(rip_cg_write(&g, &p, plan, RIP_CG_RIP, 0, RIP_CG_SEED_DEFAULT, dir, &s, err), RIP_S_INTERNAL);
+    cr_expect_not_null(strstr(err, "fails its check"), "%s", err);
+    char first[256];
+    cr_expect_eq(entries(dir, first, sizeof first), 0, "a refused plan wrote %s", first);
+
+    plan->offset[0] = gap;       /* at the gap: accepted */
+    plan->peak = rip_plan_peak(&p, plan);
+    cr_expect_eq(rip_cg_write(&g, &p, plan, RIP_CG_RIP, 0, RIP_CG_SEED_DEFAULT, dir, &s, err), RIP_OK, "%s", err);
+    cr_expect_eq(s.n_inplace, 1);
+    rip_plan_free(plan);
+    rip_problem_free(&p);
+    rip_graph_free(&g);
+}

@@ -123,16 +123,20 @@ rip_status rip_cg_steps(const rip_cg_model *m, const rip_problem *p, const rip_p
 
 /* ---- model.c ---- */
 
+/* `static const rk_dims NAMEi = {h, w, c};` */
 static void emit_dims(FILE *f, const char *name, size_t i, rk_dims d)
 {
     fprintf(f, "static const rk_dims %s%zu = {%" PRId32 ", %" PRId32 ", %" PRId32 "};\n", name, i, d.h, d.w, d.c);
 }
 
+/* The `.act = {min, max}` member of a parameter struct. */
 static void emit_act(FILE *f, rk_act a)
 {
     fprintf(f, ".act = {%" PRId32 ", %" PRId32 "}", a.min, a.max);
 }
 
+/* Op i's const parameter structs (dims, kernel parameters, quantization
+** pointers into the blob), named by kind and index. */
 static void emit_params(FILE *f, const rip_cg_model *m, size_t i)
 {
     const rip_op *op = &m->g->ops[i];
@@ -204,6 +208,7 @@ static void emit_params(FILE *f, const rip_cg_model *m, size_t i)
                 o->off_shift);
 }
 
+/* The comment line's word for how a step runs. */
 static const char *call_note(const rip_cg_step *st)
 {
     switch (st->call) {

@@ -19,10 +19,10 @@
 typedef struct rk_model_info {
     const char *name;        /* the model's Tab. 3 name, e.g. "MCUNet-in0" */
     const char *plan;        /* "base" or "rip" */
-    uint32_t arena_bytes;    /* size of the arena array = the plan's peak */
+    uint32_t arena_bytes;    /* size of the arena array = the plan's peak (or ripsim codegen --arena) */
     uint32_t scratch_bytes;  /* scratch buffer beside the arena */
     uint32_t n_ops;          /* operators, executed in graph order */
-    uint32_t n_logits;       /* bytes of the output tensor */
+    uint32_t n_logits;       /* bytes of the output tensor (of all outputs, in graph order, when several) */
 } rk_model_info;
 
 extern const rk_model_info rk_model;
@@ -35,7 +35,8 @@ extern const rk_model_info rk_model;
 */
 int rk_model_run(void);
 
-/* The output logits in the arena (n_logits bytes), valid after a run. */
+/* The output logits (n_logits bytes), valid after a run: in the arena, or,
+** for a graph with several outputs, gathered after the run into one buffer. */
 const int8_t *rk_model_output(void);
 
 /* CRC-32 (IEEE 802.3, as zlib's crc32) of the output logits. */

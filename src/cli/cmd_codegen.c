@@ -41,8 +41,7 @@ static const char notes[] =
 static const rip_exit_doc exits[] = {
     {0, "generated"},
     {64, "bad command line"},
-    {65, "bad graph (FILE:ROW: FIELD), an op the generator does not support (FILE: op ID (OP)), or\n"
-         "--arena below the plan's peak"},
+    {65, "bad graph, an op the generator does not support, or --arena below the peak"},
     {66, "graph file missing or unreadable"},
     {70, "internal error (a strategy failed, or the plan does not match its kernels)"},
     {71, "out of memory"},

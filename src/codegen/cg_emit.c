@@ -123,16 +123,20 @@ rip_status rip_cg_steps(const rip_cg_model *m, const rip_problem *p, const rip_p
 
 /* ---- model.c ---- */
 
+/* `static const rk_dims NAMEi = {h, w, c};` */
 static void emit_dims(FILE *f, const char *name, size_t i, rk_dims d)
 {
     fprintf(f, "static const rk_dims %s%zu = {%" PRId32 ", %" PRId32 ", %" PRId32 "};\n", name, i, d.h, d.w, d.c);
 }
 
+/* The `.act = {min, max}` member of a parameter struct. */
 static void emit_act(FILE *f, rk_act a)
 {
     fprintf(f, ".act = {%" PRId32 ", %" PRId32 "}", a.min, a.max);
 }
 
+/* Op i's const parameter structs (dims, kernel parameters, quantization
+** pointers into the blob), named by kind and index. */
 static void emit_params(FILE *f, const rip_cg_model *m, size_t i)
 {
     const rip_op *op = &m->g->ops[i];
@@ -204,6 +208,7 @@ static void emit_params(FILE *f, const rip_cg_model *m, size_t i)
                 o->off_shift);
 }
 
+/* The comment line's word for how a step runs. */
 static const char *call_note(const rip_cg_step *st)
 {
     switch (st->call) {
@@ -315,9 +320,11 @@ void rip_cg_emit_c(FILE *f, const rip_cg_model *m, const rip_cg_step *steps, int
     for (size_t k = 0; k < sizeof kernel_headers / sizeof kernel_headers[0]; k++)
         fprintf(f, "#include \"%s\"\n", kernel_headers[k]);
     fprintf(f,
-            "\n#define RK_ARENA_BYTES %" PRId64 "u\n#define RK_SCRATCH_BYTES %" PRId64 "u\n#define RK_N_LOGITS %" PRId64
-            "u\n\n",
-            s->arena, s->scratch > 0 ? s->scratch : 1, s->n_logits);
+            "\n#define RK_ARENA_BYTES %" PRId64 "u\n#define RK_PLAN_PEAK %" PRId64 "u\n#define RK_SCRATCH_BYTES %" PRId64
+            "u\n#define RK_N_LOGITS %" PRId64 "u\n",
+            s->arena, s->peak, s->scratch > 0 ? s->scratch : 1, s->n_logits);
+    fprintf(f, "/* the offsets below need the plan's peak: an arena edited below it must not build */\n"
+               "_Static_assert(RK_ARENA_BYTES >= RK_PLAN_PEAK, \"arena below the plan's peak\");\n\n");
     fprintf(f, "/* weights, quantization and input (model_blob.S: .incbin \"model.bin\"), 16-aligned */\n"
                "extern const int8_t rk_model_blob[];\n"
                "#define RK_I8(off) (rk_model_blob + (off))\n"

@@ -65,7 +65,7 @@ static uint64_t fnv1a64(const char *s)
 static int64_t blob_add(rip_cg_model *m, const void *data, size_t n, size_t align)
 {
     size_t at = (m->blob_len + align - 1) / align * align;
-    if (at + n > m->blob_cap) {
+    if (!m->blob || at + n > m->blob_cap) {
         size_t cap = m->blob_cap ? m->blob_cap : 4096;
         while (cap < at + n)
             cap *= 2;
@@ -173,15 +173,18 @@ static const rk_act full_act = {-128, 127};
 
 /* ---- one operator ---- */
 
-/*
-** Weights of a conv-like op (filter of `n_w` bytes, `cout` channels, the
-** weights of channel oc at filter[oc_base(oc) + k * stride] for k < taps):
-** drawn, calibrated against input x (zero point z_in), stored in the blob.
-*/
+/* The filter layout of a conv-like op: n_w bytes, cout channels, the taps
+** weights of channel oc at filter[oc * per_oc + k * stride], k < taps. */
 typedef struct wshape {
-    int64_t n_w, cout, taps, stride, per_oc; /* weight of (oc, k): oc * per_oc + k * stride */
+    int64_t n_w, cout, taps, stride, per_oc;
 } wshape;
 
+/*
+** Draw the filter, then each channel's target mean, calibrate each
+** channel against the input x (n_x values, zero point z_in), and store
+** bias, multipliers, shifts and filter in the blob (offsets into *o).
+** RIP_OK or RIP_S_NOMEM with err.
+*/
 static rip_status conv_like(rip_cg_model *m, rip_pcg32 *g, rip_cg_op *o, const wshape *ws, const int8_t *x,
                             int64_t n_x, int32_t z_in, char err[RIP_ERR_LEN])
 {

@@ -37,6 +37,15 @@ static const char *model_name(const char *graph)
     return graph;
 }
 
+/* Names go into C strings, C and assembler comments and JSON: anything
+** but letters, digits and ._+- becomes '_' (a file may be named anything). */
+static void plain_name(char *n)
+{
+    for (; *n; n++)
+        if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._+-", *n))
+            *n = '_';
+}
+
 /* ---- the graph ---- */
 
 /* Why op cannot be generated, or NULL. */
@@ -69,8 +78,10 @@ static const char *unsupported(const rip_op *op)
     }
     if (op->dtype_bytes != 1)
         return "dtype_bytes must be 1: the kernels are int8";
-    if (op->h_in * op->w_in * op->c_in > INT32_MAX || op->h_out * op->w_out * op->c_out > INT32_MAX ||
-        op->k_h * op->k_w * op->c_in * op->c_out > INT32_MAX)
+    /* the loader bounds every extent by 2^24 and every tensor by 2^46, so these products stay in int64 */
+    const int64_t n_in = op->h_in * op->w_in * op->c_in;
+    if (n_in > INT32_MAX || op->h_out * op->w_out * op->c_out > INT32_MAX ||
+        (op->kind == RIP_OP_FC ? n_in : op->k_h * op->k_w * op->c_in) > INT32_MAX / op->c_out)
         return "a tensor or filter of 2^31 bytes or more (the kernels index in 32 bits)";
     return NULL;
 }
@@ -191,42 +202,48 @@ static rip_status write_file(const char *dir, const char *name, file_kind kind, 
     return s;
 }
 
-rip_status rip_codegen(const char *path, const rip_cg_opts *o, const char *out_dir, rip_cg_summary *s,
-                       char err[RIP_ERR_LEN])
+rip_status rip_cg_write(const rip_graph *g, const rip_problem *p, const rip_plan *plan, rip_cg_plan_kind k,
+                        int64_t arena, uint64_t seed, const char *out_dir, rip_cg_summary *s, char err[RIP_ERR_LEN])
 {
-    rip_graph g;
-    rip_problem p;
-    rip_plan *plan = NULL;
     rip_cg_model *m = NULL;
     rip_cg_step *steps = NULL;
+    char why[RIP_ERR_LEN];
     memset(s, 0, sizeof *s);
-    rip_status st = rip_cg_plan(path, o->plan, &g, &p, &plan, err);
-    if (st != RIP_OK)
-        return st;
-    int64_t arena = o->arena > 0 ? o->arena : plan->peak;
-    if (arena < plan->peak || arena > INT32_MAX) {
-        snprintf(err, RIP_ERR_LEN, "--arena: %lld bytes, but the %s plan of %.100s needs %lld (at most 2^31 - 1)",
-                 (long long)arena, rip_cg_plan_name(o->plan), g.name, (long long)plan->peak);
-        st = RIP_S_DATA;
-        goto done;
+    rip_status st = rip_plan_check(p, plan, true, why);
+    if (st != RIP_OK) {
+        snprintf(err, RIP_ERR_LEN, "%.60s: the plan fails its check: %.300s", g->name, why);
+        return st == RIP_S_FAILED ? RIP_S_INTERNAL : st;
     }
-    if ((st = rip_cg_model_build(&g, o->seed, &m, err)) != RIP_OK)
+    if (arena == 0)
+        arena = plan->peak;
+    if (arena < plan->peak) {
+        snprintf(err, RIP_ERR_LEN, "--arena: %lld bytes is below the peak of the %s plan of %.100s, %lld bytes",
+                 (long long)arena, rip_cg_plan_name(k), g->name, (long long)plan->peak);
+        return RIP_S_DATA;
+    }
+    if (arena > INT32_MAX) { /* the kernels index in 32 bits */
+        snprintf(err, RIP_ERR_LEN, "--arena: %lld bytes, more than 2^31 - 1", (long long)arena);
+        return RIP_S_DATA;
+    }
+    if ((st = rip_cg_model_build(g, seed, &m, err)) != RIP_OK)
         goto done;
-    if (!(steps = calloc(g.n_ops, sizeof *steps))) {
+    if (!(steps = calloc(g->n_ops, sizeof *steps))) {
         snprintf(err, RIP_ERR_LEN, "out of memory");
         st = RIP_S_NOMEM;
         goto done;
     }
-    if ((st = rip_cg_steps(m, &p, plan, arena, steps, err)) != RIP_OK)
+    if ((st = rip_cg_steps(m, p, plan, arena, steps, err)) != RIP_OK)
         goto done;
 
-    snprintf(s->graph, sizeof s->graph, "%s", g.name);
-    snprintf(s->model, sizeof s->model, "%s", model_name(g.name));
-    s->plan = rip_cg_plan_name(o->plan);
-    s->strategy = plan->strategy[0] == 'm' ? "milp" : "tinyengine";
+    snprintf(s->graph, sizeof s->graph, "%s", g->name);
+    snprintf(s->model, sizeof s->model, "%s", model_name(g->name));
+    plain_name(s->graph);
+    plain_name(s->model);
+    snprintf(s->strategy, sizeof s->strategy, "%s", plan->strategy);
+    s->plan = rip_cg_plan_name(k);
     s->peak = plan->peak;
     s->arena = arena;
-    for (size_t i = 0; i < g.n_ops; i++) {
+    for (size_t i = 0; i < g->n_ops; i++) {
         if ((int64_t)steps[i].scratch > s->scratch)
             s->scratch = (int64_t)steps[i].scratch;
         s->n_inplace += steps[i].call != CG_DUAL;
@@ -235,22 +252,34 @@ rip_status rip_codegen(const char *path, const rip_cg_opts *o, const char *out_d
     size_t blob_n = 0;
     rip_cg_model_blob(m, &blob_n);
     s->blob_bytes = (int64_t)blob_n;
-    s->n_ops = (int64_t)g.n_ops;
+    s->n_ops = (int64_t)g->n_ops;
     s->n_logits = m->n_logits;
     s->n_outputs = (int64_t)m->n_outputs;
     s->checksum = m->checksum;
 
-    emit_ctx c = {m, steps, plan->offset[0], s, o->seed};
+    emit_ctx c = {m, steps, plan->offset[0], s, seed};
     if ((st = write_file(out_dir, "model.bin", F_BIN, &c, err)) != RIP_OK ||
         (st = write_file(out_dir, "model_blob.S", F_ASM, &c, err)) != RIP_OK ||
         (st = write_file(out_dir, "model.c", F_C, &c, err)) != RIP_OK ||
         (st = write_file(out_dir, "model.json", F_JSON, &c, err)) != RIP_OK)
         goto done;
 done:
-    if (st != RIP_OK) /* nothing was generated */
-        memset(s, 0, sizeof *s);
     free(steps);
     rip_cg_model_free(m);
+    return st;
+}
+
+rip_status rip_codegen(const char *path, const rip_cg_opts *o, const char *out_dir, rip_cg_summary *s,
+                       char err[RIP_ERR_LEN])
+{
+    rip_graph g;
+    rip_problem p;
+    rip_plan *plan = NULL;
+    memset(s, 0, sizeof *s);
+    rip_status st = rip_cg_plan(path, o->plan, &g, &p, &plan, err);
+    if (st != RIP_OK)
+        return st;
+    st = rip_cg_write(&g, &p, plan, o->plan, o->arena, o->seed, out_dir, s, err);
     rip_plan_free(plan);
     rip_problem_free(&p);
     rip_graph_free(&g);

@@ -93,8 +93,10 @@ typedef struct rip_cg_opts {
 
 typedef struct rip_cg_summary {
     char model[64];       /* Tab. 3 name, e.g. "MCUNet-in0" (the graph's name when not a Tab. 3 model) */
-    char graph[64];       /* the graph's name: its file name without .csv */
-    const char *plan, *strategy;
+    char graph[64];       /* the graph's name: its file name without .csv, every character but
+                          ** letters, digits and ._+- replaced by '_' */
+    const char *plan;     /* "base" or "rip" */
+    char strategy[32];    /* the plan's strategy */
     int64_t peak, arena, scratch, blob_bytes;
     int64_t n_ops, n_logits, n_outputs;
     int64_t n_inplace;    /* ops run in place (used candidates) */
@@ -112,5 +114,16 @@ typedef struct rip_cg_summary {
 */
 rip_status rip_codegen(const char *path, const rip_cg_opts *o, const char *out_dir, rip_cg_summary *s,
                        char err[RIP_ERR_LEN]);
+
+/*
+** The files for a plan made elsewhere (tests hand-make plans with runtime
+** shifts): g checked with rip_cg_check_graph, p built from g, plan for p,
+** named k.  The plan is checked first (rip_plan_check, gaps simulated);
+** arena 0 means its peak.  Statuses as rip_codegen; a plan that fails its
+** check, or places a pair its kernels cannot run that way, is
+** RIP_S_INTERNAL.
+*/
+rip_status rip_cg_write(const rip_graph *g, const rip_problem *p, const rip_plan *plan, rip_cg_plan_kind k,
+                        int64_t arena, uint64_t seed, const char *out_dir, rip_cg_summary *s, char err[RIP_ERR_LEN]);
 
 #endif

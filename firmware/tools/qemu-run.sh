@@ -20,13 +20,14 @@
 #   prints `model=... plan=... checksum=XXXXXXXX arena=N` and exits with its
 #   status.  seconds: wall time of the QEMU run.
 # Exit status: 0 the image ran and returned 0 (and, with a plugin, counts
-#   came back); 77 it did not fit (a result: meson shows the test as
+#   came back; with a model.json holding "checksum", the generator's
+#   reference logits' CRC, the image printed that checksum); 77 it did not fit (a result: meson shows the test as
 #   skipped); 1 anything else (non-zero status, fault, timeout, no line);
 #   64 bad arguments.  --expect-overflow inverts the fit: 0 when the link
 #   overflowed, 1 when the image fitted.
 set -u
 
-target= elf= link= mjson= model= plan= arena= timeout_s=${RK_QEMU_TIMEOUT:-120}
+target= elf= link= mjson= model= plan= arena= reference= timeout_s=${RK_QEMU_TIMEOUT:-120}
 plugin=${RK_ICOUNT_PLUGIN:-} expect_over=0
 while [ $# -gt 0 ]; do
     case $1 in
@@ -62,6 +63,7 @@ json_num() { sed -n "s/.*\"$1\": *\\([0-9][0-9]*\\).*/\\1/p" "$mjson" | head -n 
 if [ -n "$mjson" ]; then
     [ -r "$mjson" ] || { echo "qemu-run.sh: $mjson: cannot read" >&2; exit 64; }
     model=$(json_str model) plan=$(json_str plan) arena=$(json_num arena_bytes)
+    reference=$(json_str checksum)
 fi
 
 tmp=$(mktemp -d) || exit 71
@@ -142,6 +144,10 @@ if [ $rc -ne 0 ] || [ -z "$sum" ] || { [ -n "$arena" ] && [ -n "$printed_arena" 
     exit 1
 fi
 emit true true "$sum" "$total" "$ops" "$ram" "$secs"
+if [ -n "$reference" ] && [ "$sum" != "$reference" ]; then
+    echo "qemu-run.sh: $(basename "$elf"): checksum $sum, the generator's reference $reference" >&2
+    exit 1
+fi
 [ $expect_over -eq 1 ] && { echo "qemu-run.sh: $(basename "$elf"): fitted, an overflow was expected" >&2; exit 1; }
 if [ -n "$plugin" ] && [ -z "$total" ]; then
     echo "qemu-run.sh: $(basename "$elf"): the plugin wrote no count" >&2

@@ -21,7 +21,7 @@
 set -u
 fw=$(cd "$(dirname "$0")/.." && pwd)
 root=$(dirname "$fw")
-target= gen= build= suite= icount=1 run=1
+target='' gen='' build='' suite='' icount=1 run=1
 while [ $# -gt 0 ]; do
     case $1 in
     --target) target=$2; shift 2 ;;
@@ -62,7 +62,7 @@ ninja -C "$build" >"$build/ninja.log" 2>&1 || { tail -n 40 "$build/ninja.log" >&
 plugin=
 if [ $icount -eq 1 ]; then
     plugin=$build/libicount.so
-    if [ ! -f "$plugin" ] || [ "$fw/tools/icount.c" -nt "$plugin" ]; then
+    if [ ! -f "$plugin" ] || [ -n "$(find "$fw/tools/icount.c" -newer "$plugin")" ]; then
         gcc -std=c11 -O2 -Wall -Wextra -Werror -shared -fPIC -fvisibility=hidden \
             -o "$plugin" "$fw/tools/icount.c" || exit 2
     fi

@@ -27,7 +27,7 @@
 #   overflowed, 1 when the image fitted.
 set -u
 
-target= elf= link= mjson= model= plan= arena= reference= timeout_s=${RK_QEMU_TIMEOUT:-120}
+target='' elf='' link='' mjson='' model='' plan='' arena='' reference='' timeout_s=${RK_QEMU_TIMEOUT:-120}
 plugin=${RK_ICOUNT_PLUGIN:-} expect_over=0
 while [ $# -gt 0 ]; do
     case $1 in
@@ -126,7 +126,7 @@ printed_arena=$(printf '%s\n' "$line" | sed -n 's/.* arena=\([0-9]*\)$/\1/p')
 [ -z "$plan" ] && plan=$(printf '%s\n' "$line" | sed -n 's/.* plan=\([^ ]*\) .*/\1/p')
 [ -z "$arena" ] && arena=$printed_arena
 
-total= ops=
+total='' ops=''
 if [ -n "$plugin" ] && [ -s "$tmp/icount" ]; then
     # the first inference's line: "icount total=N ops=a,b,c"
     total=$(sed -n 's/^icount total=\([0-9]*\) .*/\1/p' "$tmp/icount" | head -n 1)

@@ -4,6 +4,10 @@
 #   ./build.sh main              install what is missing, build, run the main job
 #   ./build.sh test [--sanitize] install what is missing, build, run every test
 #                                (--sanitize: in an AddressSanitizer + UBSan build)
+#   ./build.sh firmware          install the arm toolchain and QEMU, build, generate
+#                                the eleven MCUNet models, run them in QEMU, link
+#                                them for the Pico boards, rewrite
+#                                results/deployment.json and results/table3.md
 #
 # Packages come from Debian (apt-get, as root or through sudo).  Builds go to
 # build/ (and build-asan/); nothing outside this checkout is written.
@@ -13,9 +17,14 @@ cd "$(dirname "$0")"
 PKGS=(meson ninja-build pkg-config gcc libc6-dev libcriterion-dev libsqlite3-dev
       libgsl-dev sqlite3 coinor-libcbc-dev librsvg2-bin)
 
+# The firmware part (./build.sh firmware, and the firmware tests of ./build.sh test).
+FW_PKGS=(gcc-arm-none-eabi picolibc-arm-none-eabi libnewlib-arm-none-eabi qemu-system-arm cmake)
+
+# install_deps [PKG...]: apt-get what is missing of PKGS (or of the given list).
 install_deps() {
-    local missing=()
-    for p in "${PKGS[@]}"; do
+    local missing=() want=("${PKGS[@]}")
+    [ $# -gt 0 ] && want=("$@")
+    for p in "${want[@]}"; do
         dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing+=("$p")
     done
     [ ${#missing[@]} -eq 0 ] && return 0
@@ -54,6 +63,58 @@ run_tests() {
     return $rc
 }
 
+# firmware_deployment: ./build.sh firmware.  Every model x plan generated
+# into build/firmware/gen/<model>/<plan>/ (ripsim codegen), the QEMU images
+# built, run and counted (firmware/tools/build-images.sh, one JSON line per
+# image), the Pico links (firmware/pico/link-boards.sh, one JSON line per
+# link; fits null without a pico-sdk), then results/deployment.json
+# (ripsim tables deployment: checked, sorted, canonical) and results/table3.md.
+firmware_deployment() {
+    local fw=build/firmware gen=build/firmware/gen lines t0
+    t0=$(date +%s)
+    mkdir -p "$gen"
+    lines=$(mktemp)
+    trap 'rm -f "$lines"' RETURN
+    local csv stem plan
+    for csv in firmware/models/mcunet/*.csv; do
+        stem=$(basename "$csv" .csv)
+        case $stem in table3_*) continue ;; esac
+        for plan in base rip; do
+            build/ripsim codegen "$csv" --plan "$plan" --out "$gen/$stem/$plan"
+        done
+    done
+    echo "build.sh: generated $(ls "$gen"/*/*/model.json | wc -l) models in $(( $(date +%s) - t0 )) s" >&2
+    local target rc=0
+    for target in qemu-m0 qemu-m33; do
+        firmware/tools/build-images.sh --target "$target" --gen-dir "$gen" --build "$fw/$target" >>"$lines" || rc=$?
+        [ $rc -le 1 ] || { echo "build.sh: $target: the QEMU build failed" >&2; return 1; }
+    done
+    firmware/pico/link-boards.sh "$gen" "$fw/pico" >>"$lines"
+    # The models' model.json objects give each record its scratch bytes;
+    # ripsim checks every line, sorts and writes the canonical file.
+    cat "$gen"/*/*/model.json >>"$lines"
+    build/ripsim tables deployment --lines "$lines" --out results/deployment.json
+    build/ripsim tables table3
+    echo "build.sh: results/deployment.json and results/table3.md in $(( $(date +%s) - t0 )) s" >&2
+    [ $rc -eq 0 ] || echo "build.sh: an image that fits did not run to completion (see above)" >&2
+    return $rc
+}
+
+# firmware_tests: the QEMU images of the cross build (firmware/tools/,
+# their self-test suite on both cores); the pico-sdk links are the
+# pico_links suite of run_tests.  One "criterion"-style line is not printed:
+# these are images, counted by the tool.
+firmware_tests() {
+    [ -x firmware/tools/build-images.sh ] || { echo "firmware: no firmware/tools/build-images.sh: QEMU images not tested" >&2; return 0; }
+    local target rc=0 out
+    for target in qemu-m0 qemu-m33; do
+        out=$(firmware/tools/build-images.sh --target "$target" --suite selftest --build "build/firmware/test-$target") || rc=1
+        echo "firmware: $target: $(printf '%s\n' "$out" | grep -c '"ran": *true') images ran" >&2
+    done
+    [ $rc -eq 0 ] || echo "firmware: a QEMU image failed (see above)" >&2
+    return $rc
+}
+
 cmd=${1:-}
 case "$cmd" in
 main)
@@ -74,12 +135,24 @@ test)
         UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
             run_tests build-asan
     else
+        # The firmware tests need the arm toolchain, QEMU and cmake; the
+        # sanitizer run does not repeat them (no ripsim C code runs there).
+        install_deps "${FW_PKGS[@]}"
         setup build
-        run_tests build
+        rc=0
+        run_tests build || rc=$?
+        firmware_tests || rc=$?
+        exit $rc
     fi
     ;;
+firmware)
+    install_deps
+    install_deps "${FW_PKGS[@]}"
+    setup build
+    firmware_deployment
+    ;;
 *)
-    echo "usage: ./build.sh main | ./build.sh test [--sanitize]" >&2
+    echo "usage: ./build.sh main | ./build.sh test [--sanitize] | ./build.sh firmware" >&2
     exit 64
     ;;
 esac

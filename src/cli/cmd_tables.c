@@ -29,7 +29,11 @@ static const char about[] =
     "  table7   Tab. 7: 33 keras.applications graphs, dual-buffer MILP against RiP\n"
     "           MILP, program sizes and solve times (results/table7.md)\n"
     "  fig1     Fig. 1: MCUNet-in3's arena across its operators under naive dual\n"
-    "           buffering, TinyEngine and RiP (results/fig1.svg and fig1.png)\n";
+    "           buffering, TinyEngine and RiP (results/fig1.svg and fig1.png)\n"
+    "  deployment  results/deployment.json from the raw output of the firmware\n"
+    "           tools given by --lines (./build.sh firmware does this)\n"
+    "table3 adds the deployment table when --deployment FILE (default\n"
+    "results/deployment.json) exists.\n";
 
 static const char notes[] =
     "A result file is replaced only once it is completely written.  When stderr\n"
@@ -47,8 +51,8 @@ static const rip_exit_doc exits[] = {
     {74, "the output cannot be written (or rsvg-convert failed)"},
 };
 
-static const char *const names[] = {"table3", "table6", "table7", "fig1", NULL};
-enum { TABLE3, TABLE6, TABLE7, FIG1 };
+static const char *const names[] = {"table3", "table6", "table7", "fig1", "deployment", NULL};
+enum { TABLE3, TABLE6, TABLE7, FIG1, DEPLOYMENT };
 
 /* fig1: the PNG beside the SVG, through a temporary file renamed when complete. */
 static int write_png(const char *svg)
@@ -89,9 +93,34 @@ done:
     return rc;
 }
 
+/* deployment: the tools' lines (and model.json objects) of FILE, checked,
+** sorted and written canonically to out. */
+static int write_deployment(const char *lines, const char *out)
+{
+    char err[RIP_ERR_LEN];
+    rip_deployment d;
+    int rc;
+    if ((rc = rip_out_refuse_input("tables", out, lines, "the --lines input")) != 0)
+        return rc;
+    rip_status s = rip_deploy_read(lines, true, &d, err);
+    if (s != RIP_OK) {
+        fprintf(stderr, "ripsim tables: %s\n", err);
+        return rip_exit_status(s);
+    }
+    rip_out o;
+    if ((rc = rip_out_open(&o, "tables", out)) == 0) {
+        bool to_stdout = o.f == stdout;
+        rip_deploy_write(o.f, &d);
+        if ((rc = rip_out_commit(&o)) == 0 && !to_stdout)
+            fprintf(stderr, "ripsim tables: wrote %s (%zu records)\n", out, d.n);
+    }
+    rip_deploy_free(&d);
+    return rc;
+}
+
 int rip_cmd_tables(int argc, char **argv)
 {
-    const char *name = NULL, *out = NULL, *dir = NULL, *models = NULL;
+    const char *name = NULL, *out = NULL, *dir = NULL, *models = NULL, *deployment = NULL, *lines = NULL;
     int64_t time_limit = 150;
     bool no_times = false;
     const rip_opt opts[] = {
@@ -106,13 +135,18 @@ int rip_cmd_tables(int argc, char **argv)
          .help = "MILP time limit per program, whole seconds (table7; default 150)"},
         {.name = "--no-times", .kind = RIP_OPT_FLAG, .dest = &no_times, .flag_value = true,
          .help = "table7 without the wall-clock column (reproducible)"},
+        {.name = "--deployment", .kind = RIP_OPT_STR, .dest = &deployment, .metavar = "FILE",
+         .help = "table3: the deployment results (default results/deployment.json\nin the ripsim tree, "
+                 "skipped when absent; a FILE given must exist)"},
+        {.name = "--lines", .kind = RIP_OPT_STR, .dest = &lines, .metavar = "FILE",
+         .help = "deployment: the firmware tools' JSON lines and the models'\nmodel.json objects (required)"},
     };
     const rip_cmd cmd = {
         .name = "tables",
         .synopsis = "NAME [--out FILE] [--layers-dir DIR] [--models-dir DIR]\n"
-                    "       [--time-limit S] [--no-times]",
+                    "       [--time-limit S] [--no-times] [--deployment FILE] [--lines FILE]",
         .about = about, .opts = opts, .n_opts = sizeof opts / sizeof opts[0], .pos = &name, .min_pos = 1,
-        .max_pos = 1, .missing = "which table? table3, table6, table7 or fig1", .notes = notes, .exits = exits,
+        .max_pos = 1, .missing = "which table? table3, table6, table7, fig1 or deployment", .notes = notes, .exits = exits,
         .n_exits = sizeof exits / sizeof exits[0], .example = "ripsim tables table6 --out /tmp/table6.md",
     };
     int rc = rip_args_parse(&cmd, argc, argv, stdout, stderr);
@@ -123,14 +157,37 @@ int rip_cmd_tables(int argc, char **argv)
         if (strcmp(name, names[k]) == 0)
             which = k;
     if (which < 0)
-        return rip_args_usage(&cmd, "unknown table '%s' (known: table3, table6, table7, fig1)", name);
+        return rip_args_usage(&cmd, "unknown table '%s' (known: table3, table6, table7, fig1, deployment)", name);
+    if ((which == DEPLOYMENT) != (lines != NULL))
+        return rip_args_usage(&cmd, which == DEPLOYMENT ? "deployment needs --lines FILE"
+                                                        : "--lines is only for deployment");
     static const char *const defaults[] = {"results/table3.md", "results/table6.md", "results/table7.md",
-                                           "results/fig1.svg"};
-    char outbuf[4096], dirbuf[4096], modbuf[4096];
+                                           "results/fig1.svg", "results/deployment.json"};
+    char outbuf[4096], dirbuf[4096], modbuf[4096], depbuf[4096];
+    bool dep_given = deployment != NULL;
     if ((!out && !(out = rip_root_path("tables", "--out", defaults[which], outbuf, sizeof outbuf))) ||
         (!dir && !(dir = rip_root_path("tables", "--layers-dir", "sweeps/layers", dirbuf, sizeof dirbuf))) ||
-        (!models && !(models = rip_root_path("tables", "--models-dir", "firmware/models", modbuf, sizeof modbuf))))
+        (!models && !(models = rip_root_path("tables", "--models-dir", "firmware/models", modbuf, sizeof modbuf))) ||
+        (which == TABLE3 && !deployment &&
+         !(deployment = rip_root_path("tables", "--deployment", "results/deployment.json", depbuf, sizeof depbuf))))
         return RIP_EX_USAGE;
+    if (which == DEPLOYMENT)
+        return write_deployment(lines, out);
+    if (which == TABLE3 && (rc = rip_out_refuse_input("tables", out, deployment, "the deployment results (--deployment)")) != 0)
+        return rc;
+
+    /* table3: the deployment results, if any (the default may be absent). */
+    rip_deployment dep = {0};
+    bool have_dep = false;
+    char err[RIP_ERR_LEN];
+    if (which == TABLE3 && (dep_given || access(deployment, F_OK) == 0)) {
+        rip_status ds = rip_deploy_read(deployment, false, &dep, err);
+        if (ds != RIP_OK) {
+            fprintf(stderr, "ripsim tables: %s\n", err);
+            return rip_exit_status(ds);
+        }
+        have_dep = true;
+    }
     if ((rc = which == TABLE6 ? rip_out_refuse_in_dir("tables", out, dir, "an input of table6 (--layers-dir)")
                               : rip_out_refuse_in_dir("tables", out, models, "an input graph (--models-dir)")) != 0)
         return rc;
@@ -139,19 +196,21 @@ int rip_cmd_tables(int argc, char **argv)
     struct stat st;
     bool png = which == FIG1 && strcmp(out, "-") != 0 && (stat(out, &st) != 0 || S_ISREG(st.st_mode));
     rip_out o;
-    if ((rc = rip_out_open(&o, "tables", out)) != 0)
+    if ((rc = rip_out_open(&o, "tables", out)) != 0) {
+        rip_deploy_free(&dep);
         return rc;
+    }
 
-    char err[RIP_ERR_LEN];
     rip_progress pr;
     rip_progress_init(&pr, "tables", which == TABLE6 ? "layers" : "models", which != FIG1);
     rip_progress_cb cb = rip_progress_callback(&pr);
     rip_progress_tick(&pr);
-    rip_status s = which == TABLE3 ? rip_table3_write(o.f, models, &cb, err)
+    rip_status s = which == TABLE3 ? rip_table3_write(o.f, models, have_dep ? &dep : NULL, &cb, err)
                  : which == TABLE6 ? rip_table6_write(o.f, dir, &cb, err)
                  : which == TABLE7 ? rip_table7_write(o.f, models, (double)time_limit, !no_times, &cb, err)
                                    : rip_fig1_write(o.f, models, err);
     rip_progress_end(&pr);
+    rip_deploy_free(&dep);
     if (s != RIP_OK) {
         rip_out_abort(&o);
         fprintf(stderr, "ripsim tables: %s\n", err);

@@ -15,6 +15,7 @@
 #include "progress.h"
 #include "status.h"
 #include "plan/plan.h"
+#include "deployment.h"
 
 /* Plan one graph file: load, build the problem, run the strategy, check the
 ** plan (simulate: re-derive RiP gaps with the simulator).  On success *p and
@@ -24,12 +25,13 @@
 rip_status rip_plan_graph_file(const char *path, bool rip, bool inplace_depthwise, const char *strategy,
                                const rip_plan_opts *po, rip_problem *p, rip_plan **plan, char err[RIP_ERR_LEN]);
 
-/* Tab. 3 as Markdown to out; progress (may be NULL) counts the eleven models.
-** RIP_OK, or RIP_S_NOINPUT (missing reference or graph), RIP_S_DATA,
-** RIP_S_NOMEM, RIP_S_INTERNAL, with err.  Write errors are the caller's
-** to find (ferror on out). */
-rip_status rip_table3_write(FILE *out, const char *models_dir, const rip_progress_cb *progress,
-                            char err[RIP_ERR_LEN]);
+/* Tab. 3 as Markdown to out; with dep (results/deployment.json, may be
+** NULL) also the deployment table.  progress (may be NULL) counts the
+** eleven models.  RIP_OK, or RIP_S_NOINPUT (missing reference or graph),
+** RIP_S_DATA, RIP_S_NOMEM, RIP_S_INTERNAL, with err.  Write errors are the
+** caller's to find (ferror on out). */
+rip_status rip_table3_write(FILE *out, const char *models_dir, const rip_deployment *dep,
+                            const rip_progress_cb *progress, char err[RIP_ERR_LEN]);
 
 /* Tab. 7 likewise; progress counts the 33 models.  with_times false leaves
 ** the wall-clock columns out, so the output is byte-reproducible (the test

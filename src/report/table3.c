@@ -9,11 +9,20 @@
 ** candidates strands the reclaimed gap on MCUNet-in2 and in3.  "Fits Pico 1"
 ** adds the model's scratch Buffer (Tab. 3's column, an input here), 7,964 B
 ** of SDK/TinyUSB data and 2,048 B of stack to the arena, against 256 KB.
+**
+** With deployment results (results/deployment.json, `./build.sh firmware`)
+** a second table follows: our scratch buffer beside the paper's, the
+** instructions per inference on the QEMU Cortex-M0 and M33 images beside
+** the paper's Pico 1 time and Pico 2 cycle ratios
+** (table3_deployment_reference.csv), bit-exactness of the logits' checksum
+** base against RiP per core, and which images the real pico-sdk links fit
+** beside the paper's dashes.
 */
 #include <stdlib.h>
 #include <string.h>
 
 #include "csv.h"
+#include "deployment.h"
 #include "paper_tables.h"
 
 #define PICO1_BYTES 262144
@@ -135,7 +144,190 @@ static int64_t peak_of(const char *dir, const char *file, bool rip, const char *
     return peak;
 }
 
-rip_status rip_table3_write(FILE *o, const char *dir, const rip_progress_cb *progress, char err[RIP_ERR_LEN])
+
+/* The paper's cost ratios (Tab. 3, table3_deployment_reference.csv), as the
+** paper prints them; "" where the paper has a dash. */
+typedef struct paper_cost { char pico2_ratio[16], pico1_ratio[16]; } paper_cost;
+
+static rip_status read_costs(const char *dir, paper_cost cost[N_MODELS], char err[RIP_ERR_LEN])
+{
+    enum { C_MODEL, C_P2, C_P1, N_COLS };
+    static const rip_csv_column cols[N_COLS] = {{"model", true}, {"pico2_ratio", true}, {"pico1_ratio", true}};
+    char path[1024];
+    snprintf(path, sizeof path, "%s/mcunet/table3_deployment_reference.csv", dir);
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        snprintf(err, RIP_ERR_LEN, "%.400s: cannot open (is --models-dir right?)", path);
+        return RIP_S_NOINPUT;
+    }
+    rip_csv *r = NULL;
+    int col[N_COLS], found = 0;
+    bool seen[N_MODELS] = {false};
+    rip_status s = rip_csv_open(f, path, &r, err);
+    if (s == RIP_OK)
+        s = rip_csv_read_header(r, cols, N_COLS, true, col, err);
+    const rip_csv_record *rec;
+    while (s == RIP_OK && (s = rip_csv_next(r, &rec, err)) == RIP_OK && rec != NULL) {
+        if ((s = rip_csv_check_width(r, rec, err)) != RIP_OK)
+            break;
+        for (int m = 0; m < N_MODELS; m++) {
+            if (strcmp(rec->field[col[C_MODEL]], models[m].file) != 0)
+                continue;
+            const char *p2 = rec->field[col[C_P2]], *p1 = rec->field[col[C_P1]];
+            if (seen[m] || strlen(p2) >= sizeof cost[m].pico2_ratio || strlen(p1) >= sizeof cost[m].pico1_ratio) {
+                rip_csv_errorf(r, rec->line, "model", err, "'%s' again, or a ratio longer than 15 characters",
+                               models[m].file);
+                s = RIP_S_DATA;
+                break;
+            }
+            seen[m] = true;
+            strcpy(cost[m].pico2_ratio, p2);
+            strcpy(cost[m].pico1_ratio, p1);
+            found++;
+        }
+    }
+    rip_csv_close(r);
+    fclose(f);
+    if (s == RIP_OK && found != N_MODELS) {
+        snprintf(err, RIP_ERR_LEN, "%.400s: expected the %d models of Tab. 3, found %d", path, N_MODELS, found);
+        s = RIP_S_DATA;
+    }
+    return s;
+}
+
+/* "ours (paper)" ratio of instructions RiP/base on one QEMU target. */
+static void ratio_cell(char *buf, size_t n, const rip_deploy_rec *b, const rip_deploy_rec *r, const char *paper)
+{
+    const char *p = paper[0] ? paper : "–";
+    if (b && r && b->instructions > 0 && r->instructions >= 0)
+        snprintf(buf, n, "%.4f (%s)", (double)r->instructions / (double)b->instructions, p);
+    else
+        snprintf(buf, n, "n/a (%s)", p);
+}
+
+static void count_cell(char *buf, size_t n, const rip_deploy_rec *x)
+{
+    if (x && x->instructions >= 0)
+        snprintf(buf, n, "%lld", (long long)x->instructions);
+    else
+        snprintf(buf, n, "%s", !x ? "n/a" : x->fits == 0 ? "no fit" : "not run");
+}
+
+/* Bit-exactness of one core: 1 equal, 0 differ, -1 not both run. */
+static int same_sum(const rip_deploy_rec *b, const rip_deploy_rec *r)
+{
+    if (!b || !r || b->ran != 1 || r->ran != 1 || b->checksum < 0 || r->checksum < 0)
+        return -1;
+    return b->checksum == r->checksum;
+}
+
+static void sum_cell(char *buf, size_t n, const rip_deploy_rec *b, const rip_deploy_rec *r)
+{
+    int e = same_sum(b, r);
+    if (e < 0)
+        snprintf(buf, n, "not run");
+    else if (e)
+        snprintf(buf, n, "yes `%08lx`", (unsigned long)b->checksum);
+    else
+        snprintf(buf, n, "**NO** `%08lx` vs `%08lx`", (unsigned long)b->checksum, (unsigned long)r->checksum);
+}
+
+/* Link verdict of one board: "yes, RAM B" / "no, RAM B" / "n/a", beside the paper. */
+static void fit_cell(char *buf, size_t n, const rip_deploy_rec *x, const char *paper)
+{
+    if (!x || x->fits < 0)
+        snprintf(buf, n, "n/a (%s)", paper);
+    else
+        snprintf(buf, n, "%s, %lld B (%s)", x->fits ? "yes" : "no", (long long)x->ram_bytes, paper);
+}
+
+static void write_deployment(FILE *o, const char *dir, const rip_deployment *dep, const int64_t buffer[N_MODELS],
+                             rip_status *status, char err[RIP_ERR_LEN])
+{
+    paper_cost cost[N_MODELS];
+    if ((*status = read_costs(dir, cost, err)) != RIP_OK)
+        return;
+    fprintf(o, "\n## Deployment: QEMU images and Pico links\n\n"
+               "From `results/deployment.json` (`./build.sh firmware`: every model and plan generated by "
+               "`ripsim codegen` with seeded weights, run on QEMU's Cortex-M0 (`microbit`, Pico 1 stand-in) and "
+               "Cortex-M33 (`mps2-an505`, Pico 2 stand-in), linked for the real boards with the pico-sdk). Buffer: "
+               "our scratch buffer (paper's). Instructions per inference from the instruction counter, exact; the "
+               "ratio is RiP/base, beside the paper's Pico 1 time ratio (M0) and Pico 2 cycle ratio (M33), a dash "
+               "where the paper has none. Bit-exact: the CRC-32 of the logits is the same base and RiP. Pico 1 / "
+               "Pico 2: the pico-sdk link fits the board's RAM, with the SRAM it places (arena, scratch, SDK and "
+               "TinyUSB data, 2 KB heap, 2 KB stack), beside the paper (yes: the paper ran it; –: a dash). M0 = "
+               "Pico 1: the QEMU Cortex-M0 image, linked with the Pico 1's RAM, fits exactly when the Pico 1 "
+               "link does, both plans.\n\n"
+               "| Model | Buffer | M0 base | M0 RiP | M0 ratio (Pico 1 time) | M33 base | M33 RiP | M33 ratio "
+               "(Pico 2 cycles) | bit-exact M0 | bit-exact M33 | Pico 1, Base | Pico 1, RiP | Pico 2, Base | "
+               "Pico 2, RiP | M0 = Pico 1 |\n"
+               "|---|---|---:|---:|---|---:|---:|---|---|---|---|---|---|---|---|\n");
+    int fit1[2] = {0, 0}, fit2[2] = {0, 0}, linked = 0, exact = 0, differ = 0, agree = 0, compared = 0;
+    for (int m = 0; m < N_MODELS; m++) {
+        const char *nm = models[m].name;
+        const rip_deploy_rec *b0 = rip_deploy_find(dep, nm, "base", "qemu-m0"),
+                             *r0 = rip_deploy_find(dep, nm, "rip", "qemu-m0"),
+                             *b3 = rip_deploy_find(dep, nm, "base", "qemu-m33"),
+                             *r3 = rip_deploy_find(dep, nm, "rip", "qemu-m33"),
+                             *b1 = rip_deploy_find(dep, nm, "base", "pico"),
+                             *r1 = rip_deploy_find(dep, nm, "rip", "pico"),
+                             *b2 = rip_deploy_find(dep, nm, "base", "pico2"),
+                             *r2 = rip_deploy_find(dep, nm, "rip", "pico2");
+        const rip_deploy_rec *any = b0 ? b0 : r0 ? r0 : b3 ? b3 : r3 ? r3 : b1 ? b1 : r1 ? r1 : b2 ? b2 : r2;
+        char c[15][96];
+        if (any)
+            snprintf(c[0], sizeof c[0], "%lld (%lld)", (long long)any->scratch_bytes, (long long)buffer[m]);
+        else
+            snprintf(c[0], sizeof c[0], "n/a (%lld)", (long long)buffer[m]);
+        count_cell(c[1], sizeof c[1], b0);
+        count_cell(c[2], sizeof c[2], r0);
+        ratio_cell(c[3], sizeof c[3], b0, r0, cost[m].pico1_ratio);
+        count_cell(c[4], sizeof c[4], b3);
+        count_cell(c[5], sizeof c[5], r3);
+        ratio_cell(c[6], sizeof c[6], b3, r3, cost[m].pico2_ratio);
+        sum_cell(c[7], sizeof c[7], b0, r0);
+        sum_cell(c[8], sizeof c[8], b3, r3);
+        fit_cell(c[9], sizeof c[9], b1, models[m].base_fits ? "yes" : "–");
+        fit_cell(c[10], sizeof c[10], r1, models[m].rip_fits ? "yes" : "–");
+        fit_cell(c[11], sizeof c[11], b2, "yes");
+        fit_cell(c[12], sizeof c[12], r2, "yes");
+        const rip_deploy_rec *q[2] = {b0, r0}, *p[2] = {b1, r1};
+        int same = 0, n = 0;
+        for (int k = 0; k < 2; k++) {
+            if (q[k] && p[k] && q[k]->fits >= 0 && p[k]->fits >= 0) {
+                n++;
+                same += q[k]->fits == p[k]->fits;
+            }
+            fit1[k] += p[k] && p[k]->fits == 1;
+            fit2[k] += (k ? r2 : b2) && (k ? r2 : b2)->fits == 1;
+            linked += (p[k] && p[k]->fits >= 0) + ((k ? r2 : b2) && (k ? r2 : b2)->fits >= 0);
+        }
+        agree += same;
+        compared += n;
+        snprintf(c[13], sizeof c[13], "%s", n < 2 ? "n/a" : same == 2 ? "yes" : "**NO**");
+        for (int k = 0; k < 2; k++) {
+            int e = same_sum(k ? b3 : b0, k ? r3 : r0);
+            exact += e == 1;
+            differ += e == 0;
+        }
+        fprintf(o, "| %s |", nm);
+        for (int k = 0; k < 14; k++)
+            fprintf(o, " %s |", c[k]);
+        fputc('\n', o);
+    }
+    fprintf(o, "\nBit-exact base vs RiP on %d of %d (model, core) pairs that ran both plans%s. ", exact,
+            exact + differ, differ ? " (**a checksum differs**)" : "");
+    if (linked == 0)
+        fprintf(o, "No pico-sdk links in these results (no SDK was found): fits Pico 1 and Pico 2 not known. ");
+    else
+        fprintf(o, "pico-sdk links: %d (paper 6) of eleven fit a Pico 1 at baseline, %d (paper 9) with RiP; "
+                   "%d and %d (paper 11 and 11) a Pico 2. ",
+                fit1[0], fit1[1], fit2[0], fit2[1]);
+    fprintf(o, "The QEMU Cortex-M0 image's fit equals the Pico 1 link on %d of %d images.\n", agree, compared);
+}
+
+rip_status rip_table3_write(FILE *o, const char *dir, const rip_deployment *dep, const rip_progress_cb *progress,
+                            char err[RIP_ERR_LEN])
 {
     int64_t buffer[N_MODELS], pbase[N_MODELS], prip[N_MODELS];
     rip_status status = read_reference(dir, buffer, pbase, prip, err);
@@ -151,12 +343,12 @@ rip_status rip_table3_write(FILE *o, const char *dir, const rip_progress_cb *pro
                "(paper: none on these models) are listed. Every plan "
                "passed the plan checker, which re-derives each RiP gap with the simulator. Buffer (scratch "
                "and im2col, outside the arena) is Tab. 3's own column, an input here. Fits Pico 1: arena + "
-               "Buffer + %d B SDK/TinyUSB + %d B stack <= 256 KB. Cycle and time columns need the boards and "
-               "are not reproduced.\n\n"
+               "Buffer + %d B SDK/TinyUSB + %d B stack <= 256 KB (from the plans; the real links are in the "
+               "deployment table%s).\n\n"
                "| Model | Buffer | Base | RiP | Ratio | shifts | fits Pico 1, Base | fits Pico 1, "
                "RiP | Base by MILP | RiP by first fit |\n"
                "|---|---:|---|---|---|---|---|---|---:|---:|\n",
-            SDK_BYTES, STACK_BYTES);
+            SDK_BYTES, STACK_BYTES, dep ? " below" : ", written when results/deployment.json exists");
     int fit_base = 0, fit_rip = 0, p_fit_base = 0, p_fit_rip = 0, match = 0;
     double red_sum = 0, red_min = 1, red_max = 0;
     int64_t saved = 0;
@@ -200,6 +392,8 @@ rip_status rip_table3_write(FILE *o, const char *dir, const rip_progress_cb *pro
                "19.7%%), %lld B in total (paper 444,672 B).\n",
             match, N_MODELS, fit_base, fit_rip, p_fit_base, p_fit_rip, 100 * red_min, 100 * red_max,
             100 * red_sum / N_MODELS, (long long)saved);
+    if (dep)
+        write_deployment(o, dir, dep, buffer, &status, err);
     rip_progress_report(progress, N_MODELS, N_MODELS, "done");
-    return RIP_OK;
+    return dep ? status : RIP_OK;
 }

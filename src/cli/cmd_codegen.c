@@ -1,0 +1,120 @@
+/*
+** cmd_codegen.c — `ripsim codegen GRAPH --plan base|rip --out DIR`: the C
+** code of one model under one memory plan (src/codegen/codegen.h), for the
+** host test, the QEMU images and the Pico firmware.
+**
+** The exit statuses are the table `exits` below (also printed by --help).
+*/
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "args.h"
+#include "cli.h"
+#include "codegen/codegen.h"
+#include "out.h"
+
+static const char about[] =
+    "Generate C for one model graph (schema: firmware/models/README.md) under one\n"
+    "memory plan, into the folder DIR (made when missing):\n"
+    "  model.c       the arena (one static array of the plan's peak bytes), the\n"
+    "                scratch buffer, kernel parameters as const data and the op\n"
+    "                sequence, every tensor at its planned offset, in-place ops\n"
+    "                called on overlapping pointers as the plan places them;\n"
+    "  model_blob.S  .incbin \"model.bin\" into read-only data (assemble with\n"
+    "                -Wa,-I,DIR);\n"
+    "  model.bin     weights, biases, requantization and input;\n"
+    "  model.json    model, plan, arena_bytes, scratch_bytes, n_ops, n_logits, ...\n"
+    "The plans are Tab. 3's: base = strategy tinyengine, in-place depthwise, no\n"
+    "RiP; rip = strategy milp with the RiP candidates (dense, gather first, V = 4).\n"
+    "Weights are seeded stand-ins (real MCUNet weights are not available here):\n"
+    "PCG32 from SEED and the graph's name, calibrated so activations stay spread;\n"
+    "the same for both plans, so both compute the same logits.\n";
+
+static const char notes[] =
+    "Build: model.c model_blob.S firmware/runtime/*.c firmware/kernels/*.c with\n"
+    "-I firmware/kernels -I firmware/runtime -Wa,-I,DIR.  The four files are each\n"
+    "written under a temporary name and renamed into place.  The same command\n"
+    "writes the same bytes.  Errors are one line on stderr.\n";
+
+static const rip_exit_doc exits[] = {
+    {0, "generated"},
+    {64, "bad command line"},
+    {65, "bad graph (FILE:ROW: FIELD), an op the generator does not support (FILE: op ID (OP)), or\n"
+         "--arena below the plan's peak"},
+    {66, "graph file missing or unreadable"},
+    {70, "internal error (a strategy failed, or the plan does not match its kernels)"},
+    {71, "out of memory"},
+    {73, "DIR or a file in it cannot be created"},
+    {74, "a file cannot be written, or standard output"},
+};
+
+static const char *const plans[] = {"base", "rip", NULL};
+
+/* DIR exists as a folder, or is made (its parent must exist).  0 or 73. */
+static int ensure_dir(const char *dir)
+{
+    struct stat st;
+    if (stat(dir, &st) == 0 && S_ISDIR(st.st_mode))
+        return 0;
+    if (mkdir(dir, 0777) == 0)
+        return 0;
+    fprintf(stderr, "ripsim codegen: %s: cannot make the folder: %s\n", dir,
+            errno == EEXIST ? "exists and is not a folder" : strerror(errno));
+    return RIP_EX_CANTCREAT;
+}
+
+int rip_cmd_codegen(int argc, char **argv)
+{
+    int plan_ix = -1;
+    const char *out = NULL, *graph = NULL;
+    int64_t arena = 0, seed = RIP_CG_SEED_DEFAULT;
+    bool arena_given = false;
+    const rip_opt opts[] = {
+        {.name = "--plan", .kind = RIP_OPT_ENUM, .dest = &plan_ix, .metavar = "base|rip", .choices = plans,
+         .help = "base (TinyEngine first fit, in-place depthwise) or rip\n(MILP with RiP in place); required"},
+        {.name = "--out", .kind = RIP_OPT_STR, .dest = &out, .metavar = "DIR",
+         .help = "folder of the generated files; required"},
+        {.name = "--arena", .kind = RIP_OPT_INT, .dest = &arena, .metavar = "BYTES", .lo = 1, .hi = INT64_MAX,
+         .given = &arena_given,
+         .help = "arena size (default: the plan's peak); below the peak is\nrefused (exit 65)"},
+        {.name = "--seed", .kind = RIP_OPT_INT, .dest = &seed, .metavar = "S", .lo = 0, .hi = INT64_MAX,
+         .help = "PCG32 seed of the weights and input (default 20261129)"},
+    };
+    const rip_cmd cmd = {
+        .name = "codegen", .synopsis = "GRAPH.csv --plan base|rip --out DIR [--arena BYTES] [--seed S]",
+        .about = about, .opts = opts, .n_opts = sizeof opts / sizeof opts[0], .pos = &graph, .min_pos = 1,
+        .max_pos = 1, .missing = "missing GRAPH.csv", .notes = notes, .exits = exits,
+        .n_exits = sizeof exits / sizeof exits[0],
+        .example = "ripsim codegen firmware/models/mcunet/mcunet-in0.csv --plan rip --out /tmp/in0-rip",
+    };
+    int rc = rip_args_parse(&cmd, argc, argv, stdout, stderr);
+    if (rc != RIP_ARGS_CONTINUE)
+        return rc;
+    if (plan_ix < 0)
+        return rip_args_usage(&cmd, "--plan is required (base or rip)");
+    if (!out)
+        return rip_args_usage(&cmd, "--out is required (the folder of the generated files)");
+    if ((rc = ensure_dir(out)) != 0)
+        return rc;
+
+    rip_cg_opts o = {.plan = (rip_cg_plan_kind)plan_ix, .arena = arena_given ? arena : 0, .seed = (uint64_t)seed};
+    rip_cg_summary s;
+    char err[RIP_ERR_LEN];
+    rip_status st = rip_codegen(graph, &o, out, &s, err);
+    if (st != RIP_OK) {
+        fprintf(stderr, "ripsim codegen: %s\n", err);
+        return rip_exit_status(st);
+    }
+    printf("model        %s (graph %s), plan %s (strategy %s)\n", s.model, s.graph, s.plan, s.strategy);
+    printf("arena        %lld B (plan peak %lld B)\n", (long long)s.arena, (long long)s.peak);
+    printf("scratch      %lld B\n", (long long)s.scratch);
+    printf("ops          %lld, %lld in place, %lld runtime shifts\n", (long long)s.n_ops, (long long)s.n_inplace,
+           (long long)s.n_shifts);
+    printf("logits       %lld B in %lld output%s, reference CRC-32 %08x\n", (long long)s.n_logits,
+           (long long)s.n_outputs, s.n_outputs == 1 ? "" : "s", (unsigned)s.checksum);
+    printf("blob         %lld B\n", (long long)s.blob_bytes);
+    printf("wrote        %s/model.c, model_blob.S, model.bin, model.json\n", out);
+    return rip_out_check_stdout("codegen");
+}

@@ -10,7 +10,10 @@
 **     per-operator counts (one per operator) sum to at most the total;
 **   - the edge images: an arena 64 bytes below the board's model budget
 **     links and runs, one byte above it fails to link ("region `ram'
-**     overflowed"), reported as fits false, not as a build error.
+**     overflowed"), reported as fits false, not as a build error;
+**   - one generated model (MCUNet-in0, `ripsim codegen`, both plans) on
+**     qemu-m0: both run, print the generator's reference checksum (its
+**     dual-buffer host run, model.json), and count one entry per operator.
 ** Skipped (exit 77) when arm-none-eabi-gcc or qemu-system-arm is missing.
 */
 #include <criterion/criterion.h>
@@ -59,7 +62,7 @@ __attribute__((constructor)) static void skip_without_tools(void)
 TEST_SUITE_WITH_TMPDIR(qemu, 300);
 
 #define MAX_IMAGES 8
-#define MAX_OPS 32
+#define MAX_OPS 128
 
 typedef struct image {
     char model[64], plan[16];
@@ -116,14 +119,17 @@ static void parse_line(const char *line, image *im)
     }
 }
 
-/* Run build-images.sh for TARGET into BUILD; fill ims, return how many. */
-static int build_and_run(const char *target, const char *build, image *ims)
+/* Run build-images.sh for TARGET into BUILD (with GEN: its models, else
+** the self-tests); fill ims, return how many. */
+static int build_and_run_gen(const char *target, const char *build, const char *gen, image *ims)
 {
     const char *fw = getenv("RIPSIM_FIRMWARE_DIR");
     cr_assert_not_null(fw, "RIPSIM_FIRMWARE_DIR must name firmware/");
-    char cmd[1024];
-    snprintf(cmd, sizeof cmd, "'%s/tools/build-images.sh' --target %s --build '%s' --suite selftest 2>%s.err", fw,
-             target, build, build);
+    char cmd[1400], genarg[400] = "--suite selftest";
+    if (gen != NULL)
+        snprintf(genarg, sizeof genarg, "--gen-dir '%s' --suite models", gen);
+    snprintf(cmd, sizeof cmd, "'%s/tools/build-images.sh' --target %s --build '%s' %s 2>%s.err", fw, target, build,
+             genarg, build);
     FILE *p = popen(cmd, "r");
     cr_assert_not_null(p);
     char line[4096];
@@ -138,6 +144,11 @@ static int build_and_run(const char *target, const char *build, image *ims)
     const int st = pclose(p);
     cr_assert_eq(st, 0, "build-images.sh --target %s failed (status %d): see %s.err", target, st, build);
     return n;
+}
+
+static int build_and_run(const char *target, const char *build, image *ims)
+{
+    return build_and_run_gen(target, build, NULL, ims);
 }
 
 static const image *find(const image *ims, int n, const char *model, const char *plan)
@@ -231,4 +242,59 @@ Test(qemu, m0_selftest_images)
 Test(qemu, m33_selftest_images)
 {
     check_target("qemu-m33");
+}
+
+/* The "checksum" of a model.json (the generator's reference); *n_ops its
+** operator count. */
+static void json_checksum(const char *path, char *out, size_t size, int *n_ops)
+{
+    FILE *f = fopen(path, "r");
+    cr_assert_not_null(f, "%s: cannot open", path);
+    char text[2048] = "";
+    const size_t n = fread(text, 1, sizeof text - 1, f);
+    fclose(f);
+    text[n] = '\0';
+    str_field(text, "checksum", out, size);
+    cr_assert(strlen(out) == 8, "%s: no checksum", path);
+    const char *k = field(text, "n_ops");
+    cr_assert_not_null(k, "%s: no n_ops", path);
+    *n_ops = atoi(k);
+}
+
+Test(qemu, m0_generated_mcunet_in0)
+{
+    const char *bin = getenv("RIPSIM_BIN"), *fw = getenv("RIPSIM_FIRMWARE_DIR");
+    cr_assert_not_null(bin);
+    cr_assert_not_null(fw);
+    char gen[320], cmd[1400], ref[2][16];
+    int n_ops[2];
+    snprintf(gen, sizeof gen, "%s", tmp("gen"));
+    static const char *const plans[2] = {"base", "rip"};
+    for (int i = 0; i < 2; i++) {
+        snprintf(cmd, sizeof cmd, "mkdir -p '%s/mcunet-in0' && '%s' codegen '%s/models/mcunet/mcunet-in0.csv' "
+                 "--plan %s --out '%s/mcunet-in0/%s' >/dev/null", gen, bin, fw, plans[i], gen, plans[i]);
+        cr_assert_eq(system(cmd), 0, "%s", cmd);
+        char json[400];
+        snprintf(json, sizeof json, "%s/mcunet-in0/%s/model.json", gen, plans[i]);
+        json_checksum(json, ref[i], sizeof ref[i], &n_ops[i]);
+    }
+    cr_assert_str_eq(ref[0], ref[1], "the generator's base and rip references differ");
+    char build[320];
+    snprintf(build, sizeof build, "%s", tmp("gen-m0"));
+    image ims[MAX_IMAGES];
+    const int n = build_and_run_gen("qemu-m0", build, gen, ims);
+    cr_assert_eq(n, 2);
+    for (int i = 0; i < 2; i++) {
+        const image *x = find(ims, n, "MCUNet-in0", plans[i]);
+        cr_expect(x->fits && x->ran, "MCUNet-in0/%s must fit the Pico 1 budget and run", plans[i]);
+        cr_expect_str_eq(x->checksum, ref[i], "MCUNet-in0/%s: checksum %s, reference %s", plans[i], x->checksum,
+                         ref[i]);
+        cr_expect_gt(x->instructions, 0);
+        cr_expect_eq(x->n_ops, n_ops[i], "MCUNet-in0/%s: %d operator counts, %d operators", plans[i], x->n_ops,
+                     n_ops[i]);
+        long long sum = 0;
+        for (int k = 0; k < x->n_ops; k++)
+            sum += x->ops[k];
+        cr_expect_leq(sum, x->instructions);
+    }
 }

@@ -75,7 +75,8 @@ static int64_t blob_add(rip_cg_model *m, const void *data, size_t n, size_t alig
         m->blob = b;
         m->blob_cap = cap;
     }
-    memset(m->blob + m->blob_len, 0, at - m->blob_len);
+    if (at > m->blob_len)   /* never memset(NULL, 0, 0): the first call has no blob yet */
+        memset(m->blob + m->blob_len, 0, at - m->blob_len);
     if (n)
         memcpy(m->blob + at, data, n);
     m->blob_len = at + n;

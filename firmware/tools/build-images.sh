@@ -46,6 +46,8 @@ fi
 [ -n "$build" ] || build=$root/build/firmware/$target
 
 mkdir -p "$(dirname "$build")" || exit 2
+# absolute: qemu-run.sh runs the images from another folder
+build=$(cd "$(dirname "$build")" && pwd)/$(basename "$build")
 if [ ! -f "$build/build.ninja" ]; then
     meson setup "$build" "$fw" --cross-file "$fw/cross/common.ini" --cross-file "$fw/cross/$target.ini" \
         -Dgen_dir="$gen" >"$build.setup.log" 2>&1 ||

@@ -117,6 +117,26 @@ static inline uint32_t rk_dot_off(const int8_t *x, const int8_t *w, int32_t n, i
     return acc;
 }
 
+/* acc[k] += sum (x[i] + offset) * w[k * stride + i], i < n, k < 4, wrapped:
+** rk_dot_off for four filter rows stride bytes apart, x loaded once. */
+static inline void rk_dot4_off_acc(const int8_t *x, const int8_t *w, ptrdiff_t stride, int32_t n, int32_t offset,
+                                   uint32_t acc[4])
+{
+    const int8_t *w0 = w, *w1 = w + stride, *w2 = w + 2 * stride, *w3 = w + 3 * stride;
+    uint32_t a0 = 0, a1 = 0, a2 = 0, a3 = 0;
+    for (int32_t i = 0; i < n; i++) {
+        const int32_t xi = (int32_t)x[i] + offset;
+        a0 += (uint32_t)(xi * w0[i]);
+        a1 += (uint32_t)(xi * w1[i]);
+        a2 += (uint32_t)(xi * w2[i]);
+        a3 += (uint32_t)(xi * w3[i]);
+    }
+    acc[0] += a0;
+    acc[1] += a1;
+    acc[2] += a2;
+    acc[3] += a3;
+}
+
 /*
 ** The per-channel constant bias[oc] + input_offset * sum(filter row oc),
 ** wrapped, so that sum (x + off) w = sum x w + off sum w needs one dot

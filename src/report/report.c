@@ -1469,9 +1469,9 @@ static void taps_finding(doc *d, const report_data *r)
     char line[1536];
     snprintf(line, sizeof line,
              "At truth - 1 the taps configurations are caught on few layers or none (%s layers with truth > 0), "
-             "unlike the gather ones: the simulator's taps semantics (paper Eq. 6, sigma = C_out: a pixel's inputs stay "
-             "live while any of its C_out channels is written) is one scalar more conservative than a kernel "
-             "that writes each channel right after computing it needs. At truth - 1 the simulator's first "
+             "unlike the gather ones: the simulator's taps semantics (paper Eq. 6, sigma = C_out: a pixel's "
+             "inputs stay live while any of its C_out channels is written) is one scalar more conservative than a "
+             "kernel that writes each channel right after computing it needs. At truth - 1 the simulator's first "
              "failing write is the pixel's last channel landing on an input only that pixel reads, after every "
              "channel has read it, so no stale read follows and the output is still right; one scalar less "
              "(truth - 2) the kernels are caught (tests/test_kernels.c). Neither the simulator nor the kernels "

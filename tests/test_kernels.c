@@ -513,6 +513,213 @@ Test(kernels, rip_sweep_subset_bit_exact_at_truth_caught_below, .timeout = 900)
     }
 }
 
+/* ------------------------------- fast paths against the plain order */
+
+/*
+** The in-place convolution in its documented order, one scalar at a time
+** (rk_conv2d_rip.h): pixels row-major; gather reads every stored tap of
+** the pixel, then writes channel by channel; taps reads channel oc's taps
+** from the workspace, then writes it.  shadow NULL: the release kernel;
+** else the checked kernel's tags, records and stop rule (rk_instrument.h).
+** The model the kernels' blocked, vectorized and run-checked paths must
+** equal byte for byte and record for record, at any gap.
+*/
+static void plain_rip(const conv_case *k, const rk_inplace *ip, int8_t *ws, int64_t ws_size, uint8_t *shadow,
+                      bool stop, rk_violation *v)
+{
+    const ref_conv *g = &k->g;
+    const bool padded = ip->layout == RK_PADDED, gather = ip->order == RK_GATHER;
+    const int64_t h_s = padded ? g->h_in + g->p_top + k->p.p_bottom : g->h_in;
+    const int64_t w_s = padded ? g->w_in + g->p_left + k->p.p_right : g->w_in;
+    const int64_t off_h = padded ? 0 : g->p_top, off_w = padded ? 0 : g->p_left;
+    const int64_t taps = (int64_t)g->k_h * g->k_w, depth = taps * g->cin;
+    int64_t *addr = xmalloc((size_t)depth * sizeof *addr); /* -1: a dense pad tap */
+    int8_t *val = xmalloc((size_t)depth);
+    int64_t writes = 0, y = 0;
+    memset(v, 0, sizeof *v);
+    v->step = v->address = -1;
+    v->pixel_r = v->pixel_c = -1;
+#define PLAIN_RECORD(a, ovf)                                                                            \
+    do {                                                                                                \
+        if (!v->found) {                                                                                \
+            v->found = true;                                                                            \
+            v->step = writes;                                                                           \
+            v->pixel_r = r;                                                                             \
+            v->pixel_c = c;                                                                             \
+            v->address = (a);                                                                           \
+            v->overflow = (ovf);                                                                        \
+        }                                                                                               \
+        v->count++;                                                                                     \
+        if (stop)                                                                                       \
+            goto done;                                                                                  \
+    } while (0)
+    for (int r = 0; r < g->h_out; r++)
+        for (int c = 0; c < g->w_out; c++) {
+            for (int64_t t = 0; t < taps; t++) {
+                const int64_t i = (int64_t)r * g->s_h + (t / g->k_w) * g->d_h - off_h;
+                const int64_t j = (int64_t)c * g->s_w + (t % g->k_w) * g->d_w - off_w;
+                for (int64_t ci = 0; ci < g->cin; ci++)
+                    addr[t * g->cin + ci] =
+                        (i < 0 || i >= h_s || j < 0 || j >= w_s) ? -1 : ip->gap + (i * w_s + j) * g->cin + ci;
+            }
+            for (int oc = 0; oc < g->cout; oc++) {
+                if (gather ? oc == 0 : true)
+                    for (int64_t x = 0; x < depth; x++) {
+                        if (addr[x] < 0)
+                            continue;
+                        if (shadow != NULL && shadow[addr[x]] != RK_TAG_INPUT)
+                            PLAIN_RECORD(addr[x], false);
+                        val[x] = ws[addr[x]];
+                    }
+                int64_t acc = k->bias[oc];
+                for (int64_t x = 0; x < depth; x++)
+                    if (addr[x] >= 0)
+                        acc += ((int64_t)val[x] - g->in_zp) * k->filter[(int64_t)oc * depth + x];
+                const int32_t q = ref_requantize((int32_t)ref_wrap32(acc), k->mult[oc], k->shift[oc]);
+                const int8_t out = ref_clamp8((int64_t)q + g->out_zp, g->act_min, g->act_max);
+                const int64_t at = y + oc;
+                if (at >= ws_size) {
+                    PLAIN_RECORD(at, true);
+                    writes++;
+                    continue;
+                }
+                if (shadow != NULL)
+                    shadow[at] = RK_TAG_WRITTEN;
+                ws[at] = out;
+                writes++;
+            }
+            y += g->cout;
+        }
+#undef PLAIN_RECORD
+done:
+    free(addr);
+    free(val);
+}
+
+/* The rip_layer of a case, derived (asymmetric padding kept). */
+static rip_layer layer_of(const conv_case *k)
+{
+    const ref_conv *g = &k->g;
+    rip_layer L = rip_layer_make(g->cin, g->cout, g->h_in, g->w_in, g->k_h, g->k_w, g->s_h, g->s_w, g->d_h, g->d_w,
+                                 0, 0);
+    L.p_top = g->p_top;
+    L.p_bottom = k->p.p_bottom;
+    L.p_left = g->p_left;
+    L.p_right = k->p.p_right;
+    char err[RIP_ERR_LEN];
+    cr_assert_eq(rip_layer_derive(&L, err), 0, "%s", err);
+    return L;
+}
+
+/* One gap of one case: the release kernel, and the checked kernel stopping
+** and not stopping, each with clean and with poisoned tags, against
+** plain_rip: every workspace byte, every tag, every field of the record. */
+static void compare_with_plain(rng *r, const conv_case *k, const rk_inplace *ip, int *caught)
+{
+    const int64_t stored = rk_rip_stored_input(&k->p, k->in, ip);
+    const int64_t n_out = (int64_t)k->g.h_out * k->g.w_out * k->g.cout;
+    const int64_t ws_size = ip->gap + stored, rel_size = ws_size > n_out ? ws_size : n_out;
+    int8_t *ws = xmalloc((size_t)rel_size), *want = xmalloc((size_t)rel_size);
+    uint8_t *shadow = xmalloc((size_t)ws_size), *want_shadow = xmalloc((size_t)ws_size);
+    const size_t ssz = rk_conv2d_rip_buffer_size(&k->p, k->in, k->out, ip);
+    int8_t *scratch = ssz ? xmalloc(ssz) : NULL;
+    const char *name = ip->layout == RK_PADDED ? (ip->order == RK_GATHER ? "padded_gather" : "padded_taps")
+                                               : (ip->order == RK_GATHER ? "dense_gather" : "dense_taps");
+    rk_violation v, w;
+
+    memset(ws, 0x5a, (size_t)rel_size);
+    rk_rip_store_input(&k->p, k->in, k->input, ip, ws);
+    memcpy(want, ws, (size_t)rel_size);
+    cr_assert_eq(rk_conv2d_rip(&k->p, &k->q, k->in, k->out, k->filter, k->bias, ip, ws, rel_size, scratch), RK_OK);
+    plain_rip(k, ip, want, rel_size, NULL, false, &w);
+    cr_assert(memcmp(ws, want, (size_t)rel_size) == 0, "%s gap %ld: release workspace differs from the plain order",
+              name, (long)ip->gap);
+
+    for (int variant = 0; variant < 4; variant++) {
+        const bool stop = variant & 1, poison = variant & 2;
+        memset(ws, 0x5a, (size_t)ws_size);
+        rk_rip_store_input(&k->p, k->in, k->input, ip, ws);
+        memcpy(want, ws, (size_t)ws_size);
+        rk_shadow_init(shadow, ws_size, ip->gap, stored);
+        if (poison) /* a few stale bytes anywhere in the stored input */
+            for (int n = (int)rng_int(r, 1, 3); n > 0; n--)
+                shadow[ip->gap + rng_int(r, 0, stored - 1)] = RK_TAG_WRITTEN;
+        memcpy(want_shadow, shadow, (size_t)ws_size);
+        cr_assert_eq(rk_conv2d_rip_checked_preset(&k->p, &k->q, k->in, k->out, k->filter, k->bias, ip, ws, ws_size,
+                                                  scratch, shadow, stop, &v),
+                     RK_OK);
+        plain_rip(k, ip, want, ws_size, want_shadow, stop, &w);
+        cr_assert(v.found == w.found && v.overflow == w.overflow && v.step == w.step && v.pixel_r == w.pixel_r &&
+                      v.pixel_c == w.pixel_c && v.address == w.address && v.count == w.count,
+                  "%s gap %ld stop %d poison %d: record (found %d ovf %d step %ld pixel %d,%d addr %ld count %ld), "
+                  "plain order (found %d ovf %d step %ld pixel %d,%d addr %ld count %ld)",
+                  name, (long)ip->gap, stop, poison, v.found, v.overflow, (long)v.step, v.pixel_r, v.pixel_c,
+                  (long)v.address, (long)v.count, w.found, w.overflow, (long)w.step, w.pixel_r, w.pixel_c,
+                  (long)w.address, (long)w.count);
+        *caught += v.found;
+        if (!stop || !v.found) { /* a run stopped early leaves a partial workspace */
+            cr_assert(memcmp(ws, want, (size_t)ws_size) == 0, "%s gap %ld: checked workspace differs", name,
+                      (long)ip->gap);
+            cr_assert(memcmp(shadow, want_shadow, (size_t)ws_size) == 0, "%s gap %ld: tags differ", name,
+                      (long)ip->gap);
+        }
+    }
+    free(scratch);
+    free(ws);
+    free(want);
+    free(shadow);
+    free(want_shadow);
+}
+
+/* The kernels compute four taps channels at once and check reads by runs
+** only where that cannot change a byte or a record; this pins it, at the
+** truth, just below it and at arbitrary gaps (where inputs are overwritten
+** and the release kernel computes from them), on random layers with wide
+** channels (runs of 4 and tails) and on sweep layers. */
+Test(kernels, rip_fast_paths_equal_the_plain_order, .timeout = 600)
+{
+    rng r = {20261130};
+    int runs = 0, caught = 0;
+    for (int n = 0; n < 260; n++) {
+        conv_case k;
+        if (n < 200) {
+            draw_conv(&r, &k, false);
+            if (n % 2 == 0) { /* wider channels: four-channel blocks and their tails */
+                case_free(&k);
+                k.g.cin = (int)rng_int(&r, 1, 40);
+                k.g.cout = (int)rng_int(&r, 1, 23);
+                k.in.c = k.g.cin;
+                k.out.c = k.g.cout;
+                case_data(&r, &k, false);
+            }
+        } else {
+            rip_layer S;
+            rip_sweep_draw(SWEEP_SEED, (int64_t)rng_int(&r, 0, 9999), &S);
+            if (S.n_out * S.k_h * S.k_w * S.cin > 400000) {
+                n--;
+                continue;
+            }
+            case_from_layer(&r, &S, &k);
+        }
+        const rip_layer L = layer_of(&k);
+        for (int e = 0; e < 4; e++) {
+            int64_t truth = 0;
+            cr_assert_eq(rip_sim_truth(&L, rip_configs[e], RIP_ENGINE_FAST, &truth), 0);
+            const int64_t gaps[5] = {truth, truth - 1, truth - 2, rng_int(&r, 0, L.n_out), 0};
+            for (int i = 0; i < 5; i++) {
+                if (gaps[i] < 0)
+                    continue;
+                const rk_inplace ip = inplace_of(rip_configs[e], gaps[i]);
+                compare_with_plain(&r, &k, &ip, &caught);
+                runs++;
+            }
+        }
+        case_free(&k);
+    }
+    cr_log_info("fast paths against the plain order: %d gaps, %d checked runs with a violation", runs, caught);
+    cr_assert_gt(caught, 1000);
+}
+
 /* ------------------------------------------- checked kernel: every read */
 
 /* The first output pixel (row-major) with a tap on stored input scalar x,

@@ -350,9 +350,49 @@ Test(sweep, merge_checks_its_inputs)
 }
 
 /*
-** results/sweep-report.md is committed; it must be exactly what the default
-** sweep and `ripsim report` produce today (regenerate it with the command in
-** its "regenerate with" row when a change moves a number).
+** The report without its "## Executions" section (that heading up to the
+** next "## "), as a new string; *had says whether it had one.
+*/
+static char *without_executions(const char *text, bool *had)
+{
+    const char *at = strstr(text, "## Executions\n");
+    *had = at != NULL;
+    if (!at)
+        return strdup(text);
+    const char *next = strstr(at + 3, "\n## ");
+    const char *rest = next ? next + 1 : text + strlen(text);
+    const size_t head = (size_t)(at - text);
+    char *out = malloc(head + strlen(rest) + 1);
+    cr_assert_not_null(out);
+    memcpy(out, text, head);
+    strcpy(out + head, rest);
+    return out;
+}
+
+/* Save the regenerated text beside the tmp dir and show its diff against path. */
+static void show_diff(const char *path, const char *text)
+{
+    FILE *f = fopen(tmp("regenerated.md"), "w");
+    if (f) {
+        fputs(text, f);
+        fclose(f);
+    }
+    char cmd[1200];
+    snprintf(cmd, sizeof cmd, "diff '%s' '%s' | head -20 >&2", path, tmp("regenerated.md"));
+    cr_expect_eq(system(cmd), 0);
+}
+
+/*
+** results/sweep-report.md is committed: the report of the default sweep run
+** with --execute (README, "Sweep database": the regeneration command; it
+** takes minutes, so CI does not run it).  Every section but the executions
+** must be exactly what the plain default sweep and `ripsim report` produce
+** today, byte for byte; the executions section is checked for its shape and
+** for counts consistent with that plain run: four rip_* rows of 10,000
+** layers each, every layer bit-exact with no early overwrite at the truth,
+** the truth-0 split equal to the plain run's simulated truths, the caught
+** count within the truth > 0 layers and its percentage right, and the
+** taps finding stated whenever a taps configuration went uncaught.
 */
 Test(sweep, default_sweep_regenerates_the_committed_report, .timeout = 900)
 {
@@ -368,19 +408,87 @@ Test(sweep, default_sweep_regenerates_the_committed_report, .timeout = 900)
     cr_assert_eq(r->status, 0, "%s", r->err);
     r = RUN("report", "--db", db, "--format", "md");
     cr_assert_eq(r->status, 0, "%s", r->err);
-    cr_expect_eq(strlen(r->out), n, "report length %zu, committed %zu", strlen(r->out), n);
-    if (strcmp(r->out, want) != 0) {
-        FILE *f = fopen(tmp("regenerated.md"), "w");
-        if (f) {
-            fputs(r->out, f);
-            fclose(f);
-        }
-        char cmd[1200];
-        snprintf(cmd, sizeof cmd, "diff '%s' '%s' | head -20 >&2", committed, tmp("regenerated.md"));
-        cr_expect_eq(system(cmd), 0);
-        cr_expect(false, "results/sweep-report.md is stale: regenerate it (diff above)");
+
+    bool had = false, plain_had = true;
+    char *plain = without_executions(want, &had);
+    char *got = without_executions(r->out, &plain_had);
+    cr_expect(had, "results/sweep-report.md has no Executions section: regenerate it with --execute");
+    cr_expect(!plain_had, "the plain sweep's report has an Executions section");
+    if (strcmp(got, plain) != 0) {
+        show_diff(committed, r->out);
+        cr_expect(false, "results/sweep-report.md is stale outside its executions: regenerate it (diff above)");
     }
+
+    /* the executions section */
+    const char *ex = strstr(want, "## Executions\n");
+    cr_assert_not_null(ex);
+    const char *end = strstr(ex + 3, "\n## ");
+    cr_assert_not_null(end, "the executions section is followed by the findings");
+    cr_expect_not_null(strstr(ex, "10000 layers executed; regenerate with ripsim sweep --n 10000 --seed 20261129 "
+                                  "--execute --db DB; ripsim report --db DB."));
+    static const char *const cfg[4] = {"rip_padded_gather", "rip_padded_taps", "rip_dense_gather", "rip_dense_taps"};
+    int rows = 0;
+    bool taps_uncaught = false;
+    for (const char *line = ex; line && line < end; line = strchr(line, '\n'), line = line ? line + 1 : NULL) {
+        char name[64];
+        long long executed, exact, early, zero, pos, caught;
+        double pct;
+        if (sscanf(line, "| %63[a-z_] | %lld | %lld | %lld | %lld | %lld | %lld | %lf |", name, &executed, &exact,
+                   &early, &zero, &pos, &caught, &pct) != 8)
+            continue;
+        cr_assert_lt(rows, 4, "more than four configuration rows");
+        cr_expect_str_eq(name, cfg[rows]);
+        cr_expect_eq(executed, 10000, "%s: %lld executed", name, executed);
+        cr_expect_eq(exact, executed, "%s: %lld of %lld bit-exact at the truth", name, exact, executed);
+        cr_expect_eq(early, 0, "%s: early overwrites at the truth", name);
+        cr_expect_eq(zero + pos, executed, "%s: truth 0 + truth > 0 = %lld", name, zero + pos);
+        char sql[256];
+        snprintf(sql, sizeof sql, "SELECT count(*) FROM truths WHERE exec_config = '%s' AND gap = 0", name);
+        cr_expect_eq(zero, scalar(db, sql), "%s: truth-0 layers differ from the plain sweep's truths", name);
+        cr_expect(caught >= 0 && caught <= pos, "%s: caught %lld of %lld", name, caught, pos);
+        if (pos > 0) {
+            char want_pct[32], got_pct[32];
+            snprintf(want_pct, sizeof want_pct, "%.2f", 100.0 * (double)caught / (double)pos);
+            snprintf(got_pct, sizeof got_pct, "%.2f", pct);
+            cr_expect_str_eq(got_pct, want_pct, "%s", name);
+        }
+        if (strstr(name, "_gather"))
+            cr_expect_eq(caught, pos, "%s: a gather layer of truth > 0 went uncaught at truth - 1", name);
+        else if (caught < pos)
+            taps_uncaught = true;
+        rows++;
+    }
+    cr_expect_eq(rows, 4, "%d configuration rows", rows);
+    if (taps_uncaught)
+        cr_expect_not_null(strstr(ex, "one scalar more conservative"), "the taps finding is not stated");
+    free(plain);
+    free(got);
     free(want);
+}
+
+/* --execute adds the executions section and changes no other byte of the report. */
+Test(sweep, execute_changes_only_the_executions_section, .timeout = 600)
+{
+    char plain_db[320], exec_db[320];
+    snprintf(plain_db, sizeof plain_db, "%s", tmp("plain.db"));
+    snprintf(exec_db, sizeof exec_db, "%s", tmp("exec.db"));
+    run_result *r = RUN("sweep", "--n", "40", "--db", plain_db, "--quiet");
+    cr_assert_eq(r->status, 0, "%s", r->err);
+    r = RUN("sweep", "--n", "40", "--execute", "--db", exec_db, "--quiet");
+    cr_assert_eq(r->status, 0, "%s", r->err);
+    r = RUN("report", "--db", plain_db);
+    cr_assert_eq(r->status, 0, "%s", r->err);
+    char *plain = strdup(r->out);
+    r = RUN("report", "--db", exec_db);
+    cr_assert_eq(r->status, 0, "%s", r->err);
+    bool had = false;
+    char *stripped = without_executions(r->out, &had);
+    cr_expect(had);
+    cr_expect_str_eq(stripped, plain);
+    cr_expect_not_null(strstr(r->out, "40 layers executed; regenerate with ripsim sweep --n 40 --seed 20261129 "
+                                      "--execute --db DB"));
+    free(plain);
+    free(stripped);
 }
 
 /* ---- issue 8: data safety ---------------------------------------------- */

@@ -59,11 +59,55 @@ static rk_status check_args(const rk_conv_params *p, const rk_quant *q, rk_dims 
     return RK_OK;
 }
 
-/* Gather first (sigma = 0). */
+/* The taps of one output pixel that land on stored input: rows a in
+** [a_lo, a_hi) and columns b in [b_lo, b_hi) (all of them in the padded
+** layout; the dense layout drops the pad taps, which sit at the ends of each
+** axis).  Tap (a, b) reads stored pixel (i_base + a d_h, j_base + b d_w). */
+typedef struct tap_span {
+    int32_t a_lo, a_hi, b_lo, b_hi;
+    int64_t i_base, j_base;
+} tap_span;
+
+/* [*lo, *hi): the t in [0, k) with 0 <= base + t d < n (d >= 1). */
+static void axis_span(int64_t base, int32_t k, int32_t d, int32_t n, int32_t *lo, int32_t *hi)
+{
+    int64_t l = base >= 0 ? 0 : (-base + d - 1) / d;
+    int64_t h = base > (int64_t)n - 1 ? 0 : ((int64_t)n - 1 - base) / d + 1;
+    if (h > k)
+        h = k;
+    if (l > h)
+        l = h;
+    *lo = (int32_t)l;
+    *hi = (int32_t)h;
+}
+
+static tap_span span_of(const rk_conv_params *p, const rip_geom *g, int32_t r, int32_t c)
+{
+    tap_span t;
+    t.i_base = (int64_t)r * p->s_h - g->off_h;
+    t.j_base = (int64_t)c * p->s_w - g->off_w;
+    axis_span(t.i_base, p->k_h, p->d_h, g->h_s, &t.a_lo, &t.a_hi);
+    axis_span(t.j_base, p->k_w, p->d_w, g->w_s, &t.b_lo, &t.b_hi);
+    if (t.b_lo == t.b_hi)
+        t.a_hi = t.a_lo; /* no column on the input: no tap at all */
+    return t;
+}
+
+/* Workspace address of the first stored tap of row a (a_lo <= a < a_hi). */
+static int64_t row_address(const rk_conv_params *p, const rip_geom *g, const tap_span *t, int32_t a)
+{
+    const int64_t i = t->i_base + (int64_t)a * p->d_h, j = t->j_base + (int64_t)t->b_lo * p->d_w;
+    return g->gap + (i * g->w_s + j) * g->cin;
+}
+
+/* Gather first (sigma = 0).  Per tap row, the stored taps are one
+** contiguous run of the workspace when d_w = 1 (read and checked as one);
+** every channel is then one contiguous dot product with its filter row. */
 static rk_status run_gather(const rk_conv_params *p, const rk_quant *q, rk_dims out, const int8_t *filter,
                             const int32_t *bias, const rip_geom *g, int8_t *ws, int8_t *scratch RK_TRK_PARAM)
 {
     const int32_t cin = g->cin, cout = g->cout, depth = g->depth;
+    const size_t row_bytes = (size_t)p->k_w * (size_t)cin;
     const int8_t zero_point = (int8_t)(-p->input_offset);
     uint32_t *pre = rk_gather_pre(scratch);
     int8_t *col = (int8_t *)(pre + cout);
@@ -73,19 +117,27 @@ static rk_status run_gather(const rk_conv_params *p, const rk_quant *q, rk_dims 
     for (int32_t r = 0; r < out.h; r++)
         for (int32_t c = 0; c < out.w; c++) {
             RK_AT_PIXEL(r, c);
+            const tap_span t = span_of(p, g, r, c);
+            const size_t before = (size_t)t.b_lo * (size_t)cin, valid = (size_t)(t.b_hi - t.b_lo) * (size_t)cin;
             int8_t *dst = col;
-            for (int32_t a = 0; a < p->k_h; a++) {
-                const int32_t i = r * p->s_h + a * p->d_h - g->off_h;
-                for (int32_t b = 0; b < p->k_w; b++, dst += cin) {
-                    const int32_t j = c * p->s_w + b * p->d_w - g->off_w;
-                    if (i >= 0 && i < g->h_s && j >= 0 && j < g->w_s) {
-                        const int64_t addr = g->gap + ((int64_t)i * g->w_s + j) * cin;
-                        RK_READ_CHECK(addr, cin);
-                        memcpy(dst, ws + addr, (size_t)cin);
-                    } else {
-                        memset(dst, zero_point, (size_t)cin);
+            for (int32_t a = 0; a < p->k_h; a++, dst += row_bytes) {
+                if (a < t.a_lo || a >= t.a_hi) {
+                    memset(dst, zero_point, row_bytes);
+                    continue;
+                }
+                const int64_t addr = row_address(p, g, &t, a);
+                memset(dst, zero_point, before);
+                if (p->d_w == 1) {
+                    RK_READ_CHECK(addr, (int64_t)valid);
+                    memcpy(dst + before, ws + addr, valid);
+                } else {
+                    for (int32_t b = t.b_lo; b < t.b_hi; b++) {
+                        const int64_t at = addr + (int64_t)(b - t.b_lo) * p->d_w * cin;
+                        RK_READ_CHECK(at, cin);
+                        memcpy(dst + (size_t)b * (size_t)cin, ws + at, (size_t)cin);
                     }
                 }
+                memset(dst + before + valid, zero_point, row_bytes - before - valid);
             }
             int32_t oc = 0;
             for (; oc + 4 <= cout; oc += 4) {
@@ -107,30 +159,108 @@ static rk_status run_gather(const rk_conv_params *p, const rk_quant *q, rk_dims 
     return RK_OK;
 }
 
-/* Taps read from the workspace, channel by channel (sigma = c_out). */
+/* acc[k] += sum over the stored taps of (x + input_offset) w, for the
+** n = 1 or 4 filter rows starting at w (depth bytes apart): per tap row one
+** contiguous run when d_w = 1, else one run of c_in per tap. */
+static void taps_dot(const rk_conv_params *p, const rip_geom *g, const tap_span *t, const int8_t *ws,
+                     const int8_t *w, int32_t n, uint32_t acc[4])
+{
+    const int32_t cin = g->cin;
+    for (int32_t a = t->a_lo; a < t->a_hi; a++) {
+        const int64_t addr = row_address(p, g, t, a);
+        const int8_t *wr = w + ((ptrdiff_t)a * p->k_w + t->b_lo) * cin;
+        const int32_t runs = p->d_w == 1 ? 1 : t->b_hi - t->b_lo;
+        const int32_t len = p->d_w == 1 ? (t->b_hi - t->b_lo) * cin : cin;
+        for (int32_t u = 0; u < runs; u++) {
+            const int8_t *x = ws + addr + (int64_t)u * p->d_w * cin;
+            if (n == 4)
+                rk_dot4_off_acc(x, wr + (ptrdiff_t)u * cin, g->depth, len, p->input_offset, acc);
+            else
+                acc[0] += rk_dot_off(x, wr + (ptrdiff_t)u * cin, len, p->input_offset);
+        }
+    }
+}
+
+#ifdef RK_INSTRUMENT
+/* Check every read of one channel of the pixel, in the kernel's order (tap
+** rows, then taps, then input channels).  -1: stop now; 0: a stale byte was
+** read (recorded); 1: every byte read still holds the input. */
+static int check_taps(const rk_conv_params *p, const rip_geom *g, const tap_span *t, rk_tracker *trk)
+{
+    const int64_t count = trk->v->count;
+    const int32_t cin = g->cin;
+    for (int32_t a = t->a_lo; a < t->a_hi; a++) {
+        const int64_t addr = row_address(p, g, t, a);
+        if (p->d_w == 1) {
+            if (!rk_trk_read(trk, addr, (int64_t)(t->b_hi - t->b_lo) * cin))
+                return -1;
+            continue;
+        }
+        for (int32_t b = t->b_lo; b < t->b_hi; b++)
+            if (!rk_trk_read(trk, addr + (int64_t)(b - t->b_lo) * p->d_w * cin, cin))
+                return -1;
+    }
+    return trk->v->count == count;
+}
+#endif
+
+/*
+** Taps read from the workspace, channel by channel (sigma = c_out):
+** channel oc reads all its taps, then is written, then channel oc + 1
+** reads.  Every stored tap of the pixel lies at or above lo, its first, so
+** a write below lo changes nothing any channel of the pixel reads: while
+** the writes of channels oc .. oc+2 land below lo, channels oc .. oc+3 are
+** computed together (their taps read once for four filter rows) with the
+** same result as one by one.  Otherwise one channel at a time.
+**
+** Instrumented: the first channel's reads are checked byte by byte (by
+** runs); after that the pixel is "clean" (nothing it reads is stale) until
+** a write lands at or above lo, so further channels need no check while it
+** stays clean; after such a write, or after a stale read (when not stopping
+** at the first), every channel is checked again.  The record of the first
+** violation and the count are those of a check of every read.
+*/
 static rk_status run_taps(const rk_conv_params *p, const rk_quant *q, rk_dims out, const int8_t *filter,
                           const int32_t *bias, const rip_geom *g, int8_t *ws RK_TRK_PARAM)
 {
-    const int32_t cin = g->cin, cout = g->cout, depth = g->depth;
+    const int32_t cout = g->cout, depth = g->depth;
     int64_t y = 0;
     for (int32_t r = 0; r < out.h; r++)
         for (int32_t c = 0; c < out.w; c++) {
             RK_AT_PIXEL(r, c);
-            for (int32_t oc = 0; oc < cout; oc++) {
-                const int8_t *w = filter + (ptrdiff_t)oc * depth;
-                uint32_t acc = bias != NULL ? (uint32_t)bias[oc] : 0u;
-                for (int32_t a = 0; a < p->k_h; a++) {
-                    const int32_t i = r * p->s_h + a * p->d_h - g->off_h;
-                    for (int32_t b = 0; b < p->k_w; b++) {
-                        const int32_t j = c * p->s_w + b * p->d_w - g->off_w;
-                        if (i < 0 || i >= g->h_s || j < 0 || j >= g->w_s)
-                            continue; /* dense pad tap: no address, adds nothing */
-                        const int64_t addr = g->gap + ((int64_t)i * g->w_s + j) * cin;
-                        RK_READ_CHECK(addr, cin);
-                        acc += rk_dot_off(ws + addr, w + (a * p->k_w + b) * cin, cin, p->input_offset);
-                    }
+            const tap_span t = span_of(p, g, r, c);
+            const int64_t lo = t.a_lo < t.a_hi ? row_address(p, g, &t, t.a_lo) : INT64_MAX;
+#ifdef RK_INSTRUMENT
+            bool clean = false;
+#endif
+            int32_t oc = 0;
+            while (oc < cout) {
+#ifdef RK_INSTRUMENT
+                if (!clean) {
+                    const int k = check_taps(p, g, &t, trk);
+                    if (k < 0)
+                        return RK_OK;
+                    clean = k > 0;
                 }
-                RK_WRITE(ws, y + oc, rk_finish(acc, q->multiplier[oc], q->shift[oc], p->output_offset, p->act));
+                const bool block = clean && oc + 4 <= cout && y + oc + 2 < lo;
+#else
+                const bool block = oc + 4 <= cout && y + oc + 2 < lo;
+#endif
+                const int32_t n = block ? 4 : 1;
+                uint32_t acc[4] = {0, 0, 0, 0};
+                if (bias != NULL)
+                    for (int32_t k = 0; k < n; k++)
+                        acc[k] = (uint32_t)bias[oc + k];
+                taps_dot(p, g, &t, ws, filter + (ptrdiff_t)oc * depth, n, acc);
+                for (int32_t k = 0; k < n; k++) {
+                    const int8_t v = rk_finish(acc[k], q->multiplier[oc + k], q->shift[oc + k], p->output_offset,
+                                               p->act);
+                    RK_WRITE(ws, y + oc + k, v);
+                }
+#ifdef RK_INSTRUMENT
+                clean = clean && y + oc + n - 1 < lo;
+#endif
+                oc += n;
             }
             y += cout;
         }

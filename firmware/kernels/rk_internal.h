@@ -108,13 +108,40 @@ static inline void rk_dot4(const int8_t *x, const int8_t *w, int32_t n, uint32_t
 }
 
 /* sum (x[i] + offset) * w[i], i < n, wrapped: the form TFLite writes, used
-** where the offset cannot be folded into a per-channel constant. */
+** where the offset cannot be folded into a per-channel constant.  offset is
+** an input offset, in [-127, 128] (rk_conv_check and every caller check
+** it), so x + offset lies in [-255, 255] and is held in 16 bits: the
+** product is then a 16 x 16 -> 32 bit multiply, which a compiler
+** vectorizes far better than a full 32-bit one. */
 static inline uint32_t rk_dot_off(const int8_t *x, const int8_t *w, int32_t n, int32_t offset)
 {
     uint32_t acc = 0;
-    for (int32_t i = 0; i < n; i++)
-        acc += (uint32_t)(((int32_t)x[i] + offset) * (int32_t)w[i]);
+    for (int32_t i = 0; i < n; i++) {
+        const int16_t xi = (int16_t)((int32_t)x[i] + offset);
+        acc += (uint32_t)((int32_t)xi * (int32_t)w[i]);
+    }
     return acc;
+}
+
+/* acc[k] += sum (x[i] + offset) * w[k * stride + i], i < n, k < 4, wrapped:
+** rk_dot_off for four filter rows stride bytes apart, x loaded once
+** (offset in [-127, 128] as there). */
+static inline void rk_dot4_off_acc(const int8_t *x, const int8_t *w, ptrdiff_t stride, int32_t n, int32_t offset,
+                                   uint32_t acc[4])
+{
+    const int8_t *w0 = w, *w1 = w + stride, *w2 = w + 2 * stride, *w3 = w + 3 * stride;
+    uint32_t a0 = 0, a1 = 0, a2 = 0, a3 = 0;
+    for (int32_t i = 0; i < n; i++) {
+        const int16_t xi = (int16_t)((int32_t)x[i] + offset);
+        a0 += (uint32_t)((int32_t)xi * w0[i]);
+        a1 += (uint32_t)((int32_t)xi * w1[i]);
+        a2 += (uint32_t)((int32_t)xi * w2[i]);
+        a3 += (uint32_t)((int32_t)xi * w3[i]);
+    }
+    acc[0] += a0;
+    acc[1] += a1;
+    acc[2] += a2;
+    acc[3] += a3;
 }
 
 /*

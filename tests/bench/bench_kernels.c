@@ -3,7 +3,8 @@
 ** (firmware/kernels/) on one layer: rk_conv2d dual buffer and
 ** rk_conv2d_rip in each rip_* configuration at its simulated truth, in
 ** multiply-accumulates per second (median of R runs) and the in-place to
-** dual time ratio.
+** dual time ratio; then the instrumented rk_conv2d_rip_checked (shadow
+** tags, as `sweep --execute` runs it) at the same gaps.
 **
 ** usage: bench_kernels CIN COUT H K P [RUNS]   (square input, stride 1)
 */
@@ -92,6 +93,20 @@ int main(int argc, char **argv)
         qsort(t, (size_t)runs, sizeof t[0], cmp_d);
         printf("%-20s %10.3f ms  %8.3f GMAC/s  in place / dual %.3f  (gap %ld)\n", rip_exec_name(cfg[e]),
                1e3 * t[runs / 2], macs / t[runs / 2] / 1e9, t[runs / 2] / dual_med, (long)gap);
+        uint8_t *shadow = malloc((size_t)ws_size);
+        for (int r = 0; r < runs; r++) {
+            rk_violation v;
+            rk_rip_store_input(&p, in, input, &ip, ws);
+            const double t0 = now();
+            rk_conv2d_rip_checked(&p, &q, in, out, filter, bias, &ip, ws, ws_size, sc, shadow, false, &v);
+            t[r] = now() - t0;
+            if (v.found || memcmp(ws, want, n_out) != 0)
+                status = 1;
+        }
+        free(shadow);
+        qsort(t, (size_t)runs, sizeof t[0], cmp_d);
+        printf("%-20s %10.3f ms  %8.3f GMAC/s  checked / dual %.3f\n", "  instrumented", 1e3 * t[runs / 2],
+               macs / t[runs / 2] / 1e9, t[runs / 2] / dual_med);
         free(ws);
         free(sc);
     }

@@ -647,7 +647,9 @@ Test(milp, ripsim_does_not_link_cbc)
     cr_assert_eq(r->status, 0, "%s", r->err);
     cr_assert(strstr(r->out, "libc.so"), "no loader listing: %s", r->out);
     const char *solver[] = {"libCbc", "libClp", "libCoinUtils", "libOsi", "liblapack", "libgfortran", "libstdc++"};
-    for (size_t i = 0; i < sizeof solver / sizeof solver[0]; i++)
+    /* (a sanitizer build's libasan brings libstdc++ itself) */
+    size_t n = sizeof solver / sizeof solver[0] - (strstr(r->out, "libasan") != NULL);
+    for (size_t i = 0; i < n; i++)
         cr_expect_null(strstr(r->out, solver[i]), "ripsim links %s:\n%s", solver[i], r->out);
 }
 

@@ -17,6 +17,10 @@ cd "$(dirname "$0")"
 PKGS=(meson ninja-build pkg-config gcc libc6-dev libcriterion-dev libsqlite3-dev
       libgsl-dev sqlite3 coinor-libcbc-dev librsvg2-bin)
 
+# The slurm suite's single-node cluster (./build.sh test only; without them
+# the suite is skipped).
+TEST_PKGS=(slurm-wlm munge)
+
 # The firmware part (./build.sh firmware, and the firmware tests of ./build.sh test).
 FW_PKGS=(gcc-arm-none-eabi picolibc-arm-none-eabi libnewlib-arm-none-eabi qemu-system-arm cmake)
 
@@ -159,6 +163,7 @@ main)
     ;;
 test)
     install_deps
+    install_deps "${TEST_PKGS[@]}"
     if [ "${2:-}" = "--sanitize" ]; then
         setup build-asan -Db_sanitize=address,undefined -Db_lundef=false \
               -Dc_args=-fno-sanitize-recover=all -Dbuildtype=debugoptimized

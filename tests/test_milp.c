@@ -623,3 +623,79 @@ Test(milp, table7_vgg16_needs_one_shift)
     rip_plan_free(r);
     rip_problem_free(&p);
 }
+
+/* ---- the MILP module: loaded only when a plan needs it (issue 11) ---- */
+
+/* Is a library whose path contains name mapped in this process? */
+static bool mapped(const char *name)
+{
+    FILE *f = fopen("/proc/self/maps", "r");
+    cr_assert_not_null(f);
+    char line[1024];
+    bool found = false;
+    while (!found && fgets(line, sizeof line, f))
+        found = strstr(line, name) != NULL;
+    fclose(f);
+    return found;
+}
+
+Test(milp, ripsim_does_not_link_cbc)
+{
+    /* the dynamic loader's own list of what ripsim needs at startup
+    ** (LD_TRACE_LOADED_OBJECTS: what ldd shows): none of the solver's */
+    run_result *r = RUN_ENV("LD_TRACE_LOADED_OBJECTS=1", "--version");
+    cr_assert_eq(r->status, 0, "%s", r->err);
+    cr_assert(strstr(r->out, "libc.so"), "no loader listing: %s", r->out);
+    const char *solver[] = {"libCbc", "libClp", "libCoinUtils", "libOsi", "liblapack", "libgfortran", "libstdc++"};
+    /* (a sanitizer build's libasan brings libstdc++ itself) */
+    size_t n = sizeof solver / sizeof solver[0] - (strstr(r->out, "libasan") != NULL);
+    for (size_t i = 0; i < n; i++)
+        cr_expect_null(strstr(r->out, solver[i]), "ripsim links %s:\n%s", solver[i], r->out);
+}
+
+Test(milp, cbc_is_loaded_only_by_a_milp_plan)
+{
+    /* in this process: a tinyengine plan maps no CBC, a milp plan does */
+    hand_tensor t[] = {{0, 1, 10}, {1, 2, 6}};
+    rip_problem p;
+    hand_problem(&p, t, 2, 1);
+    rip_plan *g = run(&p, "tinyengine", NULL, false);
+    cr_expect_eq(g->peak, 16);
+    cr_expect_not(mapped("libCbc"), "CBC mapped before any milp plan");
+    rip_plan *m = run(&p, "milp", NULL, false);
+    cr_expect_eq(m->peak, 16);
+    cr_expect(mapped("ripsim-milp.so"));
+    cr_expect(mapped("libCbc"));
+    rip_plan_free(g);
+    rip_plan_free(m);
+    rip_problem_free(&p);
+}
+
+/* One line on stderr, nothing on stdout, exit 69 (a needed part missing). */
+static void expect_unavailable(const run_result *r, const char *needle)
+{
+    cr_expect_eq(r->status, RIP_EX_UNAVAILABLE, "status %d: %s", r->status, r->err);
+    cr_expect_eq(r->out[0], '\0', "%s", r->out);
+    cr_expect_eq(count_lines(r->err), 1, "%s", r->err);
+    cr_expect(strncmp(r->err, "ripsim plan: strategy milp: ", 28) == 0, "%s", r->err);
+    cr_expect(strstr(r->err, needle), "no '%s' in: %s", needle, r->err);
+}
+
+Test(milp, missing_module_is_one_clear_line)
+{
+    const char *g = data_path("firmware/models/mcunet/mcunet-in3.csv");
+    run_result *r = RUN_ENV("RIPSIM_MILP_MODULE=/nonexistent/ripsim-milp.so", "plan", g, "--strategy", "milp");
+    expect_unavailable(r, "/nonexistent/ripsim-milp.so");
+    cr_expect(strstr(r->err, "RIPSIM_MILP_MODULE"), "%s", r->err);
+    /* the other strategies do not need it */
+    r = RUN_ENV("RIPSIM_MILP_MODULE=/nonexistent/ripsim-milp.so", "plan", g, "--strategy", "tinyengine", "--json");
+    cr_expect_eq(r->status, 0, "%s", r->err);
+}
+
+Test(milp, foreign_library_is_refused)
+{
+    /* a shared library that is not the module (libm: no rip_milp_module) */
+    const char *g = data_path("firmware/models/mcunet/mcunet-in3.csv");
+    run_result *r = RUN_ENV("RIPSIM_MILP_MODULE=libm.so.6", "plan", g, "--strategy", "milp");
+    expect_unavailable(r, "no rip_milp_module symbol");
+}

@@ -95,6 +95,12 @@
 ** Returns RIP_OK, or a rip_status with err: RIP_S_DATA (more tensors or
 ** candidates than the program can index), RIP_S_NOMEM, RIP_S_INTERNAL (no
 ** heuristic gave a valid plan).
+**
+** Packaging.  This file alone links CBC (and through it Clp, LAPACK,
+** gfortran, libstdc++: 22 shared libraries).  It is built as the shared
+** module ripsim-milp.so, which milp_load.c opens the first time a plan
+** needs it, so every other ripsim process starts without them.  Its one
+** exported symbol is rip_milp_module (milp_module.h).
 */
 #include <errno.h>
 #include <float.h>
@@ -111,6 +117,7 @@
 
 #include <coin/Cbc_C_Interface.h>
 
+#include "milp_module.h"
 #include "plan.h"
 #include "status.h"
 #include "strategies.h"
@@ -1340,7 +1347,7 @@ static rip_status mp_fallback(const rip_problem *p, const rip_plan_opts *o, rip_
     return rc;
 }
 
-int rip_strategy_milp(const rip_problem *p, const rip_plan_opts *o, rip_plan *out, char err[RIP_ERR_LEN])
+static int milp_solve(const rip_problem *p, const rip_plan_opts *o, rip_plan *out, char err[RIP_ERR_LEN])
 {
     double t0 = mp_now();
     rip_plan_opts none = {0};
@@ -1456,3 +1463,13 @@ done:
     out->seconds = mp_now() - t0;
     return rc;
 }
+
+/* The module's entry, checked by milp_load.c before use. */
+__attribute__((visibility("default"))) const rip_milp_module_info rip_milp_module = {
+    .abi = RIP_MILP_MODULE_ABI,
+    .version = RIPSIM_VERSION,
+    .problem_size = sizeof(rip_problem),
+    .plan_size = sizeof(rip_plan),
+    .opts_size = sizeof(rip_plan_opts),
+    .solve = milp_solve,
+};

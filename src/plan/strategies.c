@@ -7,7 +7,8 @@
 **   greedy-size  TFLite Micro's GreedyMemoryPlanner (largest first, first fit)
 **   tinyengine   TinyEngine's scheduler: in-place blocks, largest first, first fit by address
 **   hill-climb   TVM USMP style: perturbed greedy orders, kept if no worse
-**   milp         the paper's MILP (Sec. 4.3) with COIN-OR CBC  (milp.c)
+**   milp         the paper's MILP (Sec. 4.3) with COIN-OR CBC  (milp.c, a module
+**                opened on first use by milp_load.c)
 **   exact        an exact solver                                (exact.c)
 */
 #include <string.h>

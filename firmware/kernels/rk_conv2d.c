@@ -9,8 +9,10 @@
 ** four channels per inner loop: the first from scratch, the second read
 ** where it lies (its tap rows are contiguous runs of the input; a tap row
 ** off the input is the first pixel's zero-point row in scratch, the two
-** share their rows).  1x1 layers without padding need no gather at all
-** (rk_pointwise_run, any stride).
+** share their rows).  Where the scratch holds two fields (depth <= 4 c_out)
+** both pixels are gathered instead and run as one contiguous product.  1x1
+** layers without padding need no gather at all (rk_pointwise_run, any
+** stride).
 */
 #include "rk_conv2d.h"
 #include "rk_internal.h"
@@ -69,6 +71,30 @@ static void one_pixel(const rk_conv_params *p, const rk_quant *q, const int8_t *
                           oc);
 }
 
+/* Two pixels gathered in col0 and col1 (depth bytes each) into y0, y1. */
+static void gathered_pair(const rk_conv_params *p, const rk_quant *q, const int8_t *col0, const int8_t *col1,
+                          const int8_t *filter, const int32_t *bias, int32_t depth, int32_t cout, int8_t *y0,
+                          int8_t *y1)
+{
+    const int32_t off = p->input_offset;
+    int32_t oc = 0;
+    for (; oc + 4 <= cout; oc += 4) {
+        uint32_t acc[8];
+        for (int32_t k = 0; k < 4; k++)
+            acc[k] = acc[4 + k] = rk_bias0(bias, oc + k);
+        rk_dot2x4_off_acc(col0, col1, filter + (ptrdiff_t)oc * depth, depth, depth, off, acc);
+        for (int32_t k = 0; k < 4; k++) {
+            y0[oc + k] = finish_at(p, q, acc[k], oc + k);
+            y1[oc + k] = finish_at(p, q, acc[4 + k], oc + k);
+        }
+    }
+    for (; oc < cout; oc++) {
+        const int8_t *w = filter + (ptrdiff_t)oc * depth;
+        y0[oc] = finish_at(p, q, rk_bias0(bias, oc) + rk_dot_off(col0, w, depth, off), oc);
+        y1[oc] = finish_at(p, q, rk_bias0(bias, oc) + rk_dot_off(col1, w, depth, off), oc);
+    }
+}
+
 /* Pixel (r, c), gathered in col, and pixel (r, c + 1), read from the
 ** input (all its columns on the input, d_w = 1), into y and y + cout. */
 static void pixel_pair(const rk_conv_params *p, const rk_quant *q, rk_dims in, const int8_t *input,
@@ -118,14 +144,24 @@ rk_status rk_conv2d(const rk_conv_params *p, const rk_quant *q, rk_dims in, cons
         return RK_OK;
     }
     const int32_t cin = in.c, cout = out.c, depth = p->k_h * p->k_w * cin;
-    int8_t *col = (int8_t *)(rk_gather_pre(scratch) + cout);
+    uint32_t *pre = rk_gather_pre(scratch);
+    int8_t *col = (int8_t *)(pre + cout);
+    /* the scratch keeps its size of one field + cout int32 (which the
+    ** 16-bit offset form no longer needs): a second field fits in front
+    ** when depth <= 4 cout */
+    int8_t *col1 = depth <= 4 * (int64_t)cout ? (int8_t *)pre : NULL;
     const bool pairs = p->d_w == 1 && p->k_w * cin >= RK_PAIR_MIN_ROW;
     int8_t *y = output;
     for (int32_t r = 0; r < out.h; r++)
         for (int32_t c = 0; c < out.w;) {
             gather(p, in, input, r, c, col);
             const int32_t j1 = (c + 1) * p->s_w - p->p_left;
-            if (pairs && c + 1 < out.w && j1 >= 0 && j1 + p->k_w <= in.w) {
+            if (col1 != NULL && c + 1 < out.w) {
+                gather(p, in, input, r, c + 1, col1);
+                gathered_pair(p, q, col, col1, filter, bias, depth, cout, y, y + cout);
+                y += 2 * (ptrdiff_t)cout;
+                c += 2;
+            } else if (pairs && c + 1 < out.w && j1 >= 0 && j1 + p->k_w <= in.w) {
                 pixel_pair(p, q, in, input, col, filter, bias, cout, r, c, y);
                 y += 2 * (ptrdiff_t)cout;
                 c += 2;

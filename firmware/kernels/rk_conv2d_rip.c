@@ -177,6 +177,48 @@ static bool meets_rows(const rk_conv_params *p, const rip_geom *g, const tap_spa
     return false;
 }
 
+/* Whether [lo, hi) meets the hull of a stored tap row of the pixel of span
+** t (conservative when d_w > 1: then it may only make a pair fall back). */
+static bool meets_span(const rk_conv_params *p, const rip_geom *g, const tap_span *t, int64_t lo, int64_t hi)
+{
+    if (t->b_lo == t->b_hi)
+        return false;
+    const int64_t len = ((int64_t)(t->b_hi - t->b_lo - 1) * p->d_w + 1) * g->cin;
+    for (int32_t a = t->a_lo; a < t->a_hi; a++) {
+        const int64_t at = row_address(p, g, t, a);
+        if (at < hi && lo < at + len)
+            return true;
+    }
+    return false;
+}
+
+/* Two pixels gathered in col0 and col1, written from y and y + cout: the
+** second pixel's reads are all done, so any write order gives its output. */
+static void gathered_pair(const rk_conv_params *p, const rk_quant *q, const int32_t *bias, const int8_t *filter,
+                          const rip_geom *g, const int8_t *col0, const int8_t *col1, int64_t y, int8_t *ws)
+{
+    const int32_t cout = g->cout, depth = g->depth, off = p->input_offset;
+    int32_t oc = 0;
+    for (; oc + 4 <= cout; oc += 4) {
+        uint32_t acc[8];
+        for (int32_t k = 0; k < 4; k++)
+            acc[k] = acc[4 + k] = rk_bias0(bias, oc + k);
+        rk_dot2x4_off_acc(col0, col1, filter + (ptrdiff_t)oc * depth, depth, depth, off, acc);
+        for (int32_t k = 0; k < 4; k++) {
+            ws[y + oc + k] = rk_finish(acc[k], q->multiplier[oc + k], q->shift[oc + k], p->output_offset, p->act);
+            ws[y + cout + oc + k] =
+                rk_finish(acc[4 + k], q->multiplier[oc + k], q->shift[oc + k], p->output_offset, p->act);
+        }
+    }
+    for (; oc < cout; oc++) {
+        const int8_t *w = filter + (ptrdiff_t)oc * depth;
+        ws[y + oc] = rk_finish(rk_bias0(bias, oc) + rk_dot_off(col0, w, depth, off), q->multiplier[oc],
+                               q->shift[oc], p->output_offset, p->act);
+        ws[y + cout + oc] = rk_finish(rk_bias0(bias, oc) + rk_dot_off(col1, w, depth, off), q->multiplier[oc],
+                                      q->shift[oc], p->output_offset, p->act);
+    }
+}
+
 /*
 ** Pixel q (r, c), gathered in col, and pixel q + 1 (r, c + 1), all of
 ** whose taps are stored (d_w = 1), read where they lie, two pixels x four
@@ -246,6 +288,9 @@ static rk_status run_gather(const rk_conv_params *p, const rk_quant *q, rk_dims 
 #ifndef RK_INSTRUMENT
     const int32_t run = p->k_w * g->cin;
     const bool pairs = p->d_w == 1 && run >= RK_PAIR_MIN_ROW;
+    /* the cout int32 of the scratch are free (the 16-bit offset form needs
+    ** no folded constants): a second field fits there when depth <= 4 cout */
+    int8_t *col1 = g->depth <= 4 * (int64_t)cout ? (int8_t *)rk_gather_pre(scratch) : NULL;
 #endif
     int64_t y = 0; /* address of the next output scalar */
     for (int32_t r = 0; r < out.h; r++)
@@ -254,7 +299,18 @@ static rk_status run_gather(const rk_conv_params *p, const rk_quant *q, rk_dims 
             if (!gather_pixel(p, g, r, c, ws, col RK_TRK_ARG))
                 return RK_OK;
 #ifndef RK_INSTRUMENT
-            if (pairs && c + 1 < out.w) {
+            if (col1 != NULL && c + 1 < out.w) {
+                /* q + 1 gathered before q's writes: the same bytes as in
+                ** the plain order when q's writes meet none of them */
+                const tap_span t1 = span_of(p, g, r, c + 1);
+                if (!meets_span(p, g, &t1, y, y + cout)) {
+                    (void)gather_pixel(p, g, r, c + 1, ws, col1);
+                    gathered_pair(p, q, bias, filter, g, col, col1, y, ws);
+                    y += 2 * (int64_t)cout;
+                    c += 2;
+                    continue;
+                }
+            } else if (pairs && c + 1 < out.w) {
                 const tap_span t1 = span_of(p, g, r, c + 1);
                 if (t1.a_lo == 0 && t1.a_hi == p->k_h && t1.b_lo == 0 && t1.b_hi == p->k_w &&
                     !meets_rows(p, g, &t1, run, y, y + cout)) {

@@ -52,49 +52,6 @@ static void gather(const rk_conv_params *p, rk_dims in, const int8_t *input, int
     }
 }
 
-/* One pixel from its gathered field col into y. */
-static void one_pixel(const rk_conv_params *p, const rk_quant *q, const int8_t *col, const int8_t *filter,
-                      const int32_t *bias, int32_t depth, int32_t cout, int8_t *y)
-{
-    const int32_t off = p->input_offset;
-    int32_t oc = 0;
-    for (; oc + 4 <= cout; oc += 4) {
-        uint32_t acc[4];
-        for (int32_t k = 0; k < 4; k++)
-            acc[k] = rk_bias0(bias, oc + k);
-        rk_dot4_off_acc(col, filter + (ptrdiff_t)oc * depth, depth, depth, off, acc);
-        for (int32_t k = 0; k < 4; k++)
-            y[oc + k] = finish_at(p, q, acc[k], oc + k);
-    }
-    for (; oc < cout; oc++)
-        y[oc] = finish_at(p, q, rk_bias0(bias, oc) + rk_dot_off(col, filter + (ptrdiff_t)oc * depth, depth, off),
-                          oc);
-}
-
-/* Two pixels gathered in col0 and col1 (depth bytes each) into y0, y1. */
-static void gathered_pair(const rk_conv_params *p, const rk_quant *q, const int8_t *col0, const int8_t *col1,
-                          const int8_t *filter, const int32_t *bias, int32_t depth, int32_t cout, int8_t *y0,
-                          int8_t *y1)
-{
-    const int32_t off = p->input_offset;
-    int32_t oc = 0;
-    for (; oc + 4 <= cout; oc += 4) {
-        uint32_t acc[8];
-        for (int32_t k = 0; k < 4; k++)
-            acc[k] = acc[4 + k] = rk_bias0(bias, oc + k);
-        rk_dot2x4_off_acc(col0, col1, filter + (ptrdiff_t)oc * depth, depth, depth, off, acc);
-        for (int32_t k = 0; k < 4; k++) {
-            y0[oc + k] = finish_at(p, q, acc[k], oc + k);
-            y1[oc + k] = finish_at(p, q, acc[4 + k], oc + k);
-        }
-    }
-    for (; oc < cout; oc++) {
-        const int8_t *w = filter + (ptrdiff_t)oc * depth;
-        y0[oc] = finish_at(p, q, rk_bias0(bias, oc) + rk_dot_off(col0, w, depth, off), oc);
-        y1[oc] = finish_at(p, q, rk_bias0(bias, oc) + rk_dot_off(col1, w, depth, off), oc);
-    }
-}
-
 /* Pixel (r, c), gathered in col, and pixel (r, c + 1), read from the
 ** input (all its columns on the input, d_w = 1), into y and y + cout. */
 static void pixel_pair(const rk_conv_params *p, const rk_quant *q, rk_dims in, const int8_t *input,
@@ -149,8 +106,8 @@ rk_status rk_conv2d(const rk_conv_params *p, const rk_quant *q, rk_dims in, cons
     /* the scratch keeps its size of one field + cout int32 (which the
     ** 16-bit offset form no longer needs): a second field fits in front
     ** when depth <= 4 cout */
-    int8_t *col1 = depth <= 4 * (int64_t)cout ? (int8_t *)pre : NULL;
-    const bool pairs = p->d_w == 1 && p->k_w * cin >= RK_PAIR_MIN_ROW;
+    int8_t *col1 = RK_PIXEL_PAIRS && depth <= 4 * (int64_t)cout ? (int8_t *)pre : NULL;
+    const bool pairs = RK_PIXEL_PAIRS && p->d_w == 1 && p->k_w * cin >= RK_PAIR_MIN_ROW;
     int8_t *y = output;
     for (int32_t r = 0; r < out.h; r++)
         for (int32_t c = 0; c < out.w;) {
@@ -158,7 +115,7 @@ rk_status rk_conv2d(const rk_conv_params *p, const rk_quant *q, rk_dims in, cons
             const int32_t j1 = (c + 1) * p->s_w - p->p_left;
             if (col1 != NULL && c + 1 < out.w) {
                 gather(p, in, input, r, c + 1, col1);
-                gathered_pair(p, q, col, col1, filter, bias, depth, cout, y, y + cout);
+                rk_pair_channels(p, q, col, col1, filter, bias, depth, cout, y, y + cout);
                 y += 2 * (ptrdiff_t)cout;
                 c += 2;
             } else if (pairs && c + 1 < out.w && j1 >= 0 && j1 + p->k_w <= in.w) {
@@ -166,7 +123,7 @@ rk_status rk_conv2d(const rk_conv_params *p, const rk_quant *q, rk_dims in, cons
                 y += 2 * (ptrdiff_t)cout;
                 c += 2;
             } else {
-                one_pixel(p, q, col, filter, bias, depth, cout, y);
+                rk_one_channels(p, q, col, filter, bias, depth, cout, y);
                 y += cout;
                 c += 1;
             }

@@ -71,8 +71,10 @@ typedef struct tap_span {
 /* [*lo, *hi): the t in [0, k) with 0 <= base + t d < n (d >= 1). */
 static void axis_span(int64_t base, int32_t k, int32_t d, int32_t n, int32_t *lo, int32_t *hi)
 {
-    int64_t l = base >= 0 ? 0 : (-base + d - 1) / d;
-    int64_t h = base > (int64_t)n - 1 ? 0 : ((int64_t)n - 1 - base) / d + 1;
+    /* d = 1 without a division: Cortex-M0 has no divide instruction, and a
+    ** 64-bit division per pixel and axis is a library call there */
+    int64_t l = base >= 0 ? 0 : d == 1 ? -base : (-base + d - 1) / d;
+    int64_t h = base > (int64_t)n - 1 ? 0 : d == 1 ? (int64_t)n - base : ((int64_t)n - 1 - base) / d + 1;
     if (h > k)
         h = k;
     if (l > h)
@@ -141,6 +143,13 @@ static bool gather_pixel(const rk_conv_params *p, const rip_geom *g, int32_t r, 
 static bool gather_channels(const rk_conv_params *p, const rk_quant *q, const int32_t *bias, const int8_t *filter,
                             const rip_geom *g, const int8_t *col, int32_t oc, int64_t y, int8_t *ws RK_TRK_PARAM)
 {
+#ifndef RK_INSTRUMENT
+    /* the release build runs the dual buffer's own channel loop */
+    const rk_quant qo = {q->multiplier + oc, q->shift + oc};
+    rk_one_channels(p, &qo, col, filter + (ptrdiff_t)oc * g->depth, bias != NULL ? bias + oc : NULL, g->depth,
+                    g->cout - oc, ws + y + oc);
+    return true;
+#else
     const int32_t cout = g->cout, depth = g->depth, off = p->input_offset;
     for (; oc + 4 <= cout; oc += 4) {
         uint32_t acc[4];
@@ -158,6 +167,7 @@ static bool gather_channels(const rk_conv_params *p, const rk_quant *q, const in
         RK_WRITE(ws, y + oc, v);
     }
     return true;
+#endif
 }
 
 #ifndef RK_INSTRUMENT
@@ -190,33 +200,6 @@ static bool meets_span(const rk_conv_params *p, const rip_geom *g, const tap_spa
             return true;
     }
     return false;
-}
-
-/* Two pixels gathered in col0 and col1, written from y and y + cout: the
-** second pixel's reads are all done, so any write order gives its output. */
-static void gathered_pair(const rk_conv_params *p, const rk_quant *q, const int32_t *bias, const int8_t *filter,
-                          const rip_geom *g, const int8_t *col0, const int8_t *col1, int64_t y, int8_t *ws)
-{
-    const int32_t cout = g->cout, depth = g->depth, off = p->input_offset;
-    int32_t oc = 0;
-    for (; oc + 4 <= cout; oc += 4) {
-        uint32_t acc[8];
-        for (int32_t k = 0; k < 4; k++)
-            acc[k] = acc[4 + k] = rk_bias0(bias, oc + k);
-        rk_dot2x4_off_acc(col0, col1, filter + (ptrdiff_t)oc * depth, depth, depth, off, acc);
-        for (int32_t k = 0; k < 4; k++) {
-            ws[y + oc + k] = rk_finish(acc[k], q->multiplier[oc + k], q->shift[oc + k], p->output_offset, p->act);
-            ws[y + cout + oc + k] =
-                rk_finish(acc[4 + k], q->multiplier[oc + k], q->shift[oc + k], p->output_offset, p->act);
-        }
-    }
-    for (; oc < cout; oc++) {
-        const int8_t *w = filter + (ptrdiff_t)oc * depth;
-        ws[y + oc] = rk_finish(rk_bias0(bias, oc) + rk_dot_off(col0, w, depth, off), q->multiplier[oc],
-                               q->shift[oc], p->output_offset, p->act);
-        ws[y + cout + oc] = rk_finish(rk_bias0(bias, oc) + rk_dot_off(col1, w, depth, off), q->multiplier[oc],
-                                      q->shift[oc], p->output_offset, p->act);
-    }
 }
 
 /*
@@ -287,10 +270,10 @@ static rk_status run_gather(const rk_conv_params *p, const rk_quant *q, rk_dims 
     int8_t *col = (int8_t *)(rk_gather_pre(scratch) + cout);
 #ifndef RK_INSTRUMENT
     const int32_t run = p->k_w * g->cin;
-    const bool pairs = p->d_w == 1 && run >= RK_PAIR_MIN_ROW;
+    const bool pairs = RK_PIXEL_PAIRS && p->d_w == 1 && run >= RK_PAIR_MIN_ROW;
     /* the cout int32 of the scratch are free (the 16-bit offset form needs
     ** no folded constants): a second field fits there when depth <= 4 cout */
-    int8_t *col1 = g->depth <= 4 * (int64_t)cout ? (int8_t *)rk_gather_pre(scratch) : NULL;
+    int8_t *col1 = RK_PIXEL_PAIRS && g->depth <= 4 * (int64_t)cout ? (int8_t *)rk_gather_pre(scratch) : NULL;
 #endif
     int64_t y = 0; /* address of the next output scalar */
     for (int32_t r = 0; r < out.h; r++)
@@ -305,7 +288,8 @@ static rk_status run_gather(const rk_conv_params *p, const rk_quant *q, rk_dims 
                 const tap_span t1 = span_of(p, g, r, c + 1);
                 if (!meets_span(p, g, &t1, y, y + cout)) {
                     (void)gather_pixel(p, g, r, c + 1, ws, col1);
-                    gathered_pair(p, q, bias, filter, g, col, col1, y, ws);
+                    /* q + 1's reads are all done: any write order gives its output */
+                    rk_pair_channels(p, q, col, col1, filter, bias, g->depth, cout, ws + y, ws + y + cout);
                     y += 2 * (int64_t)cout;
                     c += 2;
                     continue;

@@ -229,4 +229,25 @@ static inline uint32_t *rk_gather_pre(int8_t *scratch)
 void rk_pointwise_run(const rk_conv_params *p, const rk_quant *q, rk_dims in, const int8_t *input,
                       const int8_t *filter, const int32_t *bias, rk_dims out, int8_t *output);
 
+/* Channels 0..cout-1 of two pixels whose fields (depth bytes each) are
+** contiguous at x0 and x1, into y0[0..cout) and y1[0..cout), two pixels x
+** four channels per inner loop; and of one pixel (rk_pointwise.c).  The
+** outputs may not overlap x0, x1 or filter. */
+void rk_pair_channels(const rk_conv_params *p, const rk_quant *q, const int8_t *x0, const int8_t *x1,
+                      const int8_t *filter, const int32_t *bias, int32_t depth, int32_t cout, int8_t *y0, int8_t *y1);
+void rk_one_channels(const rk_conv_params *p, const rk_quant *q, const int8_t *x, const int8_t *filter,
+                     const int32_t *bias, int32_t depth, int32_t cout, int8_t *y);
+
+/* Two pixels per inner loop pays where a compiler vectorizes the loop (its
+** eight accumulators live in vector registers).  On M-profile Arm cores
+** (no vector unit; ARMv6-M has eight low registers) they spill, and the
+** pair costs more instructions than it saves: there the kernels run one
+** pixel x four channels.  A compile-time constant, so both paths always
+** compile. */
+#if defined(__ARM_ARCH_PROFILE) && __ARM_ARCH_PROFILE == 'M'
+#define RK_PIXEL_PAIRS 0
+#else
+#define RK_PIXEL_PAIRS 1
+#endif
+
 #endif

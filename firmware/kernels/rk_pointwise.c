@@ -5,7 +5,10 @@
 ** Register blocking: two output pixels x four output channels per inner
 ** loop (rk_dot2x4_off_acc), so each filter byte loaded serves two pixels
 ** and each input byte four channels; the pixels are read where they lie
-** (a stride only changes their addresses, nothing is copied).
+** (a stride only changes their addresses, nothing is copied).  The
+** channel loops of one pixel pair and of one pixel (rk_pair_channels,
+** rk_one_channels) are out of line and shared with rk_conv2d and
+** rk_conv2d_rip, so dual buffer and in place run the same machine code.
 */
 #include "rk_pointwise.h"
 #include "rk_internal.h"
@@ -35,46 +38,59 @@ static int8_t finish_at(const rk_conv_params *p, const rk_quant *q, uint32_t acc
     return rk_finish(acc, q->multiplier[oc], q->shift[oc], p->output_offset, p->act);
 }
 
+void rk_pair_channels(const rk_conv_params *p, const rk_quant *q, const int8_t *x0, const int8_t *x1,
+                      const int8_t *filter, const int32_t *bias, int32_t depth, int32_t cout, int8_t *y0, int8_t *y1)
+{
+    const int32_t off = p->input_offset;
+    int32_t oc = 0;
+    for (; oc + 4 <= cout; oc += 4) {
+        uint32_t acc[8];
+        for (int32_t k = 0; k < 4; k++)
+            acc[k] = acc[4 + k] = rk_bias0(bias, oc + k);
+        rk_dot2x4_off_acc(x0, x1, filter + (ptrdiff_t)oc * depth, depth, depth, off, acc);
+        for (int32_t k = 0; k < 4; k++) {
+            y0[oc + k] = finish_at(p, q, acc[k], oc + k);
+            y1[oc + k] = finish_at(p, q, acc[4 + k], oc + k);
+        }
+    }
+    for (; oc < cout; oc++) {
+        const int8_t *w = filter + (ptrdiff_t)oc * depth;
+        y0[oc] = finish_at(p, q, rk_bias0(bias, oc) + rk_dot_off(x0, w, depth, off), oc);
+        y1[oc] = finish_at(p, q, rk_bias0(bias, oc) + rk_dot_off(x1, w, depth, off), oc);
+    }
+}
+
+void rk_one_channels(const rk_conv_params *p, const rk_quant *q, const int8_t *x, const int8_t *filter,
+                     const int32_t *bias, int32_t depth, int32_t cout, int8_t *y)
+{
+    const int32_t off = p->input_offset;
+    int32_t oc = 0;
+    for (; oc + 4 <= cout; oc += 4) {
+        uint32_t acc[4];
+        for (int32_t k = 0; k < 4; k++)
+            acc[k] = rk_bias0(bias, oc + k);
+        rk_dot4_off_acc(x, filter + (ptrdiff_t)oc * depth, depth, depth, off, acc);
+        for (int32_t k = 0; k < 4; k++)
+            y[oc + k] = finish_at(p, q, acc[k], oc + k);
+    }
+    for (; oc < cout; oc++)
+        y[oc] = finish_at(p, q, rk_bias0(bias, oc) + rk_dot_off(x, filter + (ptrdiff_t)oc * depth, depth, off), oc);
+}
+
 void rk_pointwise_run(const rk_conv_params *p, const rk_quant *q, rk_dims in, const int8_t *input,
                       const int8_t *filter, const int32_t *bias, rk_dims out, int8_t *output)
 {
-    const int32_t cin = in.c, cout = out.c, n_pix = out.h * out.w, off = p->input_offset;
+    const int32_t cin = in.c, cout = out.c, n_pix = out.h * out.w;
     int32_t pix = 0;
-    for (; pix + 2 <= n_pix; pix += 2) {
-        const int8_t *x0 = pixel_at(p, in, out, input, pix), *x1 = pixel_at(p, in, out, input, pix + 1);
-        int8_t *y0 = output + (ptrdiff_t)pix * cout, *y1 = y0 + cout;
-        int32_t oc = 0;
-        for (; oc + 4 <= cout; oc += 4) {
-            uint32_t acc[8];
-            for (int32_t k = 0; k < 4; k++)
-                acc[k] = acc[4 + k] = rk_bias0(bias, oc + k);
-            rk_dot2x4_off_acc(x0, x1, filter + (ptrdiff_t)oc * cin, cin, cin, off, acc);
-            for (int32_t k = 0; k < 4; k++) {
-                y0[oc + k] = finish_at(p, q, acc[k], oc + k);
-                y1[oc + k] = finish_at(p, q, acc[4 + k], oc + k);
-            }
+    if (RK_PIXEL_PAIRS)
+        for (; pix + 2 <= n_pix; pix += 2) {
+            int8_t *y0 = output + (ptrdiff_t)pix * cout;
+            rk_pair_channels(p, q, pixel_at(p, in, out, input, pix), pixel_at(p, in, out, input, pix + 1), filter,
+                             bias, cin, cout, y0, y0 + cout);
         }
-        for (; oc < cout; oc++) {
-            const int8_t *w = filter + (ptrdiff_t)oc * cin;
-            y0[oc] = finish_at(p, q, rk_bias0(bias, oc) + rk_dot_off(x0, w, cin, off), oc);
-            y1[oc] = finish_at(p, q, rk_bias0(bias, oc) + rk_dot_off(x1, w, cin, off), oc);
-        }
-    }
-    if (pix < n_pix) {
-        const int8_t *x = pixel_at(p, in, out, input, pix);
-        int8_t *y = output + (ptrdiff_t)pix * cout;
-        int32_t oc = 0;
-        for (; oc + 4 <= cout; oc += 4) {
-            uint32_t acc[4];
-            for (int32_t k = 0; k < 4; k++)
-                acc[k] = rk_bias0(bias, oc + k);
-            rk_dot4_off_acc(x, filter + (ptrdiff_t)oc * cin, cin, cin, off, acc);
-            for (int32_t k = 0; k < 4; k++)
-                y[oc + k] = finish_at(p, q, acc[k], oc + k);
-        }
-        for (; oc < cout; oc++)
-            y[oc] = finish_at(p, q, rk_bias0(bias, oc) + rk_dot_off(x, filter + (ptrdiff_t)oc * cin, cin, off), oc);
-    }
+    for (; pix < n_pix; pix++)
+        rk_one_channels(p, q, pixel_at(p, in, out, input, pix), filter, bias, cin, cout,
+                        output + (ptrdiff_t)pix * cout);
 }
 
 rk_status rk_pointwise(const rk_conv_params *p, const rk_quant *q, rk_dims in, const int8_t *input,

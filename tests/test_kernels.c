@@ -257,6 +257,58 @@ Test(kernels, conv2d_equals_reference_on_random_layers)
     }
 }
 
+/*
+** The register-blocked paths (two pixels x four channels) need wider
+** channels than draw_conv's: a second pixel read from the input (tap rows
+** of >= 48 bytes, depth > 4 c_out), two gathered fields (depth <= 4 c_out),
+** 1x1 at any stride with an odd pixel count, and depthwise channel blocks
+** of 32 with a tail.  Every output against the reference convolution.
+*/
+Test(kernels, blocked_paths_equal_reference_on_wide_layers)
+{
+    rng r = {909};
+    for (int n = 0; n < 600; n++) {
+        conv_case k;
+        const bool dw = n % 4 == 3, one = n % 8 == 1; /* one: 1x1 without padding, any stride */
+        ref_conv *g = &k.g;
+        memset(g, 0, sizeof *g);
+        g->cin = (int)(n % 2 == 0 ? rng_int(&r, 16, 70) : rng_int(&r, 1, 12));
+        g->cout = dw ? g->cin : (int)rng_int(&r, 1, 40);
+        g->k_h = one ? 1 : (int)rng_int(&r, 1, 4);
+        g->k_w = one ? 1 : (int)rng_int(&r, 1, 4);
+        g->s_h = (int)rng_int(&r, 1, 2);
+        g->s_w = (int)rng_int(&r, 1, 2);
+        g->d_h = one || rng_int(&r, 0, 3) ? 1 : 2;
+        g->d_w = one || rng_int(&r, 0, 3) ? 1 : 2;
+        const int keh = g->d_h * (g->k_h - 1) + 1, kew = g->d_w * (g->k_w - 1) + 1;
+        g->h_in = (int)rng_int(&r, keh, keh + 7);
+        g->w_in = (int)rng_int(&r, kew, kew + 9);
+        g->p_top = one ? 0 : (int)rng_int(&r, 0, keh - 1);
+        g->p_left = one ? 0 : (int)rng_int(&r, 0, kew - 1);
+        const int pb = one ? 0 : (int)rng_int(&r, 0, keh - 1), pr = one ? 0 : (int)rng_int(&r, 0, kew - 1);
+        g->h_out = (g->h_in + g->p_top + pb - keh) / g->s_h + 1;
+        g->w_out = (g->w_in + g->p_left + pr - kew) / g->s_w + 1;
+        g->in_zp = (int)rng_int(&r, -128, 127);
+        g->out_zp = (int)rng_int(&r, -128, 127);
+        draw_act(&r, &g->act_min, &g->act_max);
+        case_params(&k);
+        k.p.p_bottom = pb;
+        k.p.p_right = pr;
+        case_data(&r, &k, dw);
+        if (dw) {
+            const size_t n_out = (size_t)g->h_out * g->w_out * g->cout;
+            int8_t *want = run_ref(&k, true), *got = xmalloc(n_out);
+            cr_assert_eq(rk_depthwise(&k.p, &k.q, k.in, k.input, k.filter, k.bias, k.out, got), RK_OK);
+            cr_assert(memcmp(got, want, n_out) == 0, "wide depthwise layer %d differs from the reference", n);
+            free(got);
+            free(want);
+        } else {
+            expect_conv_equal(&k, 0);
+        }
+        case_free(&k);
+    }
+}
+
 Test(kernels, pointwise_equals_reference_on_random_layers)
 {
     rng r = {77};

@@ -71,8 +71,10 @@ typedef struct tap_span {
 /* [*lo, *hi): the t in [0, k) with 0 <= base + t d < n (d >= 1). */
 static void axis_span(int64_t base, int32_t k, int32_t d, int32_t n, int32_t *lo, int32_t *hi)
 {
-    int64_t l = base >= 0 ? 0 : (-base + d - 1) / d;
-    int64_t h = base > (int64_t)n - 1 ? 0 : ((int64_t)n - 1 - base) / d + 1;
+    /* d = 1 without a division: Cortex-M0 has no divide instruction, and a
+    ** 64-bit division per pixel and axis is a library call there */
+    int64_t l = base >= 0 ? 0 : d == 1 ? -base : (-base + d - 1) / d;
+    int64_t h = base > (int64_t)n - 1 ? 0 : d == 1 ? (int64_t)n - base : ((int64_t)n - 1 - base) / d + 1;
     if (h > k)
         h = k;
     if (l > h)
@@ -100,61 +102,213 @@ static int64_t row_address(const rk_conv_params *p, const rip_geom *g, const tap
     return g->gap + (i * g->w_s + j) * g->cin;
 }
 
-/* Gather first (sigma = 0).  Per tap row, the stored taps are one
-** contiguous run of the workspace when d_w = 1 (read and checked as one);
-** every channel is then one contiguous dot product with its filter row. */
+/* The receptive field of pixel (r, c) into col (pad taps and taps off the
+** store at the zero point): per tap row, the stored taps are one
+** contiguous run of the workspace when d_w = 1 (read and checked as one).
+** Instrumented: false when a check says stop (RK_READ_CHECK returns
+** RK_OK, which is 0, i.e. false, here). */
+static bool gather_pixel(const rk_conv_params *p, const rip_geom *g, int32_t r, int32_t c, const int8_t *ws,
+                         int8_t *col RK_TRK_PARAM)
+{
+    const int32_t cin = g->cin;
+    const size_t row_bytes = (size_t)p->k_w * (size_t)cin;
+    const int8_t zero_point = (int8_t)(-p->input_offset);
+    const tap_span t = span_of(p, g, r, c);
+    const size_t before = (size_t)t.b_lo * (size_t)cin, valid = (size_t)(t.b_hi - t.b_lo) * (size_t)cin;
+    int8_t *dst = col;
+    for (int32_t a = 0; a < p->k_h; a++, dst += row_bytes) {
+        if (a < t.a_lo || a >= t.a_hi) {
+            memset(dst, zero_point, row_bytes);
+            continue;
+        }
+        const int64_t addr = row_address(p, g, &t, a);
+        memset(dst, zero_point, before);
+        if (p->d_w == 1) {
+            RK_READ_CHECK(addr, (int64_t)valid);
+            memcpy(dst + before, ws + addr, valid);
+        } else {
+            for (int32_t b = t.b_lo; b < t.b_hi; b++) {
+                const int64_t at = addr + (int64_t)(b - t.b_lo) * p->d_w * cin;
+                RK_READ_CHECK(at, cin);
+                memcpy(dst + (size_t)b * (size_t)cin, ws + at, (size_t)cin);
+            }
+        }
+        memset(dst + before + valid, zero_point, row_bytes - before - valid);
+    }
+    return true;
+}
+
+/* Channels [oc, cout) of the pixel gathered in col, written from y.
+** false when the instrumented write check says stop (as gather_pixel). */
+static bool gather_channels(const rk_conv_params *p, const rk_quant *q, const int32_t *bias, const int8_t *filter,
+                            const rip_geom *g, const int8_t *col, int32_t oc, int64_t y, int8_t *ws RK_TRK_PARAM)
+{
+#ifndef RK_INSTRUMENT
+    /* the release build runs the dual buffer's own channel loop */
+    const rk_quant qo = {q->multiplier + oc, q->shift + oc};
+    rk_one_channels(p, &qo, col, filter + (ptrdiff_t)oc * g->depth, bias != NULL ? bias + oc : NULL, g->depth,
+                    g->cout - oc, ws + y + oc);
+    return true;
+#else
+    const int32_t cout = g->cout, depth = g->depth, off = p->input_offset;
+    for (; oc + 4 <= cout; oc += 4) {
+        uint32_t acc[4];
+        for (int32_t k = 0; k < 4; k++)
+            acc[k] = rk_bias0(bias, oc + k);
+        rk_dot4_off_acc(col, filter + (ptrdiff_t)oc * depth, depth, depth, off, acc);
+        for (int32_t k = 0; k < 4; k++) {
+            const int8_t v = rk_finish(acc[k], q->multiplier[oc + k], q->shift[oc + k], p->output_offset, p->act);
+            RK_WRITE(ws, y + oc + k, v);
+        }
+    }
+    for (; oc < cout; oc++) {
+        const int8_t v = rk_finish(rk_bias0(bias, oc) + rk_dot_off(col, filter + (ptrdiff_t)oc * depth, depth, off),
+                                   q->multiplier[oc], q->shift[oc], p->output_offset, p->act);
+        RK_WRITE(ws, y + oc, v);
+    }
+    return true;
+#endif
+}
+
+#ifndef RK_INSTRUMENT
+/* Below this many bytes per tap row a pixel pair costs more than it saves. */
+#define RK_PAIR_MIN_ROW 48
+
+/* Whether [lo, hi) meets one of the k_h tap rows (run bytes each) of a
+** pixel whose taps are all stored, tap row a at t->(row a). */
+static bool meets_rows(const rk_conv_params *p, const rip_geom *g, const tap_span *t, int32_t run, int64_t lo,
+                       int64_t hi)
+{
+    for (int32_t a = 0; a < p->k_h; a++) {
+        const int64_t at = row_address(p, g, t, a);
+        if (at < hi && lo < at + run)
+            return true;
+    }
+    return false;
+}
+
+/* Whether [lo, hi) meets the hull of a stored tap row of the pixel of span
+** t (conservative when d_w > 1: then it may only make a pair fall back). */
+static bool meets_span(const rk_conv_params *p, const rip_geom *g, const tap_span *t, int64_t lo, int64_t hi)
+{
+    if (t->b_lo == t->b_hi)
+        return false;
+    const int64_t len = ((int64_t)(t->b_hi - t->b_lo - 1) * p->d_w + 1) * g->cin;
+    for (int32_t a = t->a_lo; a < t->a_hi; a++) {
+        const int64_t at = row_address(p, g, t, a);
+        if (at < hi && lo < at + len)
+            return true;
+    }
+    return false;
+}
+
+/*
+** Pixel q (r, c), gathered in col, and pixel q + 1 (r, c + 1), all of
+** whose taps are stored (d_w = 1), read where they lie, two pixels x four
+** channels per inner loop.  The caller has checked that q's writes
+** [y, y + cout) meet no tap of q + 1.  q + 1's four channels of a block are
+** written at once when they meet none of its taps; the first block that
+** would is held back: q finishes alone, q + 1 is gathered (all its reads,
+** still untouched), the held block written, and q + 1 finishes alone.  Every
+** byte q + 1 reads therefore holds what it holds in the plain order (after
+** q's writes, before q + 1's), so the output is that order's at any gap.
+*/
+static void gather_pair(const rk_conv_params *p, const rk_quant *q, const int32_t *bias, const int8_t *filter,
+                        const rip_geom *g, const tap_span *t1, int8_t *col, int32_t r, int32_t c, int64_t y,
+                        int8_t *ws)
+{
+    const int32_t cout = g->cout, depth = g->depth, run = p->k_w * g->cin, off = p->input_offset;
+    const int64_t y1 = y + cout;
+    int32_t oc = 0;
+    for (; oc + 4 <= cout; oc += 4) {
+        uint32_t acc[8];
+        for (int32_t k = 0; k < 4; k++)
+            acc[k] = acc[4 + k] = rk_bias0(bias, oc + k);
+        const int8_t *w = filter + (ptrdiff_t)oc * depth;
+        for (int32_t a = 0; a < p->k_h; a++)
+            rk_dot2x4_off_acc(col + (ptrdiff_t)a * run, ws + row_address(p, g, t1, a), w + (ptrdiff_t)a * run,
+                              depth, run, off, acc);
+        int8_t v1[4];
+        for (int32_t k = 0; k < 4; k++) {
+            ws[y + oc + k] = rk_finish(acc[k], q->multiplier[oc + k], q->shift[oc + k], p->output_offset, p->act);
+            v1[k] = rk_finish(acc[4 + k], q->multiplier[oc + k], q->shift[oc + k], p->output_offset, p->act);
+        }
+        if (meets_rows(p, g, t1, run, y1 + oc, y1 + oc + 4)) {
+            (void)gather_channels(p, q, bias, filter, g, col, oc + 4, y, ws);
+            (void)gather_pixel(p, g, r, c + 1, ws, col);
+            memcpy(ws + y1 + oc, v1, 4);
+            (void)gather_channels(p, q, bias, filter, g, col, oc + 4, y1, ws);
+            return;
+        }
+        memcpy(ws + y1 + oc, v1, 4);
+    }
+    /* the last channels: q's, then q + 1's, all read before any is written */
+    int8_t v1[4];
+    const int32_t rest = cout - oc;
+    for (int32_t k = 0; k < rest; k++) {
+        const int32_t o = oc + k;
+        const int8_t *w = filter + (ptrdiff_t)o * depth;
+        uint32_t a1 = rk_bias0(bias, o);
+        for (int32_t a = 0; a < p->k_h; a++)
+            a1 += rk_dot_off(ws + row_address(p, g, t1, a), w + (ptrdiff_t)a * run, run, off);
+        v1[k] = rk_finish(a1, q->multiplier[o], q->shift[o], p->output_offset, p->act);
+    }
+    (void)gather_channels(p, q, bias, filter, g, col, oc, y, ws);
+    if (rest > 0)
+        memcpy(ws + y1 + oc, v1, (size_t)rest);
+}
+#endif
+
+/* Gather first (sigma = 0): all reads of a pixel (into scratch) before
+** its first write.  The release build computes two neighbouring pixels
+** together where that changes no byte read (gather_pair); the instrumented
+** build keeps the plain order, so its records are those of that order. */
 static rk_status run_gather(const rk_conv_params *p, const rk_quant *q, rk_dims out, const int8_t *filter,
                             const int32_t *bias, const rip_geom *g, int8_t *ws, int8_t *scratch RK_TRK_PARAM)
 {
-    const int32_t cin = g->cin, cout = g->cout, depth = g->depth;
-    const size_t row_bytes = (size_t)p->k_w * (size_t)cin;
-    const int8_t zero_point = (int8_t)(-p->input_offset);
-    uint32_t *pre = rk_gather_pre(scratch);
-    int8_t *col = (int8_t *)(pre + cout);
-    rk_fold_offset(filter, bias, cout, depth, p->input_offset, pre);
-
+    const int32_t cout = g->cout;
+    int8_t *col = (int8_t *)(rk_gather_pre(scratch) + cout);
+#ifndef RK_INSTRUMENT
+    const int32_t run = p->k_w * g->cin;
+    const bool pairs = RK_PIXEL_PAIRS && p->d_w == 1 && run >= RK_PAIR_MIN_ROW;
+    /* the cout int32 of the scratch are free (the 16-bit offset form needs
+    ** no folded constants): a second field fits there when depth <= 4 cout */
+    int8_t *col1 = RK_PIXEL_PAIRS && g->depth <= 4 * (int64_t)cout ? (int8_t *)rk_gather_pre(scratch) : NULL;
+#endif
     int64_t y = 0; /* address of the next output scalar */
     for (int32_t r = 0; r < out.h; r++)
-        for (int32_t c = 0; c < out.w; c++) {
+        for (int32_t c = 0; c < out.w;) {
             RK_AT_PIXEL(r, c);
-            const tap_span t = span_of(p, g, r, c);
-            const size_t before = (size_t)t.b_lo * (size_t)cin, valid = (size_t)(t.b_hi - t.b_lo) * (size_t)cin;
-            int8_t *dst = col;
-            for (int32_t a = 0; a < p->k_h; a++, dst += row_bytes) {
-                if (a < t.a_lo || a >= t.a_hi) {
-                    memset(dst, zero_point, row_bytes);
+            if (!gather_pixel(p, g, r, c, ws, col RK_TRK_ARG))
+                return RK_OK;
+#ifndef RK_INSTRUMENT
+            if (col1 != NULL && c + 1 < out.w) {
+                /* q + 1 gathered before q's writes: the same bytes as in
+                ** the plain order when q's writes meet none of them */
+                const tap_span t1 = span_of(p, g, r, c + 1);
+                if (!meets_span(p, g, &t1, y, y + cout)) {
+                    (void)gather_pixel(p, g, r, c + 1, ws, col1);
+                    /* q + 1's reads are all done: any write order gives its output */
+                    rk_pair_channels(p, q, col, col1, filter, bias, g->depth, cout, ws + y, ws + y + cout);
+                    y += 2 * (int64_t)cout;
+                    c += 2;
                     continue;
                 }
-                const int64_t addr = row_address(p, g, &t, a);
-                memset(dst, zero_point, before);
-                if (p->d_w == 1) {
-                    RK_READ_CHECK(addr, (int64_t)valid);
-                    memcpy(dst + before, ws + addr, valid);
-                } else {
-                    for (int32_t b = t.b_lo; b < t.b_hi; b++) {
-                        const int64_t at = addr + (int64_t)(b - t.b_lo) * p->d_w * cin;
-                        RK_READ_CHECK(at, cin);
-                        memcpy(dst + (size_t)b * (size_t)cin, ws + at, (size_t)cin);
-                    }
-                }
-                memset(dst + before + valid, zero_point, row_bytes - before - valid);
-            }
-            int32_t oc = 0;
-            for (; oc + 4 <= cout; oc += 4) {
-                uint32_t acc[4];
-                rk_dot4(col, filter + (ptrdiff_t)oc * depth, depth, acc);
-                for (int32_t k = 0; k < 4; k++) {
-                    const int8_t v = rk_finish(acc[k] + pre[oc + k], q->multiplier[oc + k], q->shift[oc + k],
-                                               p->output_offset, p->act);
-                    RK_WRITE(ws, y + oc + k, v);
+            } else if (pairs && c + 1 < out.w) {
+                const tap_span t1 = span_of(p, g, r, c + 1);
+                if (t1.a_lo == 0 && t1.a_hi == p->k_h && t1.b_lo == 0 && t1.b_hi == p->k_w &&
+                    !meets_rows(p, g, &t1, run, y, y + cout)) {
+                    gather_pair(p, q, bias, filter, g, &t1, col, r, c, y, ws);
+                    y += 2 * (int64_t)cout;
+                    c += 2;
+                    continue;
                 }
             }
-            for (; oc < cout; oc++) {
-                const int8_t v = rk_finish(rk_dot(col, filter + (ptrdiff_t)oc * depth, depth) + pre[oc],
-                                           q->multiplier[oc], q->shift[oc], p->output_offset, p->act);
-                RK_WRITE(ws, y + oc, v);
-            }
+#endif
+            if (!gather_channels(p, q, bias, filter, g, col, 0, y, ws RK_TRK_ARG))
+                return RK_OK;
             y += cout;
+            c += 1;
         }
     return RK_OK;
 }

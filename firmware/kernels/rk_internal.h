@@ -144,6 +144,54 @@ static inline void rk_dot4_off_acc(const int8_t *x, const int8_t *w, ptrdiff_t s
     acc[3] += a3;
 }
 
+/* acc[k] += sum (x0[i] + offset) w[k * stride + i] and acc[4 + k] += the
+** same for x1, i < n, k < 4, wrapped: two pixels against four filter rows,
+** so every filter byte loaded serves two pixels and every input byte four
+** channels (offset in [-127, 128] as for rk_dot_off: the 16-bit form is
+** what lets a compiler use a 16 x 16 -> 32 bit multiply-add). */
+static inline void rk_dot2x4_off_acc(const int8_t *x0, const int8_t *x1, const int8_t *w, ptrdiff_t stride,
+                                     int32_t n, int32_t offset, uint32_t acc[8])
+{
+    const int8_t *w0 = w, *w1 = w + stride, *w2 = w + 2 * stride, *w3 = w + 3 * stride;
+    uint32_t a0 = 0, a1 = 0, a2 = 0, a3 = 0, b0 = 0, b1 = 0, b2 = 0, b3 = 0;
+    for (int32_t i = 0; i < n; i++) {
+        const int16_t xi = (int16_t)((int32_t)x0[i] + offset), xj = (int16_t)((int32_t)x1[i] + offset);
+        a0 += (uint32_t)((int32_t)xi * w0[i]);
+        a1 += (uint32_t)((int32_t)xi * w1[i]);
+        a2 += (uint32_t)((int32_t)xi * w2[i]);
+        a3 += (uint32_t)((int32_t)xi * w3[i]);
+        b0 += (uint32_t)((int32_t)xj * w0[i]);
+        b1 += (uint32_t)((int32_t)xj * w1[i]);
+        b2 += (uint32_t)((int32_t)xj * w2[i]);
+        b3 += (uint32_t)((int32_t)xj * w3[i]);
+    }
+    acc[0] += a0;
+    acc[1] += a1;
+    acc[2] += a2;
+    acc[3] += a3;
+    acc[4] += b0;
+    acc[5] += b1;
+    acc[6] += b2;
+    acc[7] += b3;
+}
+
+/* sum over r < runs of rk_dot_off(x + r * xs, w + r * n, n, offset):
+** one pixel's taps given as runs rows of n bytes, xs apart. */
+static inline uint32_t rk_runs_dot_off(const int8_t *x, ptrdiff_t xs, int32_t runs, const int8_t *w, int32_t n,
+                                       int32_t offset)
+{
+    uint32_t acc = 0;
+    for (int32_t r = 0; r < runs; r++)
+        acc += rk_dot_off(x + r * xs, w + (ptrdiff_t)r * n, n, offset);
+    return acc;
+}
+
+/* The accumulator start of channel oc: its bias, or 0. */
+static inline uint32_t rk_bias0(const int32_t *bias, int32_t oc)
+{
+    return bias != NULL ? (uint32_t)bias[oc] : 0u;
+}
+
 /*
 ** The per-channel constant bias[oc] + input_offset * sum(filter row oc),
 ** wrapped, so that sum (x + off) w = sum x w + off sum w needs one dot
@@ -175,5 +223,31 @@ static inline uint32_t *rk_gather_pre(int8_t *scratch)
     const uintptr_t a = (uintptr_t)scratch, al = (uintptr_t)_Alignof(uint32_t);
     return (uint32_t *)(void *)(scratch + ((al - a % al) % al));
 }
+
+/* A 1x1 convolution without padding, any stride (rk_pointwise.c), on
+** arguments the caller has checked; needs no scratch. */
+void rk_pointwise_run(const rk_conv_params *p, const rk_quant *q, rk_dims in, const int8_t *input,
+                      const int8_t *filter, const int32_t *bias, rk_dims out, int8_t *output);
+
+/* Channels 0..cout-1 of two pixels whose fields (depth bytes each) are
+** contiguous at x0 and x1, into y0[0..cout) and y1[0..cout), two pixels x
+** four channels per inner loop; and of one pixel (rk_pointwise.c).  The
+** outputs may not overlap x0, x1 or filter. */
+void rk_pair_channels(const rk_conv_params *p, const rk_quant *q, const int8_t *x0, const int8_t *x1,
+                      const int8_t *filter, const int32_t *bias, int32_t depth, int32_t cout, int8_t *y0, int8_t *y1);
+void rk_one_channels(const rk_conv_params *p, const rk_quant *q, const int8_t *x, const int8_t *filter,
+                     const int32_t *bias, int32_t depth, int32_t cout, int8_t *y);
+
+/* Two pixels per inner loop pays where a compiler vectorizes the loop (its
+** eight accumulators live in vector registers).  On M-profile Arm cores
+** (no vector unit; ARMv6-M has eight low registers) they spill, and the
+** pair costs more instructions than it saves: there the kernels run one
+** pixel x four channels.  A compile-time constant, so both paths always
+** compile. */
+#if defined(__ARM_ARCH_PROFILE) && __ARM_ARCH_PROFILE == 'M'
+#define RK_PIXEL_PAIRS 0
+#else
+#define RK_PIXEL_PAIRS 1
+#endif
 
 #endif

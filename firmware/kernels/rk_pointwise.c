@@ -1,5 +1,14 @@
 /*
-** rk_pointwise.c — 1x1 int8 convolution (rk_pointwise.h).
+** rk_pointwise.c — 1x1 int8 convolution (rk_pointwise.h), and the 1x1
+** path of rk_conv2d for any stride (rk_pointwise_run).
+**
+** Register blocking: two output pixels x four output channels per inner
+** loop (rk_dot2x4_off_acc), so each filter byte loaded serves two pixels
+** and each input byte four channels; the pixels are read where they lie
+** (a stride only changes their addresses, nothing is copied).  The
+** channel loops of one pixel pair and of one pixel (rk_pair_channels,
+** rk_one_channels) are out of line and shared with rk_conv2d and
+** rk_conv2d_rip, so dual buffer and in place run the same machine code.
 */
 #include "rk_pointwise.h"
 #include "rk_internal.h"
@@ -17,29 +26,79 @@ size_t rk_pointwise_buffer_size(const rk_conv_params *p, rk_dims in, rk_dims out
     return rk_gather_scratch_size(out.c, 0);
 }
 
+/* The input pixel under output pixel pix (1x1, no padding). */
+static const int8_t *pixel_at(const rk_conv_params *p, rk_dims in, rk_dims out, const int8_t *input, int32_t pix)
+{
+    const int32_t r = pix / out.w, c = pix % out.w;
+    return input + ((ptrdiff_t)r * p->s_h * in.w + (ptrdiff_t)c * p->s_w) * in.c;
+}
+
+static int8_t finish_at(const rk_conv_params *p, const rk_quant *q, uint32_t acc, int32_t oc)
+{
+    return rk_finish(acc, q->multiplier[oc], q->shift[oc], p->output_offset, p->act);
+}
+
+void rk_pair_channels(const rk_conv_params *p, const rk_quant *q, const int8_t *x0, const int8_t *x1,
+                      const int8_t *filter, const int32_t *bias, int32_t depth, int32_t cout, int8_t *y0, int8_t *y1)
+{
+    const int32_t off = p->input_offset;
+    int32_t oc = 0;
+    for (; oc + 4 <= cout; oc += 4) {
+        uint32_t acc[8];
+        for (int32_t k = 0; k < 4; k++)
+            acc[k] = acc[4 + k] = rk_bias0(bias, oc + k);
+        rk_dot2x4_off_acc(x0, x1, filter + (ptrdiff_t)oc * depth, depth, depth, off, acc);
+        for (int32_t k = 0; k < 4; k++) {
+            y0[oc + k] = finish_at(p, q, acc[k], oc + k);
+            y1[oc + k] = finish_at(p, q, acc[4 + k], oc + k);
+        }
+    }
+    for (; oc < cout; oc++) {
+        const int8_t *w = filter + (ptrdiff_t)oc * depth;
+        y0[oc] = finish_at(p, q, rk_bias0(bias, oc) + rk_dot_off(x0, w, depth, off), oc);
+        y1[oc] = finish_at(p, q, rk_bias0(bias, oc) + rk_dot_off(x1, w, depth, off), oc);
+    }
+}
+
+void rk_one_channels(const rk_conv_params *p, const rk_quant *q, const int8_t *x, const int8_t *filter,
+                     const int32_t *bias, int32_t depth, int32_t cout, int8_t *y)
+{
+    const int32_t off = p->input_offset;
+    int32_t oc = 0;
+    for (; oc + 4 <= cout; oc += 4) {
+        uint32_t acc[4];
+        for (int32_t k = 0; k < 4; k++)
+            acc[k] = rk_bias0(bias, oc + k);
+        rk_dot4_off_acc(x, filter + (ptrdiff_t)oc * depth, depth, depth, off, acc);
+        for (int32_t k = 0; k < 4; k++)
+            y[oc + k] = finish_at(p, q, acc[k], oc + k);
+    }
+    for (; oc < cout; oc++)
+        y[oc] = finish_at(p, q, rk_bias0(bias, oc) + rk_dot_off(x, filter + (ptrdiff_t)oc * depth, depth, off), oc);
+}
+
+void rk_pointwise_run(const rk_conv_params *p, const rk_quant *q, rk_dims in, const int8_t *input,
+                      const int8_t *filter, const int32_t *bias, rk_dims out, int8_t *output)
+{
+    const int32_t cin = in.c, cout = out.c, n_pix = out.h * out.w;
+    int32_t pix = 0;
+    if (RK_PIXEL_PAIRS)
+        for (; pix + 2 <= n_pix; pix += 2) {
+            int8_t *y0 = output + (ptrdiff_t)pix * cout;
+            rk_pair_channels(p, q, pixel_at(p, in, out, input, pix), pixel_at(p, in, out, input, pix + 1), filter,
+                             bias, cin, cout, y0, y0 + cout);
+        }
+    for (; pix < n_pix; pix++)
+        rk_one_channels(p, q, pixel_at(p, in, out, input, pix), filter, bias, cin, cout,
+                        output + (ptrdiff_t)pix * cout);
+}
+
 rk_status rk_pointwise(const rk_conv_params *p, const rk_quant *q, rk_dims in, const int8_t *input,
                        const int8_t *filter, const int32_t *bias, rk_dims out, int8_t *output, int8_t *scratch)
 {
     if (rk_conv_check(p, q, in, out) != RK_OK || !is_pointwise(p) || input == NULL || filter == NULL ||
         output == NULL || scratch == NULL)
         return RK_ARG;
-    const int32_t cin = in.c, cout = out.c, n_pix = out.h * out.w;
-    uint32_t *pre = rk_gather_pre(scratch);
-    rk_fold_offset(filter, bias, cout, cin, p->input_offset, pre);
-    for (int32_t pix = 0; pix < n_pix; pix++) {
-        const int8_t *x = input + (ptrdiff_t)pix * cin;
-        int8_t *y = output + (ptrdiff_t)pix * cout;
-        int32_t oc = 0;
-        for (; oc + 4 <= cout; oc += 4) {
-            uint32_t acc[4];
-            rk_dot4(x, filter + (ptrdiff_t)oc * cin, cin, acc);
-            for (int32_t j = 0; j < 4; j++)
-                y[oc + j] = rk_finish(acc[j] + pre[oc + j], q->multiplier[oc + j], q->shift[oc + j],
-                                      p->output_offset, p->act);
-        }
-        for (; oc < cout; oc++)
-            y[oc] = rk_finish(rk_dot(x, filter + (ptrdiff_t)oc * cin, cin) + pre[oc], q->multiplier[oc],
-                              q->shift[oc], p->output_offset, p->act);
-    }
+    rk_pointwise_run(p, q, in, input, filter, bias, out, output);
     return RK_OK;
 }

@@ -79,36 +79,7 @@ static inline int8_t rk_finish(uint32_t acc, int32_t multiplier, int32_t shift, 
     return (int8_t)v;
 }
 
-/* sum x[i] * w[i], i < n, wrapped to 32 bits. */
-static inline uint32_t rk_dot(const int8_t *x, const int8_t *w, int32_t n)
-{
-    uint32_t acc = 0;
-    for (int32_t i = 0; i < n; i++)
-        acc += (uint32_t)((int32_t)x[i] * (int32_t)w[i]);
-    return acc;
-}
-
-/* Four dot products of x with the rows w, w+n, w+2n, w+3n: x is loaded
-** once for four output channels. */
-static inline void rk_dot4(const int8_t *x, const int8_t *w, int32_t n, uint32_t acc[4])
-{
-    const int8_t *w0 = w, *w1 = w + n, *w2 = w + 2 * (ptrdiff_t)n, *w3 = w + 3 * (ptrdiff_t)n;
-    uint32_t a0 = 0, a1 = 0, a2 = 0, a3 = 0;
-    for (int32_t i = 0; i < n; i++) {
-        const int32_t xi = x[i];
-        a0 += (uint32_t)(xi * w0[i]);
-        a1 += (uint32_t)(xi * w1[i]);
-        a2 += (uint32_t)(xi * w2[i]);
-        a3 += (uint32_t)(xi * w3[i]);
-    }
-    acc[0] = a0;
-    acc[1] = a1;
-    acc[2] = a2;
-    acc[3] = a3;
-}
-
-/* sum (x[i] + offset) * w[i], i < n, wrapped: the form TFLite writes, used
-** where the offset cannot be folded into a per-channel constant.  offset is
+/* sum (x[i] + offset) * w[i], i < n, wrapped: the form TFLite writes.  offset is
 ** an input offset, in [-127, 128] (rk_conv_check and every caller check
 ** it), so x + offset lies in [-255, 255] and is held in 16 bits: the
 ** product is then a 16 x 16 -> 32 bit multiply, which a compiler
@@ -190,24 +161,6 @@ static inline uint32_t rk_runs_dot_off(const int8_t *x, ptrdiff_t xs, int32_t ru
 static inline uint32_t rk_bias0(const int32_t *bias, int32_t oc)
 {
     return bias != NULL ? (uint32_t)bias[oc] : 0u;
-}
-
-/*
-** The per-channel constant bias[oc] + input_offset * sum(filter row oc),
-** wrapped, so that sum (x + off) w = sum x w + off sum w needs one dot
-** product of raw int8 values per channel.  Exact for every row whose x
-** include the pad cells at the zero point, i.e. gathered receptive fields.
-*/
-static inline void rk_fold_offset(const int8_t *filter, const int32_t *bias, int32_t cout, int32_t depth,
-                                  int32_t input_offset, uint32_t *pre)
-{
-    for (int32_t oc = 0; oc < cout; oc++) {
-        const int8_t *w = filter + (ptrdiff_t)oc * depth;
-        uint32_t s = 0;
-        for (int32_t i = 0; i < depth; i++)
-            s += (uint32_t)(int32_t)w[i];
-        pre[oc] = (bias != NULL ? (uint32_t)bias[oc] : 0u) + s * (uint32_t)input_offset;
-    }
 }
 
 /* Scratch layout of the gathering convolutions: cout uint32 constants

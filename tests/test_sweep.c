@@ -106,7 +106,7 @@ Test(sweep, writes_every_layer_config_and_formula)
     cr_expect_eq(scalar(db, "SELECT count(*) FROM verdicts"), 600 * 8);
     cr_expect_eq(scalar(db, "SELECT seed FROM runs"), 5);
     cr_expect_eq(scalar(db, "SELECT n_layers FROM runs"), 600);
-    cr_expect_eq(scalar(db, "PRAGMA user_version"), 2);
+    cr_expect_eq(scalar(db, "PRAGMA user_version"), 3);
     cr_expect_eq(scalar(db, "SELECT count(*) FROM executions"), 0, "no executions without --execute");
     /* the view answers and accounts for every verdict row */
     cr_expect_eq(scalar(db, "SELECT sum(unsafe + tight + loose + na) FROM verdict_summary"), 600 * 8);
@@ -573,14 +573,21 @@ Test(sweep, inconsistent_rows_are_refused_untouched)
 {
     run_result *r = RUN("sweep", "--n", "300", "--seed", "4", "--db", tmp("whole.db"), "--quiet");
     cr_assert_eq(r->status, 0, "%s", r->err);
+    /* schema version 3 keeps a layer's truths and values in one row: the
+    ** damage of version 2 (a layer lacking some truth or verdict rows) is a
+    ** NULL truth or a layer row gone or added without its verdict counts */
     static const char *const damage[] = {
-        "DELETE FROM verdicts",                                   /* the empty verdict table */
-        "DELETE FROM truths WHERE layer_idx = 17",                /* one layer lacks its truths */
-        "DELETE FROM verdicts WHERE layer_idx = 250 AND formula = 'thm4_gather'",
-        "INSERT INTO truths SELECT run_id, 5000, exec_config, gap, workspace FROM truths WHERE layer_idx = 3",
-        "INSERT INTO layers SELECT run_id, 777, generator, tier, cin, cout, h_in, w_in, k_h, k_w, s_h, s_w, "
-        "d_h, d_w, p_h, p_w, p_top, p_bottom, p_left, p_right, h_out, w_out, restricted, n_in_padded, "
-        "n_in_dense, n_out FROM layers WHERE layer_idx = 3",       /* a layer outside --n */
+        "DELETE FROM verdict_counts",                                /* the empty verdict table */
+        "UPDATE layer_results SET rip_dense_taps = NULL WHERE layer_idx = 17",   /* one layer lacks a truth */
+        "DELETE FROM layer_results WHERE layer_idx = 250",           /* a layer gone, its counts kept */
+        "UPDATE verdict_counts SET n = n - 1 WHERE ord = 3 AND verdict = 2",     /* a verdict gone */
+        "INSERT INTO layer_results SELECT 777, gen, cin, cout, h_in, w_in, k_h, k_w, s_h, s_w, d_h, d_w, p_top, "
+        "p_bottom, p_left, p_right, h_out, w_out, restricted, n_in_padded, n_in_dense, n_out, rip_padded_gather, "
+        "rip_padded_taps, rip_dense_gather, rip_dense_taps, herringbone_taps, herringbone_taps_reader, gm2019_eq1, "
+        "corollary1, thm11, thm4_gather, thm4_taps, thm13_gather, thm13_taps, naive_workspace "
+        "FROM layer_results WHERE layer_idx = 3",                  /* a layer outside --n */
+        "UPDATE layer_results SET gen = 99 WHERE layer_idx = 5",     /* a generator id nobody knows */
+        "UPDATE configs SET config_id = 5 - config_id",              /* lookup table no longer names the columns */
         "DELETE FROM runs",
     };
     for (size_t i = 0; i < sizeof damage / sizeof damage[0]; i++) {
@@ -753,7 +760,7 @@ Test(sweep, hot_journal_readers_refuse_and_sweep_recovers)
     /* a killed write into a finished database */
     const char *db = tmp("hj.db");
     copy_file(ref, db);
-    die_mid_write(db, "UPDATE verdicts SET margin = margin + 1");
+    die_mid_write(db, "UPDATE layer_results SET thm11 = thm11 + 1");
     size_t n, nj;
     char *before = slurp_file(db, &n), *jbefore = slurp_file(tmp("hj.db-journal"), &nj);
     r = RUN("report", "--db", db);
@@ -809,7 +816,7 @@ Test(sweep, merge_never_leaves_a_partial_output)
     cr_assert_eq(r->status, 0, "%s", r->err);
     /* the same shard with one value altered: consistent, passes every check, differs in one row */
     copy_file(b, c);
-    exec_sql(c, "UPDATE verdicts SET value = value + 1 WHERE layer_idx = 301 AND formula = 'naive_workspace'");
+    exec_sql(c, "UPDATE layer_results SET naive_workspace = naive_workspace + 1 WHERE layer_idx = 301");
     int files = entries(tmpdir, first, sizeof first);
     r = RUN("merge", o, a, b, c);
     cr_expect_eq(r->status, 65, "%d %s", r->status, r->err);

@@ -252,7 +252,9 @@ static rip_status check_rows_v3(sqlite3 *db, const char *path, const rip_run_inf
                   col, 2, c, 3);
     if (rc != SQLITE_OK)
         return sql_failed(db, rc, path, err);
-    if (configs != RIP_EXEC_COUNT || c[0] != configs || c[1] != formulas || c[2] != col[1] + formulas)
+    /* (an empty formulas table is damage only once layers are stored, as in version 2) */
+    if (configs != RIP_EXEC_COUNT || c[0] != configs || c[1] != formulas ||
+        c[2] != col[1] + RIP_DB_N_FORMULAS || (layers > 0 && formulas != RIP_DB_N_FORMULAS))
         return damaged(path, "%lld configurations and %lld formulas do not name the columns of layer_results",
                        configs, formulas, err);
     const int64_t b[3] = {run->n_layers, run->shard_count, run->shard_index};

@@ -131,7 +131,13 @@ static rip_status convert(sqlite3 *db, const char *path, bool with_exec, char er
         snprintf(err, RIP_ERR_LEN, "internal: the conversion query does not fit");
         return RIP_S_INTERNAL;
     }
-    if (rip_db_exec(db, "BEGIN IMMEDIATE", why) != 0 || rip_db_exec(db, sql, why) != 0 ||
+    /* the reference tables as the input has them (its generators may not be this binary's);
+    ** a formula this binary has no column for loses its verdicts, which the comparison finds */
+    if (rip_db_exec(db, "BEGIN IMMEDIATE", why) != 0 ||
+        rip_db_exec(db, "DELETE FROM main.generators; INSERT INTO main.generators SELECT * FROM s.generators;"
+                        "DELETE FROM main.formulas; INSERT INTO main.formulas SELECT f.* FROM s.formulas f"
+                        " JOIN pragma_table_info('layer_results') p ON p.name = f.formula", why) != 0 ||
+        rip_db_exec(db, sql, why) != 0 ||
         (with_exec && rip_db_exec(db, "INSERT INTO main.executions SELECT * FROM s.executions", why) != 0) ||
         rip_db_exec(db, "INSERT INTO main.run_log SELECT * FROM s.run_log", why) != 0 ||
         rip_db_exec(db, rip_db_recount_sql, why) != 0) {

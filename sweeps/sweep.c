@@ -13,9 +13,15 @@
 **
 ** With --execute a layer is also executed (src/exec/execute.h) and its four
 ** execution rows are written in the same transaction as its other rows.  A
-** stored layer without executions (a database swept without --execute, or
-** of schema version 1) is drawn and evaluated again -- the same (seed, idx)
-** gives the same layer and truths -- and only its executions are written.
+** stored layer without executions (a database swept without --execute) is
+** drawn and evaluated again -- the same (seed, idx) gives the same layer and
+** truths -- and only its executions are written.
+**
+** A layer is one row of layer_results (schema version 3, db_schema.c); the
+** batch's verdicts are added to verdict_counts in the same transaction, so
+** a summary never reads the layers.  A finished run (the open checks count
+** its layers) skips the walk over its batches: a no-op rerun costs the
+** checks alone.
 */
 #include "sweep.h"
 

@@ -67,6 +67,7 @@ static char *dump(const char *path)
         "SELECT * FROM formulas ORDER BY formula",
         "SELECT * FROM generators ORDER BY generator",
         "SELECT * FROM executions ORDER BY run_id, layer_idx, exec_config",
+        "SELECT * FROM verdict_summary", /* from verdict_counts: resumes, shards and merges keep it too */
     };
     return db_dump(path, q, sizeof q / sizeof q[0]);
 }
@@ -111,6 +112,11 @@ Test(sweep, writes_every_layer_config_and_formula)
     /* the view answers and accounts for every verdict row */
     cr_expect_eq(scalar(db, "SELECT sum(unsafe + tight + loose + na) FROM verdict_summary"), 600 * 8);
     cr_expect_eq(scalar(db, "SELECT count(*) FROM verdict_summary"), 8);
+    /* the stored counts behind it equal the verdicts counted from the rows */
+    cr_expect_eq(scalar(db, "SELECT count(*) FROM verdict_summary s JOIN (SELECT formula, sum(verdict = 'unsafe') AS u,"
+                            " sum(verdict = 'tight') AS t, sum(verdict = 'loose') AS l, sum(verdict = 'n/a') AS n"
+                            " FROM verdicts GROUP BY formula) c USING (formula)"
+                            " WHERE s.unsafe = c.u AND s.tight = c.t AND s.loose = c.l AND s.na = c.n"), 8);
     /* verdicts agree with value and truth, recomputed here */
     cr_expect_eq(scalar(db, "SELECT count(*) FROM verdicts WHERE verdict <> CASE "
                             "WHEN value IS NULL OR truth IS NULL THEN 'n/a' WHEN value < truth THEN 'unsafe' "

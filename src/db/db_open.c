@@ -141,8 +141,9 @@ static rip_status validate(sqlite3 *db, const char *path, bool any_version, rip_
         if (version == 0 && !has_runs)
             snprintf(err, RIP_ERR_LEN, "%s: not a ripsim database (no schema version, no runs table)", path);
         else
-            snprintf(err, RIP_ERR_LEN, "%s: schema version %lld, this ripsim reads versions %d to %d", path,
-                     (long long)version, RIP_DB_SCHEMA_OLDEST, RIP_DB_SCHEMA_VERSION);
+            snprintf(err, RIP_ERR_LEN, "%s: schema version %lld, this ripsim reads version %d (and converts %d to %d "
+                     "with ripsim migrate)", path, (long long)version, RIP_DB_SCHEMA_VERSION, RIP_DB_SCHEMA_OLDEST,
+                     RIP_DB_SCHEMA_VERSION - 1);
         return RIP_S_DATA;
     }
     if (!has_runs) {

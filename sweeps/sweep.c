@@ -185,8 +185,6 @@ static const char *const insert_sql[ST_COUNT] = {
 /* What the database holds of one layer (stored_in_span). */
 enum { HAVE_LAYER = 1, HAVE_EXEC = 2 };
 
-
-
 #ifdef RIPSIM_TEST_HOOKS
 /*
 ** Test hooks, compiled only into the test-only executable ripsim-testhooks

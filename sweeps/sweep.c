@@ -13,9 +13,15 @@
 **
 ** With --execute a layer is also executed (src/exec/execute.h) and its four
 ** execution rows are written in the same transaction as its other rows.  A
-** stored layer without executions (a database swept without --execute, or
-** of schema version 1) is drawn and evaluated again -- the same (seed, idx)
-** gives the same layer and truths -- and only its executions are written.
+** stored layer without executions (a database swept without --execute) is
+** drawn and evaluated again -- the same (seed, idx) gives the same layer and
+** truths -- and only its executions are written.
+**
+** A layer is one row of layer_results (schema version 3, db_schema.c); the
+** batch's verdicts are added to verdict_counts in the same transaction, so
+** a summary never reads the layers.  A finished run (the open checks count
+** its layers) skips the walk over its batches: a no-op rerun costs the
+** checks alone.
 */
 #include "sweep.h"
 
@@ -64,6 +70,7 @@ void rip_sweep_generator_set(char *buf, size_t len)
 typedef struct item {
     int64_t idx;
     const rip_generator *gen;
+    int gen_id;          /* gen's place in the registry: generators.ord */
     rip_layer L;
     rip_eval ev;
     bool need_layer;     /* write its layer, truths and verdicts */
@@ -112,6 +119,18 @@ static double macs(const rip_layer *L)
     return (double)L->h_out * (double)L->w_out * (double)L->cout * (double)L->k_h * (double)L->k_w * (double)L->cin;
 }
 
+/* The place of g in the registry (generators.ord of the database); -1 if
+** absent, which the NOT IN check of the database refuses. */
+static int generator_id(const rip_generator *g)
+{
+    size_t n = 0;
+    const rip_generator *const *all = rip_generators(&n);
+    for (size_t i = 0; i < n; i++)
+        if (all[i] == g)
+            return (int)i;
+    return -1;
+}
+
 /*
 ** Draw every item's layer (cheap) and order the items by decreasing cost
 ** (longest first), so that a batch's largest execution does not start last
@@ -123,6 +142,7 @@ static void order_by_cost(batch *b)
     for (int64_t k = 0; k < b->count; k++) {
         item *it = &b->items[k];
         it->gen = rip_sweep_draw(b->seed, it->idx, &it->L);
+        it->gen_id = generator_id(it->gen);
         it->cost = it->need_exec ? macs(&it->L) : (double)(it->L.h_out * it->L.w_out);
         int64_t j = k;
         for (; j > 0 && b->items[b->order[j - 1]].cost < it->cost; j--)
@@ -154,22 +174,16 @@ static int evaluate_batch(batch *b, int jobs, char err[RIP_ERR_LEN])
     return 0;
 }
 
-enum { ST_LAYER, ST_TRUTH, ST_VERDICT, ST_EXEC, ST_COUNT };
+enum { ST_LAYER, ST_COUNTS, ST_EXEC, ST_COUNT };
 static const char *const insert_sql[ST_COUNT] = {
-    "INSERT INTO layers VALUES (?,?,?,?, ?,?,?,?,?,?,?,?,?,?, ?,?,?,?,?,?, ?,?,?, ?,?,?)",
-    "INSERT INTO truths VALUES (?,?,?,?,?)",
-    "INSERT INTO verdicts VALUES (?,?,?,?,?,?,?,?)",
+    /* layer_results: index, generator id, 20 geometry columns, the truths, the values */
+    "INSERT INTO layer_results VALUES (?,?, ?,?,?,?,?,?,?,?,?,?, ?,?,?,?,?,?,?,?,?,?, ?,?,?,?,?,?, ?,?,?,?,?,?,?,?)",
+    "INSERT INTO verdict_counts VALUES (?1, ?2, ?3) ON CONFLICT (ord, verdict) DO UPDATE SET n = n + excluded.n",
     "INSERT INTO executions VALUES (?,?,?,?,?,?,?,?,?)", /* prepared only with --execute */
 };
 
 /* What the database holds of one layer (stored_in_span). */
 enum { HAVE_LAYER = 1, HAVE_EXEC = 2 };
-
-
-static int64_t stored_input(const rip_layer *L, int e)
-{
-    return (e == RIP_EXEC_DENSE_GATHER || e == RIP_EXEC_DENSE_TAPS) ? L->n_in_dense : L->n_in_padded;
-}
 
 #ifdef RIPSIM_TEST_HOOKS
 /*
@@ -250,11 +264,14 @@ static int write_executions(sqlite3_stmt *s, const item *it)
     return 0;
 }
 
-/* Write what the database lacks of it: its layer rows (with_layer), its
-** executions (with_exec).  Returns 0 or an SQLite code. */
-static int write_item(sqlite3_stmt *st[ST_COUNT], const item *it, bool with_layer, bool with_exec, long unsafe[2])
+/* Write what the database lacks of it: its layer row (with_layer), counted
+** into counts[formula][verdict]; its executions (with_exec).  Returns 0 or
+** an SQLite code. */
+static int write_item(sqlite3_stmt *st[ST_COUNT], const item *it, bool with_layer, bool with_exec, long unsafe[2],
+                      int64_t counts[][4])
 {
     const rip_layer *L = &it->L;
+    const rip_eval *ev = &it->ev;
     sqlite3_stmt *s = st[ST_LAYER];
     int rc;
     if (!with_layer) {
@@ -264,51 +281,44 @@ static int write_item(sqlite3_stmt *st[ST_COUNT], const item *it, bool with_laye
     }
     const int64_t cols[] = {
         L->cin, L->cout, L->h_in, L->w_in, L->k_h, L->k_w, L->s_h, L->s_w, L->d_h, L->d_w,
-        L->p_top, L->p_left, L->p_top, L->p_bottom, L->p_left, L->p_right, L->h_out, L->w_out,
+        L->p_top, L->p_bottom, L->p_left, L->p_right, L->h_out, L->w_out,
         rip_layer_is_restricted(L), L->n_in_padded, L->n_in_dense, L->n_out,
     };
-    sqlite3_bind_int(s, 1, RIP_DB_RUN_ID);
-    sqlite3_bind_int64(s, 2, it->idx);
-    sqlite3_bind_text(s, 3, it->gen->name, -1, SQLITE_STATIC);
-    sqlite3_bind_int(s, 4, it->gen->tier);
+    int col = 1;
+    sqlite3_bind_int64(s, col++, it->idx);
+    sqlite3_bind_int(s, col++, it->gen_id);
     for (size_t c = 0; c < sizeof cols / sizeof cols[0]; c++)
-        sqlite3_bind_int64(s, 5 + (int)c, cols[c]);
+        sqlite3_bind_int64(s, col++, cols[c]);
+    for (int e = 0; e < RIP_EXEC_COUNT; e++)
+        sqlite3_bind_int64(s, col++, ev->truth[e]);
+    for (size_t i = 0; i < ev->n_formulas && i < RIP_DB_N_FORMULAS; i++, col++) {
+        if (ev->defined[i])
+            sqlite3_bind_int64(s, col, ev->value[i]);
+        counts[i][ev->verdict[i]]++;
+        if (ev->verdict[i] == RIP_UNSAFE)
+            unsafe[strcmp(ev->info[i].name, "gm2019_eq1") == 0]++;
+    }
     if ((rc = step_reset(s)) != 0)
         return rc;
     hook_row_written();
-
-    for (int e = 0; e < RIP_EXEC_COUNT; e++) {
-        s = st[ST_TRUTH];
-        sqlite3_bind_int(s, 1, RIP_DB_RUN_ID);
-        sqlite3_bind_int64(s, 2, it->idx);
-        sqlite3_bind_text(s, 3, rip_exec_name((rip_exec)e), -1, SQLITE_STATIC);
-        sqlite3_bind_int64(s, 4, it->ev.truth[e]);
-        sqlite3_bind_int64(s, 5, it->ev.truth[e] + stored_input(L, e));
-        if ((rc = step_reset(s)) != 0)
-            return rc;
-    }
-    for (size_t i = 0; i < it->ev.n_formulas; i++) {
-        const rip_eval *ev = &it->ev;
-        int j = ev->judged_by[i];
-        s = st[ST_VERDICT];
-        sqlite3_bind_int(s, 1, RIP_DB_RUN_ID);
-        sqlite3_bind_int64(s, 2, it->idx);
-        sqlite3_bind_text(s, 3, ev->info[i].name, -1, SQLITE_STATIC);
-        if (j >= 0)
-            sqlite3_bind_text(s, 4, rip_exec_name((rip_exec)j), -1, SQLITE_STATIC);
-        if (ev->defined[i])
-            sqlite3_bind_int64(s, 5, ev->value[i]);
-        if (j >= 0)
-            sqlite3_bind_int64(s, 6, ev->truth[j]);
-        sqlite3_bind_text(s, 7, rip_verdict_name(ev->verdict[i]), -1, SQLITE_STATIC);
-        if (ev->verdict[i] != RIP_NA)
-            sqlite3_bind_int64(s, 8, ev->value[i] - ev->truth[j]);
-        if (ev->verdict[i] == RIP_UNSAFE)
-            unsafe[strcmp(ev->info[i].name, "gm2019_eq1") == 0]++;
-        if ((rc = step_reset(s)) != 0)
-            return rc;
-    }
     return with_exec ? write_executions(st[ST_EXEC], it) : 0;
+}
+
+/* Add a batch's verdict counts to verdict_counts; 0 or an SQLite code. */
+static int write_counts(sqlite3_stmt *s, int64_t counts[][4])
+{
+    for (int i = 0; i < RIP_DB_N_FORMULAS; i++)
+        for (int v = 0; v < 4; v++) {
+            if (counts[i][v] == 0)
+                continue;
+            sqlite3_bind_int(s, 1, i);
+            sqlite3_bind_int(s, 2, v);
+            sqlite3_bind_int64(s, 3, counts[i][v]);
+            int rc = step_reset(s);
+            if (rc != 0)
+                return rc;
+        }
+    return 0;
 }
 
 /* Where batch j of this shard lies: positions [lo, lo + count) of the shard. */
@@ -377,7 +387,7 @@ static rip_status write_batch(sqlite3 *db, sqlite3_stmt *st[ST_COUNT], sqlite3_s
                               long unsafe[2], int64_t *written, int64_t *executed, char err[RIP_ERR_LEN])
 {
     long u[2] = {0, 0};
-    int64_t n_have = 0, k = 0, w = 0, x = 0;
+    int64_t n_have = 0, k = 0, w = 0, x = 0, counts[RIP_DB_N_FORMULAS][4] = {{0}};
     *written = *executed = 0;
     int rc = sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, NULL);
     if (rc == SQLITE_OK)
@@ -389,10 +399,12 @@ static rip_status write_batch(sqlite3 *db, sqlite3_stmt *st[ST_COUNT], sqlite3_s
         bool with_exec = it->need_exec && !(h & HAVE_EXEC);
         if (!with_layer && !with_exec)
             continue;
-        rc = write_item(st, it, with_layer, with_exec, u);
+        rc = write_item(st, it, with_layer, with_exec, u, counts);
         w += rc == SQLITE_OK && with_layer;
         x += rc == SQLITE_OK && with_exec;
     }
+    if (rc == SQLITE_OK)
+        rc = write_counts(st[ST_COUNTS], counts);
     if (rc == SQLITE_OK)
         rc = sqlite3_exec(db, "COMMIT", NULL, NULL, NULL);
     if (rc == SQLITE_OK) {
@@ -415,12 +427,13 @@ static rip_status write_batch(sqlite3 *db, sqlite3_stmt *st[ST_COUNT], sqlite3_s
     return s == RIP_S_BUSY || s == RIP_S_NOMEM ? s : RIP_S_IO;
 }
 
-/* Unsafe verdicts already stored (a resumed run), split as in write_item. */
+/* Unsafe verdicts already stored (a resumed run), split as in write_item;
+** from verdict_counts, so a resume does not read every layer. */
 static void count_unsafe(sqlite3 *db, long unsafe[2])
 {
     sqlite3_stmt *st = NULL;
-    if (sqlite3_prepare_v2(db, "SELECT formula = 'gm2019_eq1', count(*) FROM verdicts "
-                               "WHERE verdict = 'unsafe' GROUP BY 1", -1, &st, NULL) == SQLITE_OK)
+    if (sqlite3_prepare_v2(db, "SELECT f.formula = 'gm2019_eq1', sum(c.n) FROM verdict_counts c "
+                               "JOIN formulas f USING (ord) WHERE c.verdict = 1 GROUP BY 1", -1, &st, NULL) == SQLITE_OK)
         while (sqlite3_step(st) == SQLITE_ROW)
             unsafe[sqlite3_column_int(st, 0) ? 1 : 0] = (long)sqlite3_column_int64(st, 1);
     sqlite3_finalize(st);
@@ -479,12 +492,6 @@ static rip_status open_for_run(const rip_sweep_opts *o, const rip_run_info *want
             rip_db_close(*db);
             *db = NULL;
         }
-    }
-    /* executions need table executions: a version 1 database gets it here */
-    if (s == RIP_OK && o->execute && found->schema_version < RIP_DB_SCHEMA_VERSION &&
-        (s = rip_db_upgrade(*db, o->db_path, err)) != RIP_OK) {
-        rip_db_close(*db);
-        *db = NULL;
     }
     return s;
 }
@@ -555,7 +562,7 @@ rip_status rip_sweep_run(const rip_sweep_opts *o, rip_sweep_result *res, char er
             status = RIP_S_INTERNAL;
             goto done;
         }
-    if (sqlite3_prepare_v2(db, "SELECT layer_idx FROM layers WHERE run_id = 1 AND layer_idx BETWEEN ?1 AND ?2",
+    if (sqlite3_prepare_v2(db, "SELECT layer_idx FROM layer_results WHERE layer_idx BETWEEN ?1 AND ?2",
                            -1, &q, NULL) != SQLITE_OK ||
         (o->execute && sqlite3_prepare_v2(db, "SELECT DISTINCT layer_idx FROM executions WHERE run_id = 1 AND "
                                               "layer_idx BETWEEN ?1 AND ?2", -1, &qx, NULL) != SQLITE_OK)) {
@@ -584,7 +591,9 @@ rip_status rip_sweep_run(const rip_sweep_opts *o, rip_sweep_result *res, char er
     long unsafe[2] = {0, 0};
     count_unsafe(db, unsafe);
     double started = now();
-    for (span sp = {0, 0}; sp.lo < res->in_shard && !stop_requested; sp.lo += batch_size) {
+    /* a finished run (the checked counts say so) needs no pass over its batches */
+    bool finished = res->already_done == res->in_shard && (!o->execute || res->executed_before == res->in_shard);
+    for (span sp = {0, 0}; !finished && sp.lo < res->in_shard && !stop_requested; sp.lo += batch_size) {
         int64_t n_have = 0;
         sp.count = res->in_shard - sp.lo < batch_size ? res->in_shard - sp.lo : batch_size;
         int rc = stored_in_span(q, qx, o, sp, have, &n_have);

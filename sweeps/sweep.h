@@ -48,13 +48,13 @@ typedef struct rip_sweep_result {
 ** Run (or resume) a sweep into o->db_path.  With o->execute every layer is
 ** also executed (src/exec/execute.h: at the truth of each rip_*
 ** configuration and at truth - 1) and recorded in table executions; a
-** database that lacks executions of stored layers gets them (resume), and
-** one of schema version 1 is first upgraded in place (the table added, in
-** one transaction).  Without it, executions are neither computed nor
+** database that lacks executions of stored layers gets them (resume).
+** Without it, executions are neither computed nor
 ** required.  Returns RIP_OK when every layer
 ** of the shard is stored; RIP_S_INTERRUPTED when stopped by SIGINT/SIGTERM
 ** (all committed work kept); RIP_S_DATA when the database holds another run
-** (seed, size, shard, generator set, version), another schema, or is
+** (seed, size, shard, generator set, version), another schema (versions 1
+** and 2: the message names `ripsim migrate`), or is
 ** damaged or inconsistent -- it is then left byte-identical; RIP_S_BUSY when
 ** another process holds its lock for RIP_DB_BUSY_MS (committed work kept);
 ** RIP_S_CANTCREATE / RIP_S_IO / RIP_S_NOMEM on environment failures;

@@ -12,6 +12,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+
+#include "db.h"
 
 /* The bytes of path, NUL-terminated; *n receives the size. */
 static inline char *slurp_file(const char *path, size_t *n)
@@ -60,6 +63,34 @@ static inline char *db_dump(const char *path, const char *const *q, size_t nq)
     sqlite3_close(db);
     s[len] = '\0';
     return s;
+}
+
+/*
+** Write to `to` the database of schema version 1 or 2 that an older ripsim
+** would have written for the run in the version 3 database `from`: the
+** version 2 schema (rip_db_schema_v2_sql, db.h) filled from the views of
+** the same names (version 1: without table executions).  The inverse of
+** `ripsim migrate`, so a migration can be compared with the original.
+*/
+static inline void db_make_old(const char *from, const char *to, int version)
+{
+    sqlite3 *db;
+    char *msg = NULL;
+    unlink(to);
+    cr_assert_eq(sqlite3_open(to, &db), SQLITE_OK, "%s", to);
+    char *sql = sqlite3_mprintf(
+        "%s; ATTACH %Q AS s; BEGIN;"
+        "INSERT INTO runs SELECT * FROM s.runs; INSERT INTO layers SELECT * FROM s.layers;"
+        "INSERT INTO truths SELECT * FROM s.truths; INSERT INTO verdicts SELECT * FROM s.verdicts;"
+        "INSERT INTO formulas SELECT * FROM s.formulas; INSERT INTO generators SELECT * FROM s.generators;"
+        "INSERT INTO executions SELECT * FROM s.executions; INSERT INTO run_log SELECT * FROM s.run_log;"
+        "%s COMMIT; DETACH s; PRAGMA user_version = %d;",
+        rip_db_schema_v2_sql, from, version == 1 ? "DROP VIEW execution_summary; DROP TABLE executions;" : "",
+        version);
+    cr_assert_not_null(sql);
+    cr_assert_eq(sqlite3_exec(db, sql, NULL, NULL, &msg), SQLITE_OK, "%s", msg ? msg : "");
+    sqlite3_free(sql);
+    sqlite3_close(db);
 }
 
 #endif

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "tmpdir.h"
+#include "db_dump.h"
 #include "execute.h"
 #include "run_cmd.h"
 #include "sim.h"
@@ -421,58 +422,64 @@ static char *slurp(const char *path, size_t *n)
 /* A schema version 1 database: what ripsim wrote before table executions. */
 static void make_v1(const char *path, const char *n, const char *seed)
 {
-    run_result *r = RUN("sweep", "--n", n, "--seed", seed, "--db", path, "--quiet");
+    char v3[400];
+    snprintf(v3, sizeof v3, "%s.v3", path);
+    run_result *r = RUN("sweep", "--n", n, "--seed", seed, "--db", v3, "--quiet");
     cr_assert_eq(r->status, 0, "%s", r->err);
-    exec_sql(path, "DROP VIEW execution_summary; DROP TABLE executions; PRAGMA user_version = 1;");
+    db_make_old(v3, path, 1);
 }
 
 #define EXEC_ROWS "SELECT * FROM executions ORDER BY layer_idx, exec_config"
 
-Test(execute, schema_v1_is_read_as_is_and_upgraded_by_execute)
+Test(execute, schema_v1_is_refused_then_migrated_and_executed)
 {
     char v1[320], ref[320];
     snprintf(v1, sizeof v1, "%s", tmp("v1.db"));
     snprintf(ref, sizeof ref, "%s", tmp("ref.db"));
     make_v1(v1, "20", "17");
 
-    /* readers take it as it is */
+    /* every command refuses it, untouched, and names the command that converts it */
+    size_t n0, n1;
+    char *before = slurp(v1, &n0);
+    const char *const hint = "ripsim migrate --db ";
     run_result *r = RUN("report", "--db", v1);
-    cr_assert_eq(r->status, 0, "%s", r->err);
-    cr_expect_not_null(strstr(r->out, "| schema version | 1 |"), "%s", r->out);
-    cr_expect_null(strstr(r->out, "## Executions"));
+    cr_expect_eq(r->status, 65, "%s", r->err);
+    cr_expect_not_null(strstr(r->err, hint), "%s", r->err);
     r = RUN("merge", tmp("merged.db"), v1);
-    cr_assert_eq(r->status, 0, "%s", r->err);
-    cr_expect_eq(scalar(tmp("merged.db"), "PRAGMA user_version"), 2, "merge writes the current version");
-    cr_expect_eq(scalar(tmp("merged.db"), "SELECT count(*) FROM executions"), 0);
+    cr_expect_eq(r->status, 65, "%s", r->err);
+    cr_expect_not_null(strstr(r->err, hint), "%s", r->err);
+    r = RUN("sweep", "--execute", "--n", "20", "--seed", "17", "--db", v1, "--quiet");
+    cr_expect_eq(r->status, 65, "%s", r->err);
+    cr_expect_not_null(strstr(r->err, hint), "%s", r->err);
+    char *after = slurp(v1, &n1);
+    cr_expect(n0 == n1 && memcmp(before, after, n0) == 0, "a refused version 1 database was modified");
+    free(before);
+    free(after);
 
-    /* a plain sweep resumes it without changing its schema */
-    r = RUN("sweep", "--n", "20", "--seed", "17", "--db", v1, "--quiet");
+    /* migrate converts it; --execute then executes the stored layers */
+    r = RUN("migrate", "--db", v1);
     cr_assert_eq(r->status, 0, "%s", r->err);
-    cr_expect_eq(scalar(v1, "PRAGMA user_version"), 1);
-    cr_expect_eq(scalar(v1, "SELECT count(*) FROM sqlite_master WHERE name = 'executions'"), 0);
-
-    /* --execute upgrades it in place and executes the stored layers */
+    cr_expect_eq(scalar(v1, "PRAGMA user_version"), 3);
+    cr_expect_eq(scalar(v1, "SELECT count(*) FROM executions"), 0);
     r = RUN("sweep", "--execute", "--n", "20", "--seed", "17", "--db", v1, "--quiet");
     cr_assert_eq(r->status, 0, "%s", r->err);
     cr_expect(strstr(r->out, "executed: 20 layers by this run") != NULL, "%s", r->out);
-    cr_expect_eq(scalar(v1, "PRAGMA user_version"), 2);
     cr_expect_eq(scalar(v1, "SELECT count(*) FROM executions"), 20 * 4);
     r = RUN("sweep", "--execute", "--n", "20", "--seed", "17", "--db", ref, "--quiet");
     cr_assert_eq(r->status, 0, "%s", r->err);
     char *want = rows(ref, EXEC_ROWS), *got = rows(v1, EXEC_ROWS);
-    cr_expect_str_eq(got, want, "upgraded + executed differs from a fresh --execute sweep");
+    cr_expect_str_eq(got, want, "migrated + executed differs from a fresh --execute sweep");
     free(want);
     free(got);
-    want = rows(ref, "SELECT sql FROM sqlite_master WHERE name IN ('executions', 'execution_summary') ORDER BY name");
-    got = rows(v1, "SELECT sql FROM sqlite_master WHERE name IN ('executions', 'execution_summary') ORDER BY name");
-    cr_expect_str_eq(got, want, "the upgrade adds exactly what a new database has");
+    want = rows(ref, "SELECT name, sql FROM sqlite_master ORDER BY name");
+    got = rows(v1, "SELECT name, sql FROM sqlite_master ORDER BY name");
+    cr_expect_str_eq(got, want, "the migrated schema is not the schema of a new database");
     free(want);
     free(got);
     r = RUN("report", "--db", v1);
     cr_assert_eq(r->status, 0, "%s", r->err);
     cr_expect_not_null(strstr(r->out, "## Executions"), "%s", r->out);
     cr_expect_not_null(strstr(r->out, "| rip_dense_gather | 20 | 20 | 0 |"), "%s", r->out);
-    cr_expect_not_null(strstr(r->out, "--execute --db DB"), "the regenerate row says --execute");
 }
 
 Test(execute, damaged_executions_and_other_versions_are_refused_untouched)
@@ -489,7 +496,7 @@ Test(execute, damaged_executions_and_other_versions_are_refused_untouched)
          "caught_at_truth_minus_1, catch_step, checksum FROM executions WHERE layer_idx = 0",
          "without their layer"},
         {"DROP VIEW execution_summary; DROP TABLE executions", "without table executions"},
-        {"PRAGMA user_version = 3", "schema version 3"},
+        {"PRAGMA user_version = 4", "schema version 4"},
     };
     for (size_t i = 0; i < sizeof damage / sizeof damage[0]; i++) {
         char copy[320], cmd[800];

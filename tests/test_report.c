@@ -169,13 +169,18 @@ static int exec_sql(sqlite3 *db, const char *sql)
     return sqlite3_exec(db, sql, NULL, NULL, NULL) == SQLITE_OK ? 0 : -1;
 }
 
-/* A new database at path with the schema and user_version 1; NULL on failure. */
-static sqlite3 *new_schema_db(const char *path)
+/* A new database at path with the schema of version 2 (filled by insert_layer,
+** then converted by rip_db_migrate) or 3 (its configs filled); NULL on failure. */
+static sqlite3 *new_schema_db(const char *path, int version)
 {
     sqlite3 *db = NULL;
     unlink(path);
-    if (sqlite3_open(path, &db) != SQLITE_OK || exec_sql(db, rip_db_schema_sql) != 0 ||
-        exec_sql(db, "PRAGMA user_version = 1") != 0) {
+    if (sqlite3_open(path, &db) != SQLITE_OK ||
+        exec_sql(db, version == 2 ? rip_db_schema_v2_sql : rip_db_schema_sql) != 0 ||
+        exec_sql(db, version == 2 ? "PRAGMA user_version = 2" : "PRAGMA user_version = 3") != 0 ||
+        (version == 3 && exec_sql(db, "INSERT INTO configs VALUES ('rip_padded_gather', 0, 0), "
+                                      "('rip_padded_taps', 1, 0), ('rip_dense_gather', 2, 1), ('rip_dense_taps', 3, 1), "
+                                      "('herringbone_taps', 4, 0), ('herringbone_taps_reader', 5, 0)") != 0)) {
         sqlite3_close(db);
         return NULL;
     }
@@ -257,7 +262,7 @@ static int insert_layer(sqlite3 *db, int idx, const char *gen, int tier, rip_lay
 */
 static int make_tab2_db(const char *path)
 {
-    sqlite3 *db = new_schema_db(path);
+    sqlite3 *db = new_schema_db(path, 2);
     if (!db)
         return -1;
     static const int tab2[7][4] = {{1, 5, 3, 14}, {5, 8, 3, 12}, {8, 11, 3, 10}, {3, 4, 5, 8},
@@ -288,6 +293,13 @@ static int make_tab2_db(const char *path)
     if (rc == 0)
         rc = exec_sql(db, "COMMIT");
     sqlite3_close(db);
+    /* written as schema version 2, the way the rows were written before; read as version 3 */
+    char err[RIP_ERR_LEN];
+    int64_t from = 0, layers = 0;
+    if (rc == 0 && rip_db_migrate(path, &from, &layers, err) != RIP_OK) {
+        fprintf(stderr, "%s\n", err);
+        rc = -1;
+    }
     return rc;
 }
 
@@ -318,12 +330,12 @@ static int make_error_dbs(void)
         rc = -1;
     sqlite3_close(db);
     if (rc == 0) {
-        db = new_schema_db(in_dir("norun.db"));
+        db = new_schema_db(in_dir("norun.db"), 3);
         rc = db ? 0 : -1;
         sqlite3_close(db);
     }
     if (rc == 0) {
-        db = new_schema_db(in_dir("nolayers.db"));
+        db = new_schema_db(in_dir("nolayers.db"), 3);
         rc = db ? exec_sql(db, "INSERT INTO runs VALUES (1, 7, 200, 0, 1, 'x', 'fixture')") : -1;
         sqlite3_close(db);
     }
@@ -340,9 +352,8 @@ static int make_error_dbs(void)
     sqlite3_close(db);
     db = NULL;
     if (rc == 0 && (sqlite3_open(in_dir("incomplete.db"), &db) != SQLITE_OK ||
-                    exec_sql(db, "DELETE FROM verdicts WHERE layer_idx >= 150;"
-                                 "DELETE FROM truths WHERE layer_idx >= 150;"
-                                 "DELETE FROM layers WHERE layer_idx >= 150;") != 0))
+                    exec_sql(db, "DELETE FROM layer_results WHERE layer_idx >= 150;") != 0 ||
+                    exec_sql(db, rip_db_recount_sql) != 0))
         rc = -1;
     sqlite3_close(db);
     return rc;

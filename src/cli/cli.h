@@ -46,6 +46,7 @@ int rip_cmd_layer(int argc, char **argv);
 int rip_cmd_layers(int argc, char **argv);
 int rip_cmd_sweep(int argc, char **argv);
 int rip_cmd_merge(int argc, char **argv);
+int rip_cmd_migrate(int argc, char **argv);
 int rip_cmd_report(int argc, char **argv);
 int rip_cmd_tables(int argc, char **argv);
 int rip_cmd_plan(int argc, char **argv);

@@ -29,14 +29,14 @@ static const char notes[] =
     "An existing database is checked read-only first (SQLite quick_check and\n"
     "ripsim's row counts); one that is damaged, or holds another seed, size,\n"
     "shard, generator set, version or schema, is refused and left untouched.\n"
-    "--execute on a database swept without it executes its stored layers too;\n"
-    "on a schema version 1 database it first adds table executions (version 2)\n"
-    "in one transaction.  Without --execute a version 1 database stays as it is.\n";
+    "--execute on a database swept without it executes its stored layers too.\n"
+    "A database of an older schema (version 1 or 2) is refused with the hint to\n"
+    "convert it first: ripsim migrate --db FILE.\n";
 
 static const rip_exit_doc exits[] = {
     {0, "done (the summary is printed)"},
     {64, "bad command line"},
-    {65, "the database is damaged, holds another run or schema, or is not a ripsim database"},
+    {65, "the database is damaged, holds another run or schema (older ones: ripsim migrate), or is not a ripsim database"},
     {66, "the database cannot be read"},
     {70, "internal error (a layer could not be evaluated or executed)"},
     {71, "out of memory"},
@@ -102,15 +102,16 @@ static int print_summary(const char *path, const rip_sweep_result *r, double sec
     sqlite3 *db = NULL;
     sqlite3_stmt *st = NULL;
     char err[RIP_ERR_LEN];
-    rip_status s = rip_db_open_read(path, &db, err);
+    /* rip_sweep_run has just checked and written it: a second full check would cost as much again */
+    rip_status s = rip_db_open_read_unchecked(path, &db, err);
     if (s != RIP_OK) {
         fprintf(stderr, "ripsim sweep: %s\n", err);
         return rip_exit_status(s);
     }
-    rip_run_info run;
+    rip_run_info run = {0};
     int64_t layers = 0;
     if (rip_db_read_run(db, &run, err) == 0 &&
-        sqlite3_prepare_v2(db, "SELECT count(*) FROM layers", -1, &st, NULL) == SQLITE_OK &&
+        sqlite3_prepare_v2(db, "SELECT count(*) FROM layer_results", -1, &st, NULL) == SQLITE_OK &&
         sqlite3_step(st) == SQLITE_ROW)
         layers = sqlite3_column_int64(st, 0);
     sqlite3_finalize(st);

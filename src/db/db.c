@@ -138,6 +138,8 @@ int rip_db_write_run(sqlite3 *db, const rip_run_info *run, char err[RIP_ERR_LEN]
 
     size_t nf = 0;
     const rip_formula_info *f = rip_formulas(&nf);
+    if (rc == SQLITE_OK && nf != RIP_DB_N_FORMULAS)
+        rc = SQLITE_MISMATCH; /* the schema has a value column per formula of the registry */
     if (rc == SQLITE_OK)
         rc = sqlite3_prepare_v2(db, "INSERT INTO formulas VALUES (?,?,?,?,?)", -1, &st, NULL);
     for (size_t i = 0; rc == SQLITE_OK && i < nf; i++) {
@@ -149,6 +151,19 @@ int rip_db_write_run(sqlite3 *db, const rip_run_info *run, char err[RIP_ERR_LEN]
         else
             sqlite3_bind_null(st, 4);
         sqlite3_bind_int(st, 5, f[i].is_workspace);
+        rc = sqlite3_step(st) == SQLITE_DONE ? SQLITE_OK : SQLITE_ERROR;
+        sqlite3_reset(st);
+    }
+    sqlite3_finalize(st);
+    st = NULL;
+
+    /* schema version 3: the configurations, in rip_exec order (layer_results' columns) */
+    if (rc == SQLITE_OK)
+        rc = sqlite3_prepare_v2(db, "INSERT INTO configs VALUES (?,?,?)", -1, &st, NULL);
+    for (int e = 0; rc == SQLITE_OK && e < RIP_EXEC_COUNT; e++) {
+        sqlite3_bind_text(st, 1, rip_exec_name((rip_exec)e), -1, SQLITE_STATIC);
+        sqlite3_bind_int(st, 2, e);
+        sqlite3_bind_int(st, 3, e == RIP_EXEC_DENSE_GATHER || e == RIP_EXEC_DENSE_TAPS);
         rc = sqlite3_step(st) == SQLITE_DONE ? SQLITE_OK : SQLITE_ERROR;
         sqlite3_reset(st);
     }

@@ -2,9 +2,9 @@
 ** db.h — the SQLite verdict database: opening, checking, creating, merging.
 **
 ** Schema: db_schema.c (version RIP_DB_SCHEMA_VERSION, stored in PRAGMA
-** user_version).  One database holds one run, run_id 1.  Version 1 (before
-** table executions) is read as it is by every command; only `sweep
-** --execute` upgrades it, in place (rip_db_upgrade).
+** user_version).  One database holds one run, run_id 1.  Versions 1 and 2
+** (a row per truth and per verdict) are refused by every command with the
+** hint to convert them with `ripsim migrate` (rip_db_migrate, in place).
 **
 ** The rules this interface keeps:
 **  - A database is checked through a read-only connection before anything
@@ -34,14 +34,17 @@
 #include "layer.h"
 #include "status.h"
 
-#define RIP_DB_SCHEMA_VERSION 2
-#define RIP_DB_SCHEMA_OLDEST 1  /* version 1 (no executions table) is still read; see rip_db_upgrade */
+#define RIP_DB_SCHEMA_VERSION 3
+#define RIP_DB_SCHEMA_OLDEST 1  /* versions 1 and 2 are read only by rip_db_migrate */
+#define RIP_DB_N_FORMULAS 8     /* value columns of layer_results: the registry's formulas */
 #define RIP_DB_EXEC_CONFIGS 4   /* rows of table executions per executed layer: the four rip_* */
 #define RIP_DB_RUN_ID 1
 #define RIP_DB_BUSY_MS 5000   /* how long to wait for another process's lock */
 
 extern const char rip_db_schema_sql[];
 extern const char rip_db_executions_sql[];   /* what version 2 added to version 1 */
+extern const char rip_db_recount_sql[];      /* version 3: rebuild verdict_counts from the rows */
+extern const char rip_db_schema_v2_sql[];    /* version 2, as older ripsim created it (tests) */
 
 typedef struct rip_run_info {
     int64_t seed, n_layers, shard_index, shard_count;
@@ -56,7 +59,7 @@ typedef struct rip_db_found {
     rip_run_info run;
     int64_t layers;      /* layers stored */
     int64_t formulas;    /* rows of the formulas table */
-    int64_t schema_version;  /* PRAGMA user_version: RIP_DB_SCHEMA_OLDEST..RIP_DB_SCHEMA_VERSION */
+    int64_t schema_version;  /* PRAGMA user_version: RIP_DB_SCHEMA_VERSION (or older, rip_db_inspect_old) */
     int64_t executed;    /* layers with their executions (0 at version 1) */
 } rip_db_found;
 
@@ -69,6 +72,10 @@ typedef struct rip_db_found {
 ** RIP_S_NOINPUT (unreadable), RIP_S_BUSY (locked), RIP_S_NOMEM.
 */
 rip_status rip_db_inspect(const char *path, bool recover, rip_db_found *found, char err[RIP_ERR_LEN]);
+
+/* rip_db_inspect that also accepts (and checks) schema versions
+** RIP_DB_SCHEMA_OLDEST.. below the current one: the input of a migration. */
+rip_status rip_db_inspect_old(const char *path, bool recover, rip_db_found *found, char err[RIP_ERR_LEN]);
 
 /*
 ** Open an existing database read-only, after the checks of rip_db_inspect
@@ -93,13 +100,23 @@ rip_status rip_db_open_write(const char *path, sqlite3 **db, char err[RIP_ERR_LE
 rip_status rip_db_create(const char *path, const rip_run_info *run, sqlite3 **db, char err[RIP_ERR_LEN]);
 
 /*
-** Bring a database that rip_db_inspect accepted, open for writing, to the
-** current schema version: a version 1 database gets table executions and
-** view execution_summary and user_version 2, in one transaction (its other
-** rows untouched; a failure leaves it version 1).  Nothing to do at the
-** current version.  RIP_S_BUSY, RIP_S_IO.
+** Open path read-only without the checks of rip_db_inspect (schema version
+** only): for a summary printed right after a sweep checked and wrote it.
+** RIP_S_NOINPUT, RIP_S_DATA (not the current schema version).
 */
-rip_status rip_db_upgrade(sqlite3 *db, const char *path, char err[RIP_ERR_LEN]);
+rip_status rip_db_open_read_unchecked(const char *path, sqlite3 **db, char err[RIP_ERR_LEN]);
+
+/*
+** Convert the database at path (schema version 1 or 2, checked read-only
+** first) to the current version: built under a temporary name beside it,
+** every row compared with the original, then renamed over it, so that a
+** kill or failure at any point leaves path as it was (at worst a stale
+** temporary ".NAME.migrate-PID-N" beside it).  *from receives the version
+** found; nothing is done (RIP_OK) at the current version.  RIP_S_DATA
+** (damaged, not ripsim, rows that do not convert), RIP_S_NOINPUT,
+** RIP_S_CANTCREATE, RIP_S_IO, RIP_S_BUSY, RIP_S_NOMEM.
+*/
+rip_status rip_db_migrate(const char *path, int64_t *from, int64_t *layers, char err[RIP_ERR_LEN]);
 
 /* Close, reporting nothing; NULL is fine. */
 void rip_db_close(sqlite3 *db);
@@ -107,7 +124,7 @@ void rip_db_close(sqlite3 *db);
 /* Read the run row: 0 found, 1 no run yet, -1 error (err). */
 int rip_db_read_run(sqlite3 *db, rip_run_info *run, char err[RIP_ERR_LEN]);
 
-/* Insert the run row and the reference tables (formulas, generators); 0 or -1. */
+/* Insert the run row and the reference tables (configs, formulas, generators); 0 or -1. */
 int rip_db_write_run(sqlite3 *db, const rip_run_info *run, char err[RIP_ERR_LEN]);
 
 /*
@@ -136,7 +153,7 @@ bool rip_db_reader_uri(const char *path, char *uri, size_t len);
 
 /* Checks of an open connection (db_check.c): SQLite's quick_check, then
 ** ripsim's row counts against run (NULL when the database holds no run);
-** found->schema_version must be set (it says whether executions exist). */
+** found->schema_version must be set (it selects the checks of that version). */
 rip_status rip_db_check_pages(sqlite3 *db, const char *path, char err[RIP_ERR_LEN]);
 rip_status rip_db_check_rows(sqlite3 *db, const char *path, const rip_run_info *run, rip_db_found *found,
                              char err[RIP_ERR_LEN]);

@@ -16,6 +16,16 @@
 ** is not.  From schema version 2 on, table executions must exist, and a
 ** layer has all RIP_DB_EXEC_CONFIGS execution rows or none (a sweep without
 ** --execute stores none), none without its layer.
+**
+** Schema version 3 keeps a layer's truths and values in its one row
+** (NOT NULL truths, which quick_check verifies), so "every layer has all
+** its rows" holds by construction and the checks that cost a pass per
+** truth and verdict are gone.  What remains is cheap: the lookup tables
+** name the columns of layer_results (table_info), the indexes lie in the
+** run (a rowid range; one pass over the keys only for a shard), every
+** generator id is known, and for every formula verdict_counts adds up to
+** the number of layers (written in the same transactions as the rows, so
+** a layer deleted or added by hand shows).
 */
 #include "db.h"
 #include "status.h"
@@ -84,6 +94,11 @@ rip_status rip_db_check_pages(sqlite3 *db, const char *path, char err[RIP_ERR_LE
 /* Table executions (schema version 2): present, whole per layer, no orphans. */
 static rip_status check_executions(sqlite3 *db, const char *path, rip_db_found *found, char err[RIP_ERR_LEN])
 {
+    const char *orphans = found->schema_version >= 3
+        ? "SELECT count(*), min(layer_idx) FROM executions e WHERE e.run_id <> 1 OR NOT EXISTS"
+          " (SELECT 1 FROM layer_results l WHERE l.layer_idx = e.layer_idx)"
+        : "SELECT count(*), min(layer_idx) FROM executions e WHERE NOT EXISTS (SELECT 1 FROM layers l"
+          " WHERE l.run_id = e.run_id AND l.layer_idx = e.layer_idx)";
     int64_t have = 0, c[2] = {0}, bad[2] = {0};
     int rc = row_ints(db, "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'executions'",
                       NULL, 0, &have, 1);
@@ -107,10 +122,7 @@ static rip_status check_executions(sqlite3 *db, const char *path, rip_db_found *
                  path, (long long)bad[0], (long long)bad[1]);
         return RIP_S_DATA;
     }
-    rc = row_ints(db,
-                  "SELECT count(*), min(layer_idx) FROM executions e WHERE NOT EXISTS (SELECT 1 FROM layers l"
-                  " WHERE l.run_id = e.run_id AND l.layer_idx = e.layer_idx)",
-                  NULL, 0, bad, 2);
+    rc = row_ints(db, orphans, NULL, 0, bad, 2);
     if (rc != SQLITE_OK)
         return sql_failed(db, rc, path, err);
     if (bad[0] > 0) {
@@ -124,8 +136,9 @@ static rip_status check_executions(sqlite3 *db, const char *path, rip_db_found *
     return RIP_OK;
 }
 
-rip_status rip_db_check_rows(sqlite3 *db, const char *path, const rip_run_info *run, rip_db_found *found,
-                             char err[RIP_ERR_LEN])
+/* The row checks of schema versions 1 and 2 (a migration's input). */
+static rip_status check_rows_v2(sqlite3 *db, const char *path, const rip_run_info *run, rip_db_found *found,
+                                char err[RIP_ERR_LEN])
 {
     int64_t c[4] = {0}, bad[3] = {0};
     int rc = row_ints(db,
@@ -195,4 +208,84 @@ rip_status rip_db_check_rows(sqlite3 *db, const char *path, const rip_run_info *
         return RIP_S_DATA;
     }
     return found->schema_version >= 2 ? check_executions(db, path, found, err) : RIP_OK;
+}
+
+/* One line "damaged database, refused (why)" for the v3 checks. */
+static rip_status damaged(const char *path, const char *why, int64_t a, int64_t b, char err[RIP_ERR_LEN])
+{
+    char w[200];
+    snprintf(w, sizeof w, why, (long long)a, (long long)b);
+    snprintf(err, RIP_ERR_LEN, "%.200s: damaged database, refused (%s)", path, w);
+    return RIP_S_DATA;
+}
+
+/* Schema version 3 (see the top of this file). */
+static rip_status check_rows_v3(sqlite3 *db, const char *path, const rip_run_info *run, rip_db_found *found,
+                                char err[RIP_ERR_LEN])
+{
+    int64_t c[4] = {0}, bad[2] = {0};
+    /* layer_results: layer_idx, gen, 20 geometry columns, then the configurations and the formulas */
+    enum { FIRST_TRUTH = 22 };
+    const int64_t col[2] = {FIRST_TRUTH, FIRST_TRUTH + RIP_EXEC_COUNT};
+    int rc = row_ints(db,
+                      "SELECT (SELECT count(*) FROM runs), (SELECT count(*) FROM layer_results),"
+                      " (SELECT count(*) FROM formulas), (SELECT count(*) FROM configs)",
+                      NULL, 0, c, 4);
+    if (rc != SQLITE_OK)
+        return sql_failed(db, rc, path, err);
+    int64_t runs = c[0], layers = c[1], formulas = c[2], configs = c[3];
+    found->layers = layers;
+    found->formulas = formulas;
+    if (runs > 1 || (runs == 1 && !run))
+        return damaged(path, "%lld rows in runs, no run 1", runs, 0, err);
+    if (!run)
+        return layers == 0 ? RIP_OK : damaged(path, "%lld layers stored but no run", layers, 0, err);
+    if (run->n_layers < 1 || run->shard_count < 1 || run->shard_index < 0 || run->shard_index >= run->shard_count)
+        return damaged(path, "run of n %lld, shard count %lld", run->n_layers, run->shard_count, err);
+    /* the lookup tables name the columns they index */
+    rc = row_ints(db,
+                  "SELECT (SELECT count(*) FROM configs c JOIN pragma_table_info('layer_results') p"
+                  "         ON p.name = c.exec_config AND p.cid = ?1 + c.config_id),"
+                  " (SELECT count(*) FROM formulas f JOIN pragma_table_info('layer_results') p"
+                  "         ON p.name = f.formula AND p.cid = ?2 + f.ord),"
+                  " (SELECT count(*) FROM pragma_table_info('layer_results'))",
+                  col, 2, c, 3);
+    if (rc != SQLITE_OK)
+        return sql_failed(db, rc, path, err);
+    /* (an empty formulas table is damage only once layers are stored, as in version 2) */
+    if (configs != RIP_EXEC_COUNT || c[0] != configs || c[1] != formulas ||
+        c[2] != col[1] + RIP_DB_N_FORMULAS || (layers > 0 && formulas != RIP_DB_N_FORMULAS))
+        return damaged(path, "%lld configurations and %lld formulas do not name the columns of layer_results",
+                       configs, formulas, err);
+    const int64_t b[3] = {run->n_layers, run->shard_count, run->shard_index};
+    rc = row_ints(db, "SELECT count(*), min(layer_idx) FROM layer_results WHERE layer_idx < 0 OR layer_idx >= ?1",
+                  b, 1, bad, 2);
+    if (rc == SQLITE_OK && bad[0] == 0)
+        rc = row_ints(db,
+                      "SELECT count(*), min(layer_idx) FROM layer_results"
+                      " WHERE (?2 > 1 AND layer_idx % ?2 <> ?3) OR gen NOT IN (SELECT ord FROM generators)",
+                      b, 3, bad, 2);
+    if (rc != SQLITE_OK)
+        return sql_failed(db, rc, path, err);
+    if (bad[0] > 0)
+        return damaged(path, "%lld layers outside the run or of no known generator, first %lld", bad[0], bad[1], err);
+    /* every formula's verdicts add up to the layers: no layer came or went without its counts */
+    rc = row_ints(db,
+                  "SELECT (SELECT count(*) FROM formulas f WHERE ?1 <>"
+                  "          coalesce((SELECT sum(n) FROM verdict_counts c WHERE c.ord = f.ord), 0)),"
+                  " (SELECT count(*) FROM verdict_counts WHERE n < 0 OR ord NOT IN (SELECT ord FROM formulas))",
+                  &layers, 1, c, 2);
+    if (rc != SQLITE_OK)
+        return sql_failed(db, rc, path, err);
+    if (c[0] + c[1] > 0)
+        return damaged(path, "verdict_counts disagrees with the %lld layers stored (%lld formulas)", layers,
+                       c[0] + c[1], err);
+    return check_executions(db, path, found, err);
+}
+
+rip_status rip_db_check_rows(sqlite3 *db, const char *path, const rip_run_info *run, rip_db_found *found,
+                             char err[RIP_ERR_LEN])
+{
+    return found->schema_version >= 3 ? check_rows_v3(db, path, run, found, err)
+                                      : check_rows_v2(db, path, run, found, err);
 }

@@ -43,16 +43,16 @@ static rip_status copy_failed(sqlite3 *db, const char *path, char err[RIP_ERR_LE
 }
 
 /*
-** Copy the layers, truths, verdicts and executions (when it has them) of
-** path (read-only) into main, in
-** one transaction; with_log: its run_log too (OUT's history).  Rows present
+** Copy the layer rows and executions of path (read-only) into main, in one
+** transaction (verdict_counts is counted once at the end, since inputs may
+** overlap); with_log: its run_log too (OUT's history).  Rows present
 ** on both sides must be identical: the same run computes the same rows, so
 ** a difference means a damaged or altered input.
 */
 static rip_status copy_source(sqlite3 *db, const char *path, bool with_log, char err[RIP_ERR_LEN])
 {
-    static const char *const tables[] = {"layers", "truths", "verdicts", "executions"};
-    static const char *const keys[] = {"", ", exec_config", ", formula", ", exec_config"};
+    static const char *const tables[] = {"layer_results", "executions"};
+    static const char *const keys[] = {"layer_idx", "run_id, layer_idx, exec_config"};
     char sql[600], uri[4200];
     sqlite3_stmt *st = NULL;
     rip_status s = RIP_OK;
@@ -72,12 +72,9 @@ static rip_status copy_source(sqlite3 *db, const char *path, bool with_log, char
         s = copy_failed(db, path, err);
         goto detach;
     }
-    /* a schema version 1 input has no executions to copy */
-    size_t n_tables = count(db, "SELECT count(*) FROM s.sqlite_master WHERE type = 'table' AND name = 'executions'")
-                              > 0 ? 4 : 3;
-    for (size_t t = 0; t < n_tables && s == RIP_OK; t++) {
+    for (size_t t = 0; t < 2 && s == RIP_OK; t++) {
         snprintf(sql, sizeof sql,
-                 "SELECT (SELECT count(*) FROM s.%s JOIN main.%s USING (run_id, layer_idx%s))"
+                 "SELECT (SELECT count(*) FROM s.%s JOIN main.%s USING (%s))"
                  " - (SELECT count(*) FROM (SELECT * FROM s.%s INTERSECT SELECT * FROM main.%s))",
                  tables[t], tables[t], keys[t], tables[t], tables[t]);
         int64_t differ = count(db, sql);
@@ -239,7 +236,12 @@ rip_status rip_db_merge(const char *out, const char *const *in, int n_in, rip_me
         s = copy_source(db, in[i], false, err);
     if (s != RIP_OK)
         goto done;
-    res->layers = count(db, "SELECT count(*) FROM layers");
+    if (rip_db_exec(db, "BEGIN IMMEDIATE", what) != 0 || rip_db_exec(db, rip_db_recount_sql, what) != 0 ||
+        rip_db_exec(db, "COMMIT", what) != 0) {
+        s = copy_failed(db, out, err);
+        goto done;
+    }
+    res->layers = count(db, "SELECT count(*) FROM layer_results");
     snprintf(detail, sizeof detail, "%d inputs, %lld of %lld layers", n_in, (long long)res->layers,
              (long long)res->run.n_layers);
     if (rip_db_log(db, "merge", detail) != 0) {

@@ -111,10 +111,11 @@ static int query_int(sqlite3 *db, const char *sql, int64_t *out)
 }
 
 /*
-** Is this (read-only, open) connection a ripsim database of our schema, and
-** is it whole?  Fills found.  *hot is set when a hot journal stopped the read.
+** Is this (read-only, open) connection a ripsim database of our schema (or,
+** any_version, of an older one), and is it whole?  Fills found.  *hot is
+** set when a hot journal stopped the read.
 */
-static rip_status validate(sqlite3 *db, const char *path, rip_db_found *found, bool *hot,
+static rip_status validate(sqlite3 *db, const char *path, bool any_version, rip_db_found *found, bool *hot,
                            char err[RIP_ERR_LEN])
 {
     int64_t pages = 0, version = -1, has_runs = 0;
@@ -140,12 +141,18 @@ static rip_status validate(sqlite3 *db, const char *path, rip_db_found *found, b
         if (version == 0 && !has_runs)
             snprintf(err, RIP_ERR_LEN, "%s: not a ripsim database (no schema version, no runs table)", path);
         else
-            snprintf(err, RIP_ERR_LEN, "%s: schema version %lld, this ripsim reads versions %d to %d", path,
-                     (long long)version, RIP_DB_SCHEMA_OLDEST, RIP_DB_SCHEMA_VERSION);
+            snprintf(err, RIP_ERR_LEN, "%s: schema version %lld, this ripsim reads version %d (and converts %d to %d "
+                     "with ripsim migrate)", path, (long long)version, RIP_DB_SCHEMA_VERSION, RIP_DB_SCHEMA_OLDEST,
+                     RIP_DB_SCHEMA_VERSION - 1);
         return RIP_S_DATA;
     }
     if (!has_runs) {
         snprintf(err, RIP_ERR_LEN, "%s: not a ripsim database (no runs table)", path);
+        return RIP_S_DATA;
+    }
+    if (version < RIP_DB_SCHEMA_VERSION && !any_version) {
+        snprintf(err, RIP_ERR_LEN, "%.200s: schema version %lld of an older ripsim; convert it in place with: "
+                 "ripsim migrate --db %.200s", path, (long long)version, path);
         return RIP_S_DATA;
     }
     found->schema_version = version;
@@ -182,8 +189,8 @@ static rip_status recover_journal(const char *path, char err[RIP_ERR_LEN])
 ** *out (when out is not NULL) receives the connection of a non-empty
 ** database that passed.
 */
-static rip_status open_checked(const char *path, bool recover, sqlite3 **out, rip_db_found *found,
-                               char err[RIP_ERR_LEN])
+static rip_status open_checked(const char *path, bool recover, bool any_version, sqlite3 **out,
+                               rip_db_found *found, char err[RIP_ERR_LEN])
 {
     struct stat sb;
     char uri[4200];
@@ -224,7 +231,7 @@ static rip_status open_checked(const char *path, bool recover, sqlite3 **out, ri
         }
         sqlite3_busy_timeout(db, RIP_DB_BUSY_MS);
         memset(found, 0, sizeof *found);
-        s = validate(db, path, found, &hot, err);
+        s = validate(db, path, any_version, found, &hot, err);
         if (!(hot && recover && attempt == 0))
             break;
         sqlite3_close_v2(db);
@@ -242,7 +249,42 @@ static rip_status open_checked(const char *path, bool recover, sqlite3 **out, ri
 
 rip_status rip_db_inspect(const char *path, bool recover, rip_db_found *found, char err[RIP_ERR_LEN])
 {
-    return open_checked(path, recover, NULL, found, err);
+    return open_checked(path, recover, false, NULL, found, err);
+}
+
+rip_status rip_db_inspect_old(const char *path, bool recover, rip_db_found *found, char err[RIP_ERR_LEN])
+{
+    return open_checked(path, recover, true, NULL, found, err);
+}
+
+rip_status rip_db_open_read_unchecked(const char *path, sqlite3 **out, char err[RIP_ERR_LEN])
+{
+    char uri[4200];
+    sqlite3 *db = NULL;
+    int64_t version = -1;
+    rip_status s = RIP_OK;
+    *out = NULL;
+    if (!rip_db_reader_uri(path, uri, sizeof uri)) {
+        snprintf(err, RIP_ERR_LEN, "%.200s: path too long", path);
+        return RIP_S_NOINPUT;
+    }
+    int rc = sqlite3_open_v2(uri, &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, NULL);
+    if (rc == SQLITE_OK) {
+        sqlite3_busy_timeout(db, RIP_DB_BUSY_MS);
+        rc = query_int(db, "PRAGMA user_version", &version);
+    }
+    if (rc != SQLITE_OK) {
+        s = fail(db, rc, path, "open", err);
+    } else if (version != RIP_DB_SCHEMA_VERSION) {
+        snprintf(err, RIP_ERR_LEN, "%.200s: schema version %lld, expected %d", path, (long long)version,
+                 RIP_DB_SCHEMA_VERSION);
+        s = RIP_S_DATA;
+    } else {
+        *out = db;
+        db = NULL;
+    }
+    sqlite3_close_v2(db);
+    return s;
 }
 
 rip_status rip_db_open_read(const char *path, sqlite3 **db, char err[RIP_ERR_LEN])
@@ -254,7 +296,7 @@ rip_status rip_db_open_read(const char *path, sqlite3 **db, char err[RIP_ERR_LEN
         snprintf(err, RIP_ERR_LEN, "%s: no such database", path);
         return RIP_S_NOINPUT;
     }
-    rip_status s = open_checked(path, false, db, &found, err);
+    rip_status s = open_checked(path, false, false, db, &found, err);
     if (s == RIP_OK && found.empty) {
         snprintf(err, RIP_ERR_LEN, "%s: empty database (no sweep has written to it)", path);
         s = RIP_S_DATA;
@@ -299,34 +341,6 @@ rip_status rip_db_open_write(const char *path, sqlite3 **out, char err[RIP_ERR_L
     }
     sqlite3_close_v2(db);
     return s;
-}
-
-rip_status rip_db_upgrade(sqlite3 *db, const char *path, char err[RIP_ERR_LEN])
-{
-    char why[RIP_ERR_LEN], sql[64];
-    int64_t version = 0;
-    int rc = sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, NULL);
-    if (rc != SQLITE_OK)
-        return fail(db, rc, path, "upgrade", err);
-    /* asked again under the write lock: another sweep may have upgraded it */
-    if ((rc = query_int(db, "PRAGMA user_version", &version)) != SQLITE_OK) {
-        sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
-        return fail(db, rc, path, "upgrade", err);
-    }
-    if (version == RIP_DB_SCHEMA_VERSION)
-        return rip_db_exec(db, "COMMIT", why) == 0 ? RIP_OK : fail(db, sqlite3_errcode(db), path, "upgrade", err);
-    snprintf(sql, sizeof sql, "PRAGMA user_version = %d;", RIP_DB_SCHEMA_VERSION);
-    if (version != 1 || rip_db_exec(db, rip_db_executions_sql, why) != 0 || rip_db_exec(db, sql, why) != 0 ||
-        rip_db_exec(db, "COMMIT", why) != 0) {
-        rip_status s = version != 1 ? RIP_S_INTERNAL : rip_db_status(sqlite3_errcode(db));
-        if (version != 1)
-            snprintf(why, sizeof why, "schema version %lld, expected 1", (long long)version);
-        snprintf(err, RIP_ERR_LEN, "%.200s: cannot upgrade to schema version %d (%.200s)", path,
-                 RIP_DB_SCHEMA_VERSION, why);
-        sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
-        return s == RIP_S_BUSY || s == RIP_S_NOMEM || s == RIP_S_INTERNAL ? s : RIP_S_IO;
-    }
-    return RIP_OK;
 }
 
 rip_status rip_db_create(const char *path, const rip_run_info *run, sqlite3 **out, char err[RIP_ERR_LEN])

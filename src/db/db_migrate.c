@@ -1,0 +1,243 @@
+/*
+** db_migrate.c — convert a schema version 1 or 2 database to version 3 in
+** place (see db.h, rip_db_migrate).
+**
+** Order of work, so that nothing is lost however it ends: check the input
+** read-only (the checks of its own version), build version 3 in a
+** temporary file beside it (".NAME.migrate-PID-N", one transaction),
+** compare every row the views of version 3 give with the rows of the input
+** (layers, truths, verdicts, executions), flush, and rename over the input.
+** Until the rename the input is untouched; after it, it is the converted
+** database.  A kill leaves at worst the temporary file.
+*/
+#include "db.h"
+#include "status.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "formulas.h"
+
+/* A value of one row of sql, or -1 when it fails. */
+static int64_t one(sqlite3 *db, const char *sql)
+{
+    sqlite3_stmt *st = NULL;
+    int64_t n = -1;
+    if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW)
+        n = sqlite3_column_int64(st, 0);
+    sqlite3_finalize(st);
+    return n;
+}
+
+/* The INSERT of layer_results from the version 2 tables of schema s; false if it does not fit. */
+static bool pivot_sql(char *sql, size_t len)
+{
+    static const char head[] =
+        "INSERT INTO main.layer_results SELECT l.layer_idx, g.ord, l.cin, l.cout, l.h_in, l.w_in, l.k_h, l.k_w,"
+        " l.s_h, l.s_w, l.d_h, l.d_w, l.p_top, l.p_bottom, l.p_left, l.p_right, l.h_out, l.w_out, l.restricted,"
+        " l.n_in_padded, l.n_in_dense, l.n_out";
+    size_t n = (size_t)snprintf(sql, len, "%s", head), nf = 0;
+    for (int e = 0; e < RIP_EXEC_COUNT && n < len; e++)
+        n += (size_t)snprintf(sql + n, len - n,
+                              ", (SELECT gap FROM s.truths t WHERE t.run_id = 1 AND t.layer_idx = l.layer_idx"
+                              " AND t.exec_config = '%s')", rip_exec_name((rip_exec)e));
+    const rip_formula_info *f = rip_formulas(&nf);
+    for (size_t i = 0; i < nf && n < len; i++)
+        n += (size_t)snprintf(sql + n, len - n,
+                              ", (SELECT value FROM s.verdicts v WHERE v.run_id = 1 AND v.layer_idx = l.layer_idx"
+                              " AND v.formula = '%s')", f[i].name);
+    if (n < len)
+        n += (size_t)snprintf(sql + n, len - n,
+                              " FROM s.layers l JOIN main.generators g USING (generator) WHERE l.run_id = 1"
+                              " ORDER BY l.layer_idx");
+    return n < len;
+}
+
+/*
+** Rows of the input that the converted database does not give back, per
+** table; the verdicts' truth is compared where judged (older fixtures left
+** it NULL for n/a).  -1 on failure.
+*/
+static int64_t rows_lost(sqlite3 *db, bool with_exec)
+{
+    static const char *const q[] = {
+        "SELECT count(*) FROM (SELECT * FROM s.layers EXCEPT SELECT * FROM main.layers)",
+        "SELECT count(*) FROM (SELECT * FROM s.truths EXCEPT SELECT * FROM main.truths)",
+        "SELECT count(*) FROM (SELECT run_id, layer_idx, formula, exec_config, value, verdict, margin,"
+        " CASE verdict WHEN 'n/a' THEN NULL ELSE truth END FROM s.verdicts EXCEPT"
+        " SELECT run_id, layer_idx, formula, exec_config, value, verdict, margin,"
+        " CASE verdict WHEN 'n/a' THEN NULL ELSE truth END FROM main.verdicts)",
+        "SELECT count(*) FROM (SELECT * FROM s.executions EXCEPT SELECT * FROM main.executions)",
+        "SELECT (SELECT count(*) FROM s.layers) - (SELECT count(*) FROM main.layer_results)",
+    };
+    int64_t lost = 0;
+    for (size_t i = 0; i < sizeof q / sizeof q[0]; i++) {
+        if (i == 3 && !with_exec)
+            continue;
+        int64_t n = one(db, q[i]);
+        if (n < 0)
+            return -1;
+        lost += n < 0 ? -n : n;
+    }
+    return lost;
+}
+
+/* A fresh temporary file name beside path (created empty, with path's mode). */
+static rip_status make_temp(const char *path, mode_t mode, char *tmp, size_t len, char err[RIP_ERR_LEN])
+{
+    char a[4096], b[4096];
+    if ((size_t)snprintf(a, sizeof a, "%s", path) >= sizeof a) {
+        snprintf(err, RIP_ERR_LEN, "%.200s: path too long", path);
+        return RIP_S_CANTCREATE;
+    }
+    snprintf(b, sizeof b, "%s", path);
+    const char *dir = dirname(a), *base = basename(b);
+    for (int k = 0; k < 100; k++) {
+        if ((size_t)snprintf(tmp, len, "%s/.%s.migrate-%ld-%d", dir, base, (long)getpid(), k) >= len)
+            break;
+        int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+        if (fd >= 0) {
+            (void)fchmod(fd, mode & 07777);
+            close(fd);
+            return RIP_OK;
+        }
+        if (errno != EEXIST)
+            break;
+    }
+    snprintf(err, RIP_ERR_LEN, "%.150s: cannot create a temporary file beside it (%.150s)", path, strerror(errno));
+    return RIP_S_CANTCREATE;
+}
+
+static int sync_path(const char *path)
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return -1;
+    int rc = fsync(fd);
+    close(fd);
+    return rc;
+}
+
+/* Fill the temporary database db (schema, reference tables and run made) from s. */
+static rip_status convert(sqlite3 *db, const char *path, bool with_exec, char err[RIP_ERR_LEN])
+{
+    char sql[8192], why[RIP_ERR_LEN];
+    if (!pivot_sql(sql, sizeof sql)) {
+        snprintf(err, RIP_ERR_LEN, "internal: the conversion query does not fit");
+        return RIP_S_INTERNAL;
+    }
+    /* the reference tables as the input has them (its generators may not be this binary's);
+    ** a formula this binary has no column for loses its verdicts, which the comparison finds */
+    if (rip_db_exec(db, "BEGIN IMMEDIATE", why) != 0 ||
+        rip_db_exec(db, "DELETE FROM main.generators; INSERT INTO main.generators SELECT * FROM s.generators;"
+                        "DELETE FROM main.formulas; INSERT INTO main.formulas SELECT f.* FROM s.formulas f"
+                        " JOIN pragma_table_info('layer_results') p ON p.name = f.formula", why) != 0 ||
+        rip_db_exec(db, sql, why) != 0 ||
+        (with_exec && rip_db_exec(db, "INSERT INTO main.executions SELECT * FROM s.executions", why) != 0) ||
+        rip_db_exec(db, "INSERT INTO main.run_log SELECT * FROM s.run_log", why) != 0 ||
+        rip_db_exec(db, rip_db_recount_sql, why) != 0) {
+        rip_status s = rip_db_status(sqlite3_errcode(db));
+        snprintf(err, RIP_ERR_LEN, "%.200s: cannot convert its rows (%.200s)", path, why);
+        sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+        return s == RIP_S_BUSY || s == RIP_S_NOMEM || s == RIP_S_DATA ? s : RIP_S_IO;
+    }
+    int64_t lost = rows_lost(db, with_exec);
+    if (lost != 0) {
+        sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+        if (lost < 0)
+            snprintf(err, RIP_ERR_LEN, "%.200s: cannot compare its rows (%.200s)", path, sqlite3_errmsg(db));
+        else
+            snprintf(err, RIP_ERR_LEN, "%.200s: %lld rows would not convert exactly (a generator or verdict "
+                     "this ripsim does not know); left as it was", path, (long long)lost);
+        return lost < 0 ? RIP_S_IO : RIP_S_DATA;
+    }
+    if (rip_db_exec(db, "COMMIT", why) != 0) {
+        snprintf(err, RIP_ERR_LEN, "%.200s: cannot write the converted database (%.200s)", path, why);
+        return RIP_S_IO;
+    }
+    return RIP_OK;
+}
+
+rip_status rip_db_migrate(const char *path, int64_t *from, int64_t *layers, char err[RIP_ERR_LEN])
+{
+    char tmp[4200], uri[4200], dir[4200], why[RIP_ERR_LEN];
+    rip_db_found found;
+    struct stat sb;
+    sqlite3 *db = NULL;
+    bool have_tmp = false;
+    rip_status s;
+
+    *from = *layers = 0;
+    if (stat(path, &sb) != 0) {
+        snprintf(err, RIP_ERR_LEN, "%.200s: %s", path, strerror(errno));
+        return RIP_S_NOINPUT;
+    }
+    if ((s = rip_db_inspect_old(path, true, &found, err)) != RIP_OK)
+        return s;
+    if (found.empty || !found.has_run) {
+        snprintf(err, RIP_ERR_LEN, "%s holds no run (an empty sweep database); delete it instead", path);
+        return RIP_S_DATA;
+    }
+    *from = found.schema_version;
+    *layers = found.layers;
+    if (found.schema_version == RIP_DB_SCHEMA_VERSION)
+        return RIP_OK;
+    if (access(path, W_OK) != 0) {
+        snprintf(err, RIP_ERR_LEN, "%.200s: %s", path, strerror(errno));
+        return RIP_S_CANTCREATE;
+    }
+    if ((s = make_temp(path, sb.st_mode, tmp, sizeof tmp, err)) != RIP_OK)
+        return s;
+    have_tmp = true;
+    if ((s = rip_db_create(tmp, &found.run, &db, err)) != RIP_OK)
+        goto done;
+    sqlite3_stmt *st = NULL;
+    int rc = rip_db_reader_uri(path, uri, sizeof uri) ? sqlite3_prepare_v2(db, "ATTACH ? AS s", -1, &st, NULL)
+                                                      : SQLITE_CANTOPEN;
+    if (rc == SQLITE_OK) {
+        sqlite3_bind_text(st, 1, uri, -1, SQLITE_STATIC);
+        rc = sqlite3_step(st) == SQLITE_DONE ? SQLITE_OK : SQLITE_ERROR;
+    }
+    sqlite3_finalize(st);
+    if (rc != SQLITE_OK) {
+        snprintf(err, RIP_ERR_LEN, "%.200s: cannot read it (%.200s)", path, sqlite3_errmsg(db));
+        s = RIP_S_NOINPUT;
+        goto done;
+    }
+    if ((s = convert(db, path, found.schema_version >= 2, err)) != RIP_OK)
+        goto done;
+    sqlite3_exec(db, "DETACH s", NULL, NULL, NULL);
+    snprintf(why, sizeof why, "from schema version %lld, %lld layers", (long long)found.schema_version,
+             (long long)found.layers);
+    rip_db_log(db, "migrate", why);
+    rip_db_found check;
+    memset(&check, 0, sizeof check);
+    check.schema_version = RIP_DB_SCHEMA_VERSION;
+    if ((s = rip_db_check_rows(db, tmp, &found.run, &check, err)) != RIP_OK)
+        goto done;
+    sqlite3_close_v2(db); /* every commit is on disk (synchronous=FULL) */
+    db = NULL;
+    snprintf(dir, sizeof dir, "%s", path);
+    if (sync_path(tmp) != 0 || rename(tmp, path) != 0) {
+        snprintf(err, RIP_ERR_LEN, "%.200s: cannot put the converted database in place (%.100s)", path,
+                 strerror(errno));
+        s = RIP_S_IO;
+        goto done;
+    }
+    have_tmp = false;
+    (void)sync_path(dirname(dir)); /* the rename itself survives a crash */
+done:
+    sqlite3_close_v2(db);
+    if (have_tmp) {
+        char j[4300];
+        unlink(tmp);
+        snprintf(j, sizeof j, "%s-journal", tmp);
+        unlink(j);
+    }
+    return s;
+}

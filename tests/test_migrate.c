@@ -1,0 +1,279 @@
+/*
+** test_migrate.c — schema version 3 and `ripsim migrate` (issue 11, item 4).
+**
+** The version 2 databases here are written by db_make_old (db_dump.h): the
+** version 2 schema of an older ripsim, its tables filled with the rows a
+** version 3 database gives through its views.  So a migration must give
+** back exactly the rows the database started from; the saved queries of
+** results/queries/ must answer the same over the version 2 tables and over
+** the version 3 views; and a migration killed at any moment must leave
+** either the untouched version 2 file or the whole version 3 one.
+*/
+#include <criterion/criterion.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <sqlite3.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "tmpdir.h"
+#include "db.h"
+#include "db_dump.h"
+#include "run_cmd.h"
+
+TEST_SUITE_WITH_TMPDIR(migrate, 300);
+
+/* Every deterministic row, through the names of version 2 and the tables of version 3. */
+static char *dump(const char *path)
+{
+    static const char *const q[] = {
+        "SELECT * FROM runs",
+        "SELECT * FROM layers ORDER BY run_id, layer_idx",
+        "SELECT * FROM truths ORDER BY run_id, layer_idx, exec_config",
+        "SELECT * FROM verdicts ORDER BY run_id, layer_idx, formula",
+        "SELECT * FROM verdict_summary",
+        "SELECT * FROM formulas ORDER BY formula",
+        "SELECT * FROM generators ORDER BY generator",
+        "SELECT * FROM executions ORDER BY run_id, layer_idx, exec_config",
+        "PRAGMA user_version",
+    };
+    return db_dump(path, q, sizeof q / sizeof q[0]);
+}
+
+static int64_t scalar(const char *path, const char *sql)
+{
+    sqlite3 *db;
+    sqlite3_stmt *st;
+    cr_assert_eq(sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
+    cr_assert_eq(sqlite3_prepare_v2(db, sql, -1, &st, NULL), SQLITE_OK, "%s: %s", sql, sqlite3_errmsg(db));
+    cr_assert_eq(sqlite3_step(st), SQLITE_ROW, "%s", sql);
+    int64_t v = sqlite3_column_int64(st, 0);
+    sqlite3_finalize(st);
+    sqlite3_close(db);
+    return v;
+}
+
+static void sweep(const char *db, const char *n, const char *seed, bool execute)
+{
+    run_result *r = execute ? RUN("sweep", "--execute", "--n", n, "--seed", seed, "--db", db, "--quiet")
+                            : RUN("sweep", "--n", n, "--seed", seed, "--db", db, "--quiet");
+    cr_assert_eq(r->status, 0, "%s", r->err);
+}
+
+static void copy_file(const char *from, const char *to)
+{
+    size_t n;
+    char *b = slurp_file(from, &n);
+    FILE *f = fopen(to, "wb");
+    cr_assert_not_null(f, "%s", to);
+    cr_assert_eq(fwrite(b, 1, n, f), n);
+    cr_assert_eq(fclose(f), 0);
+    free(b);
+}
+
+/* The version 3 views give the rows of version 2 and the layer_wide columns line up. */
+Test(migrate, version_2_converts_back_to_every_row)
+{
+    char v3[320], v2[320];
+    snprintf(v3, sizeof v3, "%s", tmp("a3.db"));
+    snprintf(v2, sizeof v2, "%s", tmp("a2.db"));
+    sweep(v3, "40", "9", true);
+    db_make_old(v3, v2, 2);
+    char *want = dump(v3), first[256];
+    int files = entries(tmpdir, first, sizeof first);
+    run_result *r = RUN("migrate", "--db", v2);
+    cr_assert_eq(r->status, 0, "%s", r->err);
+    cr_expect_not_null(strstr(r->out, "schema version 2 -> 3, 40 layers"), "%s", r->out);
+    cr_expect_eq(entries(tmpdir, first, sizeof first), files, "a temporary file was left (%s)", first);
+    char *got = dump(v2);
+    cr_expect_str_eq(got, want);
+    cr_expect_eq(scalar(v2, "SELECT count(*) FROM run_log WHERE event = 'migrate'"), 1);
+    /* the run goes on: a rerun has nothing to do, and the summary is the same */
+    r = RUN("sweep", "--execute", "--n", "40", "--seed", "9", "--db", v2, "--quiet");
+    cr_expect_eq(r->status, 0, "%s", r->err);
+    cr_expect_not_null(strstr(r->out, "0 layers evaluated"), "%s", r->out);
+    /* a second migrate leaves it byte for byte */
+    size_t n0, n1;
+    char *before = slurp_file(v2, &n0);
+    r = RUN("migrate", "--db", v2);
+    cr_expect_eq(r->status, 0, "%s", r->err);
+    cr_expect_not_null(strstr(r->out, "nothing to do"), "%s", r->out);
+    char *after = slurp_file(v2, &n1);
+    cr_expect(n0 == n1 && memcmp(before, after, n0) == 0);
+    free(want);
+    free(got);
+    free(before);
+    free(after);
+}
+
+/* layer_wide: one row per layer, a column per configuration and formula, equal to the long views. */
+Test(migrate, wide_view_has_one_row_per_layer_and_a_column_each)
+{
+    const char *db = tmp("w.db");
+    sweep(db, "300", "4", false);
+    cr_expect_eq(scalar(db, "SELECT count(*) FROM layer_wide"), 300);
+    cr_expect_eq(scalar(db, "SELECT count(*) FROM pragma_table_info('layer_wide') p JOIN configs c"
+                            " ON c.exec_config = p.name"), 6);
+    cr_expect_eq(scalar(db, "SELECT count(*) FROM pragma_table_info('layer_wide') p JOIN formulas f"
+                            " ON f.formula = p.name"), 8);
+    /* gap of rip_dense_taps and value of thm13_taps through both shapes */
+    cr_expect_eq(scalar(db, "SELECT count(*) FROM layer_wide w JOIN truths t ON t.layer_idx = w.layer_idx"
+                            " AND t.exec_config = 'rip_dense_taps' WHERE t.gap = w.rip_dense_taps"), 300);
+    cr_expect_eq(scalar(db, "SELECT count(*) FROM layer_wide w JOIN verdicts v ON v.layer_idx = w.layer_idx"
+                            " AND v.formula = 'thm13_taps' WHERE v.value IS w.thm13_taps"), 300);
+    /* the schema's own size goal: at most 400 bytes per layer */
+    cr_expect_leq(scalar(db, "SELECT page_count * page_size FROM pragma_page_count, pragma_page_size"), 300 * 400);
+}
+
+/* Every statement of results/queries/ gives the same rows over version 2 tables and version 3 views. */
+Test(migrate, saved_queries_run_unchanged)
+{
+    char v3[320], v2[320];
+    snprintf(v3, sizeof v3, "%s", tmp("q3.db"));
+    snprintf(v2, sizeof v2, "%s", tmp("q2.db"));
+    sweep(v3, "600", "20261129", false);
+    db_make_old(v3, v2, 2);
+    const char *dir = getenv("RIPSIM_QUERIES_DIR");
+    cr_assert_not_null(dir);
+    static const char *const files[] = {"dense_taps_loose.sql", "dense_vs_padded.sql", "gm_shortfall.sql",
+                                        "loose_margin_by_generator.sql", "rip_vs_herringbone.sql",
+                                        "unsafe_verdicts.sql", "verdict_share_by_tier.sql"};
+    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+        char path[1024];
+        size_t n;
+        snprintf(path, sizeof path, "%s/%s", dir, files[i]);
+        char *sql = slurp_file(path, &n);
+        /* db_dump runs one statement per query: split the file at its statements */
+        const char *q[8];
+        size_t nq = 0;
+        sqlite3 *db;
+        cr_assert_eq(sqlite3_open_v2(v3, &db, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
+        for (const char *tail = sql; *tail && nq < 8;) {
+            sqlite3_stmt *st = NULL;
+            const char *next;
+            cr_assert_eq(sqlite3_prepare_v2(db, tail, -1, &st, &next), SQLITE_OK, "%s: %s", files[i],
+                         sqlite3_errmsg(db));
+            if (st)
+                q[nq++] = strndup(tail, (size_t)(next - tail));
+            sqlite3_finalize(st);
+            tail = next;
+        }
+        sqlite3_close(db);
+        cr_assert_gt(nq, 0);
+        char *a = db_dump(v2, q, nq), *b = db_dump(v3, q, nq);
+        cr_expect_str_eq(b, a, "%s differs over the views", files[i]);
+        cr_expect_gt(strlen(a), 0, "%s returned nothing", files[i]);
+        for (size_t k = 0; k < nq; k++)
+            free((char *)q[k]);
+        free(a);
+        free(b);
+        free(sql);
+    }
+}
+
+/* Kill -9 at any moment of a migration: the file is the old one byte for byte, or the whole new one. */
+Test(migrate, killed_migration_loses_nothing)
+{
+    char v3[320], v2[320], db[320];
+    snprintf(v3, sizeof v3, "%s", tmp("k3.db"));
+    snprintf(v2, sizeof v2, "%s", tmp("k2.db"));
+    snprintf(db, sizeof db, "%s", tmp("k.db"));
+    sweep(v3, "1500", "3", false);
+    db_make_old(v3, v2, 2);
+    char *want = dump(v3);
+    size_t n2;
+    char *old = slurp_file(v2, &n2);
+    const char *bin = getenv("RIPSIM_BIN");
+    int saw_old = 0, saw_new = 0;
+    /* how long one migration takes here: the kills spread over 0 .. 1.25 times that */
+    copy_file(v2, db);
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    run_result *r0 = RUN("migrate", "--db", db);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    cr_assert_eq(r0->status, 0, "%s", r0->err);
+    double full = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
+    const int kills = 16;
+    for (int k = 0; k < kills; k++) {
+        copy_file(v2, db);
+        pid_t pid = fork();
+        cr_assert_geq(pid, 0);
+        if (pid == 0) {
+            int fd = open("/dev/null", O_WRONLY);
+            dup2(fd, 1);
+            dup2(fd, 2);
+            execl(bin, bin, "migrate", "--db", db, (char *)NULL);
+            _exit(127);
+        }
+        double wait = 1.25 * full * k / (kills - 1);
+        struct timespec ts = {(time_t)wait, (long)((wait - (double)(time_t)wait) * 1e9)};
+        nanosleep(&ts, NULL);
+        kill(pid, SIGKILL);
+        int st;
+        waitpid(pid, &st, 0);
+        if (scalar(db, "PRAGMA user_version") == 2) {
+            size_t n;
+            char *now = slurp_file(db, &n);
+            cr_expect(n == n2 && memcmp(now, old, n) == 0, "kill after %.3f s: version 2 file changed", wait);
+            free(now);
+            saw_old++;
+        } else {
+            char *got = dump(db);
+            cr_expect_str_eq(got, want, "kill after %.3f s: version 3 file incomplete", wait);
+            free(got);
+            saw_new++;
+        }
+        /* whatever the kill left, migrate then finishes the job */
+        run_result *r = RUN("migrate", "--db", db);
+        cr_expect_eq(r->status, 0, "%s", r->err);
+        char *got = dump(db);
+        cr_expect_str_eq(got, want);
+        free(got);
+    }
+    cr_expect_gt(saw_old, 0, "no kill landed before the rename");
+    cr_expect_gt(saw_new, 0, "no kill landed after the rename");
+    cr_log_info("killed migrations: %d left version 2, %d version 3", saw_old, saw_new);
+    free(want);
+    free(old);
+}
+
+/* A damaged version 2 database, or a foreign file, is refused and left as it was, with no file beside it. */
+Test(migrate, damaged_or_foreign_input_is_refused_untouched)
+{
+    char v3[320], v2[320];
+    snprintf(v3, sizeof v3, "%s", tmp("d3.db"));
+    snprintf(v2, sizeof v2, "%s", tmp("d2.db"));
+    sweep(v3, "30", "2", false);
+    db_make_old(v3, v2, 2);
+    sqlite3 *h;
+    cr_assert_eq(sqlite3_open(v2, &h), SQLITE_OK);
+    cr_assert_eq(sqlite3_exec(h, "DELETE FROM truths WHERE layer_idx = 7", NULL, NULL, NULL), SQLITE_OK);
+    sqlite3_close(h);
+    const char *foreign = tmp("photos.db");
+    cr_assert_eq(sqlite3_open(foreign, &h), SQLITE_OK);
+    cr_assert_eq(sqlite3_exec(h, "CREATE TABLE photos (id INTEGER PRIMARY KEY)", NULL, NULL, NULL), SQLITE_OK);
+    sqlite3_close(h);
+    const char *const bad[] = {v2, foreign};
+    for (int i = 0; i < 2; i++) {
+        size_t n0, n1;
+        char *before = slurp_file(bad[i], &n0), first[256];
+        int files = entries(tmpdir, first, sizeof first);
+        run_result *r = RUN("migrate", "--db", bad[i]);
+        cr_expect_eq(r->status, 65, "%s: %d %s", bad[i], r->status, r->err);
+        cr_expect_eq(count_lines(r->err), 1, "%s", r->err);
+        cr_expect_not_null(strstr(r->err, i == 0 ? "damaged" : "not a ripsim database"), "%s", r->err);
+        char *after = slurp_file(bad[i], &n1);
+        cr_expect(n0 == n1 && memcmp(before, after, n0) == 0, "%s was modified", bad[i]);
+        cr_expect_eq(entries(tmpdir, first, sizeof first), files, "a file was left beside it (%s)", first);
+        free(before);
+        free(after);
+    }
+    run_result *r = RUN("migrate", "--db", tmp("missing.db"));
+    cr_expect_eq(r->status, 66, "%s", r->err);
+}

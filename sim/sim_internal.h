@@ -79,6 +79,9 @@ int rip_plain_build(rip_sim *s);   /* rip_plain.c: last_reader */
 int rip_fast_build(rip_sim *s);    /* rip_fast.c:  first_live */
 int hb_plain_build(rip_sim *s);    /* hb_plain.c:  order, released */
 int hb_fast_build(rip_sim *s);     /* hb_fast.c:   order, released */
+/* hb_fast.c: released and released_at_start for s->exec's rule, from
+** s->order (the part of hb_fast_build that rip_sim_retarget redoes). */
+int hb_fast_release(rip_sim *s);
 
 /*
 ** Engine runs with gap delta >= 0: true iff the traversal completes; rep

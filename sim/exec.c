@@ -48,6 +48,13 @@ int64_t *rip_sim_alloc_i64(int64_t n)
     return calloc(n > 0 ? (size_t)n : 1, sizeof(int64_t));
 }
 
+int64_t *rip_sim_alloc_i64_raw(int64_t n)
+{
+    if (n < 0 || (uint64_t)n >= SIZE_MAX / sizeof(int64_t))
+        return NULL;
+    return malloc((n > 0 ? (size_t)n : 1) * sizeof(int64_t));
+}
+
 /*
 ** True iff the derived fields of L agree with its user-facing ones, i.e. L
 ** went through rip_layer_derive().  The engines index arrays with these

@@ -35,8 +35,9 @@ int hb_fast_release(rip_sim *s)
     int64_t *vt = NULL;   /* visit step per output pixel */
     int64_t *rowt = NULL; /* output row per input row */
     int64_t *colt = NULL; /* output column per input column */
-    if ((vt = rip_sim_alloc_i64(s->n_pix)) == NULL || (rowt = rip_sim_alloc_i64(L->h_p)) == NULL ||
-        (colt = rip_sim_alloc_i64(L->w_p)) == NULL)
+    /* all written in full below: order is a permutation of the pixels */
+    if ((vt = rip_sim_alloc_i64_raw(s->n_pix)) == NULL || (rowt = rip_sim_alloc_i64_raw(L->h_p)) == NULL ||
+        (colt = rip_sim_alloc_i64_raw(L->w_p)) == NULL)
         goto out;
     for (int64_t t = 0; t < s->n_pix; t++) {
         vt[s->order[t]] = t;
@@ -77,8 +78,8 @@ int hb_fast_build(rip_sim *s)
 {
     /* Each allocation checked at once, per-pixel tables first: a layer
     ** too large to simulate fails before anything big has been zeroed. */
-    if ((s->order = rip_sim_alloc_i64(s->n_pix)) == NULL ||
-        (s->released = rip_sim_alloc_i64(s->n_pix)) == NULL)
+    if ((s->order = rip_sim_alloc_i64_raw(s->n_pix)) == NULL ||
+        (s->released = rip_sim_alloc_i64_raw(s->n_pix)) == NULL) /* zeroed by hb_fast_release */
         return -1;
     if (rip_herringbone_order(s->L.h_out, s->L.w_out, s->order) != 0)
         return -1;

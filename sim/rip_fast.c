@@ -33,9 +33,9 @@ int rip_fast_build(rip_sim *s)
     int64_t *maxrow = NULL, *maxcol = NULL;
     /* Largest table first, each checked at once: a layer too large to
     ** simulate fails before anything big has been allocated and zeroed. */
-    int64_t *first = rip_sim_alloc_i64(s->n_pix + 1);
-    if (first == NULL || (maxrow = rip_sim_alloc_i64(L->h_p)) == NULL ||
-        (maxcol = rip_sim_alloc_i64(L->w_p)) == NULL)
+    int64_t *first = rip_sim_alloc_i64_raw(s->n_pix + 1); /* every entry set below */
+    if (first == NULL || (maxrow = rip_sim_alloc_i64_raw(L->h_p)) == NULL ||
+        (maxcol = rip_sim_alloc_i64_raw(L->w_p)) == NULL)
         goto out;
 
     rip_axis_last_reader(L->h_p, L->h_out, L->k_h, L->s_h, L->d_h, maxrow);

@@ -53,6 +53,9 @@ struct rip_sim {
 ** so that NULL always means failure.
 */
 int64_t *rip_sim_alloc_i64(int64_t n);
+/* The same, not zeroed: for tables the builder writes in full (zeroing
+** them first costs a pass over memory per layer in a sweep). */
+int64_t *rip_sim_alloc_i64_raw(int64_t n);
 
 /*
 ** Per-axis reader tables (readers.c).  Along one axis a layer has n_pos

@@ -13,7 +13,7 @@
 ** Per engine, with end(q) = (q+1)*cout the end of step q's writes:
 **   RiP fast   limit of step q: min(first*cin, n_stored), first the lowest
 **              live stored pixel at q (first_live[q] for taps, [q+1] for
-**              gather).
+**              gather); computed while first_live is built (rip_fast.c).
 **   RiP plain  per stored scalar x with last reader lr (>= 0): its cell
 **              x + delta is written at step floor((x+delta)/cout), which
 **              must come after its last read: x + delta >= (lr+taps)*cout;
@@ -32,21 +32,12 @@ static bool exec_is_herringbone(rip_exec e)
     return e == RIP_EXEC_HB_TAPS || e == RIP_EXEC_HB_TAPS_READER;
 }
 
-/* max over steps of end(q) - min(first*cin, n_stored), at least 0. */
+/* max over steps of end(q) - min(first*cin, n_stored), at least 0: taken
+** by rip_fast_build() in the pass that builds first_live (the table is
+** read once instead of twice), for gather and taps alike. */
 static int64_t rip_fast_bound(const rip_sim *s)
 {
-    const int64_t cout = s->L.cout, cin = s->L.cin;
-    const int64_t *first = s->first_live + (s->taps ? 0 : 1);
-    /* The workspace end binds hardest at the last step. */
-    int64_t best = s->L.n_out - s->n_stored;
-    for (int64_t q = 0; q < s->n_pix; q++) {
-        if (first[q] == RIP_SIM_NONE)
-            continue;
-        const int64_t need = (q + 1) * cout - first[q] * cin;
-        if (need > best)
-            best = need;
-    }
-    return best > 0 ? best : 0;
+    return s->taps ? s->bound_taps : s->bound_gather;
 }
 
 /* max over read stored scalars of (lr+taps)*cout - x, and N_out - n_stored. */

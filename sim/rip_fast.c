@@ -21,7 +21,8 @@
 #include "sim_internal.h"
 
 /*
-** Fill s->first_live[n_pix+1].  Returns 0, or -1 when memory runs out.
+** Fill s->first_live[n_pix+1] and s->bound_gather, s->bound_taps.
+** Returns 0, or -1 when memory runs out.
 ** Cost O(h_p + w_p + h_out*k_h + w_out*k_w + stored pixels + n_pix) time;
 ** memory (h_p + w_p + n_pix + 1) int64, of which only first_live is kept.
 */
@@ -60,9 +61,25 @@ int rip_fast_build(rip_sim *s)
                 first[t] = p;
         }
     }
-    for (int64_t t = s->n_pix - 1; t >= 0; t--)
-        if (first[t + 1] < first[t])
+    /* Suffix minimum, and in the same pass the one-pass gap of both
+    ** liveness tests (bound.c): step q fails iff (q+1)*cout exceeds
+    ** delta + first*cin, with first = first[q+1] (gather) or first[q]
+    ** (taps), or delta + n_stored, which binds hardest at the last step. */
+    const int64_t cout = L->cout, cin = L->cin;
+    int64_t bg = L->n_out - s->n_stored, bt = bg;
+    for (int64_t t = s->n_pix; t >= 0; t--) {
+        if (t < s->n_pix && first[t + 1] < first[t])
             first[t] = first[t + 1];
+        if (first[t] == RIP_SIM_NONE)
+            continue;
+        const int64_t lim = first[t] * cin;
+        if (t >= 1 && t * cout - lim > bg)
+            bg = t * cout - lim;                 /* gather, step t-1 */
+        if (t < s->n_pix && (t + 1) * cout - lim > bt)
+            bt = (t + 1) * cout - lim;           /* taps, step t */
+    }
+    s->bound_gather = bg > 0 ? bg : 0;
+    s->bound_taps = bt > 0 ? bt : 0;
 
     s->first_live = first;
     first = NULL;

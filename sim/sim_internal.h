@@ -40,6 +40,8 @@ struct rip_sim {
     int64_t *last_reader;   /* plain: [n_stored], pixel ordinal q of the last reader, -1 if none */
     int64_t *first_live;    /* fast: [n_pix+1], lowest stored input pixel whose last
                                reader is >= t, RIP_SIM_NONE if there is none */
+    int64_t bound_gather, bound_taps; /* fast: one-pass gaps (bound.c), found while
+                               first_live is built */
 
     /* herringbone configurations */
     int64_t *order;         /* [n_pix] step -> pixel index r*w_out + c */

@@ -101,7 +101,22 @@ bool rip_fast_run(const rip_sim *s, int64_t delta, rip_run_report *rep)
     const rip_layer *L = &s->L;
     const int64_t ws = rip_sat_add(delta, s->n_stored);
     const int64_t *first = s->first_live + (s->taps ? 0 : 1);
-    for (int64_t q = 0; q < s->n_pix; q++) {
+    /* The step passes iff end <= delta + first*cin and end <= ws.  With
+    ** delta <= 2^62 (every gap a search tries: <= N_out) and first*cin <
+    ** n_stored <= 2^62 nothing overflows, so the hot loop needs no
+    ** saturation; a larger delta takes the saturating loop below. */
+    int64_t q = 0;
+    if (delta <= (INT64_C(1) << 62)) {
+        const int64_t cin = L->cin, cout = L->cout;
+        for (; q < s->n_pix; q++) {
+            const int64_t end = (q + 1) * cout;
+            if (end > ws || (first[q] != RIP_SIM_NONE && end - delta > first[q] * cin))
+                break;
+        }
+        if (q == s->n_pix)
+            return true;
+    }
+    for (; q < s->n_pix; q++) {
         const int64_t end = (q + 1) * L->cout;
         const int64_t live = first[q] == RIP_SIM_NONE ? RIP_SIM_NONE
                                                      : rip_sat_add(delta, first[q] * L->cin);

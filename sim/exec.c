@@ -3,7 +3,8 @@
 ** rip_sim object's life cycle, and the dispatch of a run to its engine.
 **
 ** The engines themselves live in rip_plain.c, rip_fast.c (row-major RiP)
-** and hb_plain.c, hb_fast.c (herringbone); the binary search in search.c.
+** and hb_plain.c, hb_fast.c (herringbone); the one-pass gap in bound.c,
+** the search in search.c.
 */
 #include <stdint.h>
 #include <stdlib.h>
@@ -45,6 +46,13 @@ int64_t *rip_sim_alloc_i64(int64_t n)
     if (n < 0 || (uint64_t)n >= SIZE_MAX / sizeof(int64_t))
         return NULL;
     return calloc(n > 0 ? (size_t)n : 1, sizeof(int64_t));
+}
+
+int64_t *rip_sim_alloc_i64_raw(int64_t n)
+{
+    if (n < 0 || (uint64_t)n >= SIZE_MAX / sizeof(int64_t))
+        return NULL;
+    return malloc((n > 0 ? (size_t)n : 1) * sizeof(int64_t));
 }
 
 /*
@@ -120,6 +128,43 @@ rip_sim *rip_sim_new(const rip_layer *L, rip_exec e, rip_engine engine)
         return NULL;
     }
     return s;
+}
+
+static bool exec_is_dense(rip_exec e)
+{
+    return e == RIP_EXEC_DENSE_GATHER || e == RIP_EXEC_DENSE_TAPS;
+}
+
+/*
+** Contract (sim.h): switch s to configuration e of the same layout.  RiP:
+** the tables (last_reader, first_live) do not depend on gather or taps,
+** only the liveness test does.  Herringbone: the order is kept and the
+** releases are recomputed for e's rule (fast), or everything is rebuilt
+** (plain, whose per-scalar pass is the point of that engine).
+*/
+int rip_sim_retarget(rip_sim *s, rip_exec e)
+{
+    if (s == NULL || (int)e < 0 || e >= RIP_EXEC_COUNT)
+        return -1;
+    if (exec_is_rip(s->exec) != exec_is_rip(e))
+        return -1;
+    if (exec_is_rip(e)) {
+        if (exec_is_dense(s->exec) != exec_is_dense(e))
+            return -1;
+        s->exec = e;
+        s->taps = (e == RIP_EXEC_PADDED_TAPS || e == RIP_EXEC_DENSE_TAPS);
+        return 0;
+    }
+    if (s->exec == e)
+        return 0;
+    s->exec = e;
+    if (s->engine == RIP_ENGINE_FAST)
+        return hb_fast_release(s);
+    free(s->order);
+    free(s->released);
+    s->order = s->released = NULL;
+    s->released_at_start = 0;
+    return hb_plain_build(s);
 }
 
 /* Frees s and every table it owns; s may be NULL. */

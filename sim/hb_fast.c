@@ -19,30 +19,30 @@
 #include "sim_internal.h"
 
 /*
-** Fill s->order, s->released, s->released_at_start.  Returns 0, or -1 when
-** memory runs out.  Cost O(h_p*w_p + n_pix + h_out*k_h + w_out*k_w) time,
-** O(h_p + w_p + n_pix) int64 of memory.
+** Fill s->released and s->released_at_start for the release rule of
+** s->exec, from s->order (already filled); used by hb_fast_build and again
+** by rip_sim_retarget() between the two rules.  Returns 0, or -1 when
+** memory runs out (s->released then holds nothing meaningful).  Cost
+** O(h_p*w_p + n_pix + h_out*k_h + w_out*k_w) time, O(h_p + w_p + n_pix)
+** int64 of temporary memory.
 */
-int hb_fast_build(rip_sim *s)
+int hb_fast_release(rip_sim *s)
 {
     const rip_layer *L = &s->L;
     const int64_t W = L->w_out;
     const bool reader = (s->exec == RIP_EXEC_HB_TAPS_READER);
     int rc = -1;
+    int64_t *vt = NULL;   /* visit step per output pixel */
     int64_t *rowt = NULL; /* output row per input row */
     int64_t *colt = NULL; /* output column per input column */
-    int64_t *vt = NULL;   /* visit step per output pixel */
-    /* Each allocation checked at once, per-pixel tables first: a layer
-    ** too large to simulate fails before anything big has been zeroed. */
-    if ((s->order = rip_sim_alloc_i64(s->n_pix)) == NULL ||
-        (s->released = rip_sim_alloc_i64(s->n_pix)) == NULL ||
-        (vt = rip_sim_alloc_i64(s->n_pix)) == NULL ||
-        (rowt = rip_sim_alloc_i64(L->h_p)) == NULL || (colt = rip_sim_alloc_i64(L->w_p)) == NULL)
+    /* all written in full below: order is a permutation of the pixels */
+    if ((vt = rip_sim_alloc_i64_raw(s->n_pix)) == NULL || (rowt = rip_sim_alloc_i64_raw(L->h_p)) == NULL ||
+        (colt = rip_sim_alloc_i64_raw(L->w_p)) == NULL)
         goto out;
-    if (rip_herringbone_order(L->h_out, W, s->order) != 0)
-        goto out;
-    for (int64_t t = 0; t < s->n_pix; t++)
+    for (int64_t t = 0; t < s->n_pix; t++) {
         vt[s->order[t]] = t;
+        s->released[t] = 0;
+    }
 
     if (reader) {
         rip_axis_last_reader(L->h_p, L->h_out, L->k_h, L->s_h, L->d_h, rowt);
@@ -68,6 +68,22 @@ out:
     free(colt);
     free(vt);
     return rc;
+}
+
+/*
+** Fill s->order, s->released, s->released_at_start.  Returns 0, or -1 when
+** memory runs out.  Cost as hb_fast_release plus the order, O(n_pix).
+*/
+int hb_fast_build(rip_sim *s)
+{
+    /* Each allocation checked at once, per-pixel tables first: a layer
+    ** too large to simulate fails before anything big has been zeroed. */
+    if ((s->order = rip_sim_alloc_i64_raw(s->n_pix)) == NULL ||
+        (s->released = rip_sim_alloc_i64_raw(s->n_pix)) == NULL) /* zeroed by hb_fast_release */
+        return -1;
+    if (rip_herringbone_order(s->L.h_out, s->L.w_out, s->order) != 0)
+        return -1;
+    return hb_fast_release(s);
 }
 
 /*

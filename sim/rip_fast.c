@@ -21,7 +21,8 @@
 #include "sim_internal.h"
 
 /*
-** Fill s->first_live[n_pix+1].  Returns 0, or -1 when memory runs out.
+** Fill s->first_live[n_pix+1] and s->bound_gather, s->bound_taps.
+** Returns 0, or -1 when memory runs out.
 ** Cost O(h_p + w_p + h_out*k_h + w_out*k_w + stored pixels + n_pix) time;
 ** memory (h_p + w_p + n_pix + 1) int64, of which only first_live is kept.
 */
@@ -33,9 +34,9 @@ int rip_fast_build(rip_sim *s)
     int64_t *maxrow = NULL, *maxcol = NULL;
     /* Largest table first, each checked at once: a layer too large to
     ** simulate fails before anything big has been allocated and zeroed. */
-    int64_t *first = rip_sim_alloc_i64(s->n_pix + 1);
-    if (first == NULL || (maxrow = rip_sim_alloc_i64(L->h_p)) == NULL ||
-        (maxcol = rip_sim_alloc_i64(L->w_p)) == NULL)
+    int64_t *first = rip_sim_alloc_i64_raw(s->n_pix + 1); /* every entry set below */
+    if (first == NULL || (maxrow = rip_sim_alloc_i64_raw(L->h_p)) == NULL ||
+        (maxcol = rip_sim_alloc_i64_raw(L->w_p)) == NULL)
         goto out;
 
     rip_axis_last_reader(L->h_p, L->h_out, L->k_h, L->s_h, L->d_h, maxrow);
@@ -60,9 +61,25 @@ int rip_fast_build(rip_sim *s)
                 first[t] = p;
         }
     }
-    for (int64_t t = s->n_pix - 1; t >= 0; t--)
-        if (first[t + 1] < first[t])
+    /* Suffix minimum, and in the same pass the one-pass gap of both
+    ** liveness tests (bound.c): step q fails iff (q+1)*cout exceeds
+    ** delta + first*cin, with first = first[q+1] (gather) or first[q]
+    ** (taps), or delta + n_stored, which binds hardest at the last step. */
+    const int64_t cout = L->cout, cin = L->cin;
+    int64_t bg = L->n_out - s->n_stored, bt = bg;
+    for (int64_t t = s->n_pix; t >= 0; t--) {
+        if (t < s->n_pix && first[t + 1] < first[t])
             first[t] = first[t + 1];
+        if (first[t] == RIP_SIM_NONE)
+            continue;
+        const int64_t lim = first[t] * cin;
+        if (t >= 1 && t * cout - lim > bg)
+            bg = t * cout - lim;                 /* gather, step t-1 */
+        if (t < s->n_pix && (t + 1) * cout - lim > bt)
+            bt = (t + 1) * cout - lim;           /* taps, step t */
+    }
+    s->bound_gather = bg > 0 ? bg : 0;
+    s->bound_taps = bt > 0 ? bt : 0;
 
     s->first_live = first;
     first = NULL;
@@ -84,7 +101,22 @@ bool rip_fast_run(const rip_sim *s, int64_t delta, rip_run_report *rep)
     const rip_layer *L = &s->L;
     const int64_t ws = rip_sat_add(delta, s->n_stored);
     const int64_t *first = s->first_live + (s->taps ? 0 : 1);
-    for (int64_t q = 0; q < s->n_pix; q++) {
+    /* The step passes iff end <= delta + first*cin and end <= ws.  With
+    ** delta <= 2^62 (every gap a search tries: <= N_out) and first*cin <
+    ** n_stored <= 2^62 nothing overflows, so the hot loop needs no
+    ** saturation; a larger delta takes the saturating loop below. */
+    int64_t q = 0;
+    if (delta <= (INT64_C(1) << 62)) {
+        const int64_t cin = L->cin, cout = L->cout;
+        for (; q < s->n_pix; q++) {
+            const int64_t end = (q + 1) * cout;
+            if (end > ws || (first[q] != RIP_SIM_NONE && end - delta > first[q] * cin))
+                break;
+        }
+        if (q == s->n_pix)
+            return true;
+    }
+    for (; q < s->n_pix; q++) {
         const int64_t end = (q + 1) * L->cout;
         const int64_t live = first[q] == RIP_SIM_NONE ? RIP_SIM_NONE
                                                      : rip_sat_add(delta, first[q] * L->cin);

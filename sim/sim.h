@@ -72,12 +72,68 @@ void rip_sim_free(rip_sim *s);
 bool rip_sim_run(rip_sim *s, int64_t delta, rip_run_report *rep);
 
 /*
-** Truth: the smallest delta in [0, N_out] for which the run completes,
-** found by binary search over rip_sim_run().  Returns 0 and writes *gap on
-** success, -1 if memory could not be allocated (or rip_sim_new() refused
-** its arguments, or gap is NULL); *gap is untouched on -1.
+** Reuse the tables of s for configuration e: gather and taps of one RiP
+** layout share them (only the liveness test differs), and the two
+** herringbone configurations share the visiting order.  Returns 0, or -1
+** (s unchanged unless memory ran out, when s must only be freed) when e
+** has another layout than s, or on running out of memory.
 */
+int rip_sim_retarget(rip_sim *s, rip_exec e);
+
+/*
+** The minimum gap of s in one pass over its tables (sim/README.md,
+** "Truth"): the maximum over the traversal of write end minus the limit
+** that write must stay under, at least 0.  A bracket for the search, not a
+** truth: rip_sim_search() confirms it by running the simulator.  -1 when s
+** is NULL.
+*/
+int64_t rip_sim_bound(const rip_sim *s);
+
+/* True iff g is the truth of s: run(g) completes and g == 0 or run(g-1)
+** fails (completion is monotone in the gap).  False for g outside
+** [0, N_out] or s NULL. */
+bool rip_sim_confirm(rip_sim *s, int64_t g);
+
+typedef enum {
+    RIP_SEARCH_BRACKET = 0, /* one-pass gap, confirmed by the runs at it and at it - 1 */
+    RIP_SEARCH_BISECT       /* binary search over [0, N_out] (1 + ceil(log2(N_out+1)) runs) */
+} rip_search;
+
+/* Returned when the simulator contradicts itself: the runs do not confirm
+** the one-pass gap, or the run at N_out fails.  Never a truth. */
+#define RIP_SIM_INTERNAL (-2)
+
+/*
+** Truth of s: the smallest delta in [0, N_out] for which the run
+** completes, found by `how`.  Returns 0 and writes *gap; -1 when s or gap
+** is NULL or how is out of range; RIP_SIM_INTERNAL with one line in err
+** (may be NULL).  *gap is untouched unless 0 is returned.
+*/
+int rip_sim_search(rip_sim *s, rip_search how, int64_t *gap, char err[RIP_ERR_LEN]);
+
+/*
+** Truth of L under e: one build and rip_sim_search().  Returns 0 and
+** writes *gap; -1 if memory could not be allocated (or rip_sim_new()
+** refused its arguments, or gap is NULL); RIP_SIM_INTERNAL as above.  *gap
+** is untouched unless 0 is returned.  rip_sim_truth() is
+** rip_sim_truth_by() with RIP_SEARCH_BRACKET and no message.
+*/
+int rip_sim_truth_by(const rip_layer *L, rip_exec e, rip_engine engine, rip_search how, int64_t *gap,
+                     char err[RIP_ERR_LEN]);
 int rip_sim_truth(const rip_layer *L, rip_exec e, rip_engine engine, int64_t *gap);
+
+/* Called before each configuration's truth is searched (progress). */
+typedef void rip_sim_each_fn(void *ctx, rip_exec e);
+
+/*
+** All six truths of L into gaps[e], building tables once per layout
+** (rip_sim_retarget).  each (may be NULL) is called with ctx before each
+** configuration.  Returns 0; -1 (memory, refused layer) or
+** RIP_SIM_INTERNAL with one line in err (may be NULL), gaps[] then partly
+** written.
+*/
+int rip_sim_truths(const rip_layer *L, rip_engine engine, rip_search how, int64_t gaps[RIP_EXEC_COUNT],
+                   rip_sim_each_fn *each, void *ctx, char err[RIP_ERR_LEN]);
 
 /*
 ** Herringbone visiting order of an h_out x w_out grid (sim/README.md legs):

@@ -40,6 +40,8 @@ struct rip_sim {
     int64_t *last_reader;   /* plain: [n_stored], pixel ordinal q of the last reader, -1 if none */
     int64_t *first_live;    /* fast: [n_pix+1], lowest stored input pixel whose last
                                reader is >= t, RIP_SIM_NONE if there is none */
+    int64_t bound_gather, bound_taps; /* fast: one-pass gaps (bound.c), found while
+                               first_live is built */
 
     /* herringbone configurations */
     int64_t *order;         /* [n_pix] step -> pixel index r*w_out + c */
@@ -53,6 +55,9 @@ struct rip_sim {
 ** so that NULL always means failure.
 */
 int64_t *rip_sim_alloc_i64(int64_t n);
+/* The same, not zeroed: for tables the builder writes in full (zeroing
+** them first costs a pass over memory per layer in a sweep). */
+int64_t *rip_sim_alloc_i64_raw(int64_t n);
 
 /*
 ** Per-axis reader tables (readers.c).  Along one axis a layer has n_pos
@@ -79,6 +84,9 @@ int rip_plain_build(rip_sim *s);   /* rip_plain.c: last_reader */
 int rip_fast_build(rip_sim *s);    /* rip_fast.c:  first_live */
 int hb_plain_build(rip_sim *s);    /* hb_plain.c:  order, released */
 int hb_fast_build(rip_sim *s);     /* hb_fast.c:   order, released */
+/* hb_fast.c: released and released_at_start for s->exec's rule, from
+** s->order (the part of hb_fast_build that rip_sim_retarget redoes). */
+int hb_fast_release(rip_sim *s);
 
 /*
 ** Engine runs with gap delta >= 0: true iff the traversal completes; rep

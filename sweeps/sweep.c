@@ -5,7 +5,9 @@
 ** or damaged one; db.h), or create it with its run row in one transaction.
 ** Then walk this shard's layers in batches of RIP_SWEEP_BATCH positions:
 ** ask the database which layers of the batch it holds, evaluate the others
-** on `jobs` threads, and write them in one transaction.  Nothing is kept
+** on `jobs` threads, and write them in one transaction.  The main thread
+** writes batch k while the other threads start on batch k+1, then joins
+** them: SQLite (and its fsync) no longer leaves the workers waiting.  Nothing is kept
 ** per layer of the whole sweep, so memory does not grow with --n, and a
 ** resumed run finds its place by asking, batch by batch.  Rows are keyed by
 ** layer index, so the order in which threads finish does not matter, and a
@@ -41,12 +43,14 @@
 #include "formulas.h"
 #include "generator.h"
 
-static volatile sig_atomic_t stop_requested;
+/* Set by SIGINT/SIGTERM, read by every worker: a lock-free atomic, which
+** a signal handler may write and other threads may read. */
+static atomic_int stop_requested;
 
 static void on_signal(int sig)
 {
     (void)sig;
-    stop_requested = 1;
+    atomic_store(&stop_requested, 1);
 }
 
 static double now(void)
@@ -88,12 +92,13 @@ typedef struct batch {
     int64_t count;
     atomic_long next;
     uint64_t seed;
+    rip_search how;      /* how the simulator finds each truth */
 } batch;
 
-static void evaluate_one(item *it, uint64_t seed)
+static void evaluate_one(item *it, uint64_t seed, rip_search how)
 {
     /* it->gen and it->L were drawn by order_by_cost */
-    it->failed = rip_evaluate(&it->L, RIP_ENGINE_FAST, true, &it->ev, it->err);
+    it->failed = rip_evaluate_search(&it->L, RIP_ENGINE_FAST, how, true, &it->ev, NULL, it->err);
     if (!it->failed && it->need_exec) {
         rip_pcg32 g;
         rip_exec_stream(&g, seed, (uint64_t)it->idx);
@@ -101,14 +106,18 @@ static void evaluate_one(item *it, uint64_t seed)
     }
 }
 
+/* Evaluate items of b until none is left, or a stop is asked for (the
+** batch is then dropped, so Ctrl-C does not wait for a whole batch). */
 static void *worker(void *arg)
 {
     batch *b = arg;
     for (;;) {
+        if (atomic_load(&stop_requested))
+            return NULL;
         long k = atomic_fetch_add(&b->next, 1);
         if (k >= b->count)
             return NULL;
-        evaluate_one(&b->items[b->order[k]], b->seed);
+        evaluate_one(&b->items[b->order[k]], b->seed, b->how);
     }
 }
 
@@ -151,27 +160,56 @@ static void order_by_cost(batch *b)
     }
 }
 
-/* Evaluate a batch on `jobs` threads (the calling thread is one of them). */
-static int evaluate_batch(batch *b, int jobs, char err[RIP_ERR_LEN])
-{
+/* The threads evaluating one batch besides the main thread. */
+typedef struct crew {
     pthread_t tid[64];
-    int started = 0;
+    int started;
+} crew;
+
+/*
+** Start evaluating b on jobs - 1 threads; the caller joins in with
+** finish_batch() (after writing the previous batch).  Never fails: fewer
+** threads is slower, not wrong.
+*/
+static void launch_batch(batch *b, int jobs, crew *c)
+{
+    c->started = 0;
     atomic_store(&b->next, 0);
     order_by_cost(b);
     for (int t = 1; t < jobs && t < 64; t++) {
-        if (pthread_create(&tid[started], NULL, worker, b) != 0)
-            break; /* fewer threads is slower, not wrong */
-        started++;
+        if (pthread_create(&c->tid[c->started], NULL, worker, b) != 0)
+            break;
+        c->started++;
     }
+}
+
+/* Evaluate what is left of b on the calling thread, join the crew.
+** Returns 0; 1 when a stop was asked for (b is not to be written: some
+** items may be unevaluated); -1 with the first failed layer's message in
+** err. */
+static int finish_batch(batch *b, crew *c, char err[RIP_ERR_LEN])
+{
     worker(b);
-    for (int t = 0; t < started; t++)
-        pthread_join(tid[t], NULL);
+    for (int t = 0; t < c->started; t++)
+        pthread_join(c->tid[t], NULL);
+    c->started = 0;
+    if (atomic_load(&stop_requested))
+        return 1;
     for (int64_t k = 0; k < b->count; k++)
         if (b->items[k].failed) {
             snprintf(err, RIP_ERR_LEN, "layer %lld: %.200s", (long long)b->items[k].idx, b->items[k].err);
             return -1;
         }
     return 0;
+}
+
+/* Stop handing out b's items and join the crew (on a failed write). */
+static void abandon_batch(batch *b, crew *c)
+{
+    atomic_store(&b->next, (long)b->count);
+    for (int t = 0; t < c->started; t++)
+        pthread_join(c->tid[t], NULL);
+    c->started = 0;
 }
 
 enum { ST_LAYER, ST_COUNTS, ST_EXEC, ST_COUNT };
@@ -518,12 +556,41 @@ static void note_stop(sqlite3 *db, const char *event, const rip_sweep_result *re
     }
 }
 
+/*
+** Write the evaluated batch b (span sp, have: its scratch) and account for
+** it in res: counts, *tw and res->seconds_write the time it took, the
+** progress line, the test hook.  Returns RIP_OK or write_batch's status
+** (err set; a busy database gets the resume hint).
+*/
+static rip_status write_pending(sqlite3 *db, sqlite3_stmt *st[ST_COUNT], sqlite3_stmt *q, sqlite3_stmt *qx,
+                                const rip_sweep_opts *o, span sp, const batch *b, unsigned char *have,
+                                long unsafe[2], rip_sweep_result *res, double started, double *tw,
+                                char err[RIP_ERR_LEN])
+{
+    int64_t written = 0, executed = 0;
+    double t1 = now();
+    rip_status status = write_batch(db, st, q, qx, o, sp, b, have, unsafe, &written, &executed, err);
+    if (status != RIP_OK) {
+        if (status == RIP_S_BUSY)
+            note_stop(db, "busy", res, o->db_path, err);
+        return status;
+    }
+    *tw = now() - t1;
+    res->seconds_write += *tw;
+    res->computed += written;
+    res->executed += executed;
+    progress(o, layers_done(o, res), res->in_shard, res->computed + res->executed, started, unsafe, false);
+    hook_batch_committed();
+    return RIP_OK;
+}
+
 rip_status rip_sweep_run(const rip_sweep_opts *o, rip_sweep_result *res, char err[RIP_ERR_LEN])
 {
     sqlite3 *db = NULL;
     sqlite3_stmt *st[ST_COUNT] = {NULL}, *q = NULL, *qx = NULL;
-    batch b = {0};
-    unsigned char *have = NULL;
+    batch bufs[2] = {{0}, {0}};       /* the batch being evaluated and the one being written */
+    unsigned char *haves[2] = {NULL, NULL};
+    crew crew = {.started = 0};
     rip_status status = RIP_OK;
     struct sigaction sa, old_int, old_term;
     bool handlers = false;
@@ -570,17 +637,20 @@ rip_status rip_sweep_run(const rip_sweep_opts *o, rip_sweep_result *res, char er
         status = RIP_S_INTERNAL;
         goto done;
     }
-    b.seed = o->seed;
-    b.items = calloc(RIP_SWEEP_BATCH, sizeof *b.items);
-    b.order = calloc(RIP_SWEEP_BATCH, sizeof *b.order);
-    have = calloc(RIP_SWEEP_BATCH, 1);
-    if (!b.items || !b.order || !have) {
+    for (int i = 0; i < 2; i++) {
+        bufs[i].seed = o->seed;
+        bufs[i].how = o->full_bisection ? RIP_SEARCH_BISECT : RIP_SEARCH_BRACKET;
+        bufs[i].items = calloc(RIP_SWEEP_BATCH, sizeof *bufs[i].items);
+        bufs[i].order = calloc(RIP_SWEEP_BATCH, sizeof *bufs[i].order);
+        haves[i] = calloc(RIP_SWEEP_BATCH, 1);
+    }
+    if (!bufs[0].items || !bufs[0].order || !haves[0] || !bufs[1].items || !bufs[1].order || !haves[1]) {
         snprintf(err, RIP_ERR_LEN, "out of memory");
         status = RIP_S_NOMEM;
         goto done;
     }
 
-    stop_requested = 0;
+    atomic_store(&stop_requested, 0);
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_signal;
     sigemptyset(&sa.sa_mask);
@@ -593,7 +663,14 @@ rip_status rip_sweep_run(const rip_sweep_opts *o, rip_sweep_result *res, char er
     double started = now();
     /* a finished run (the checked counts say so) needs no pass over its batches */
     bool finished = res->already_done == res->in_shard && (!o->execute || res->executed_before == res->in_shard);
-    for (span sp = {0, 0}; !finished && sp.lo < res->in_shard && !stop_requested; sp.lo += batch_size) {
+    /* cur: filled and evaluated this round; pend: evaluated last round,
+    ** written by the main thread while cur's crew starts. */
+    int ci = 0;
+    batch *pend = NULL;
+    span pend_sp = {0, 0};
+    for (span sp = {0, 0}; !finished && sp.lo < res->in_shard && !atomic_load(&stop_requested); sp.lo += batch_size) {
+        batch *cur = &bufs[ci];
+        unsigned char *have = haves[ci];
         int64_t n_have = 0;
         sp.count = res->in_shard - sp.lo < batch_size ? res->in_shard - sp.lo : batch_size;
         int rc = stored_in_span(q, qx, o, sp, have, &n_have);
@@ -604,36 +681,46 @@ rip_status rip_sweep_run(const rip_sweep_opts *o, rip_sweep_result *res, char er
         }
         if (n_have == sp.count)
             continue;
-        b.count = 0;
+        cur->count = 0;
         for (int64_t k = 0; k < sp.count; k++)
             if (!complete(o, have[k])) {
-                item *it = &b.items[b.count++];
+                item *it = &cur->items[cur->count++];
                 memset(it, 0, sizeof *it);
                 it->idx = layer_of(o, sp.lo + k);
                 it->need_layer = !(have[k] & HAVE_LAYER);
                 it->need_exec = o->execute && !(have[k] & HAVE_EXEC);
             }
-        double t0 = now();
-        if (evaluate_batch(&b, o->jobs, err) != 0) {
+        double t0 = now(), tw = 0;
+        launch_batch(cur, o->jobs, &crew);
+        if (pend != NULL) {
+            status = write_pending(db, st, q, qx, o, pend_sp, pend, haves[1 - ci], unsafe, res, started, &tw, err);
+            if (status != RIP_OK) {
+                abandon_batch(cur, &crew);
+                goto done;
+            }
+            pend = NULL;
+        }
+        rc = finish_batch(cur, &crew, err);
+        if (rc > 0)
+            break; /* stopped: cur is dropped, what was committed stays */
+        if (rc < 0) {
             status = RIP_S_INTERNAL;
             goto done;
         }
-        double t1 = now();
-        int64_t written = 0, executed = 0;
-        if ((status = write_batch(db, st, q, qx, o, sp, &b, have, unsafe, &written, &executed, err)) != RIP_OK) {
-            if (status == RIP_S_BUSY)
-                note_stop(db, "busy", res, o->db_path, err);
+        res->seconds_eval += now() - t0 - tw;
+        pend = cur;
+        pend_sp = sp;
+        ci = 1 - ci;
+    }
+    /* the last batch (also when a stop came after it was evaluated) */
+    if (pend != NULL) {
+        double tw = 0;
+        status = write_pending(db, st, q, qx, o, pend_sp, pend, haves[1 - ci], unsafe, res, started, &tw, err);
+        if (status != RIP_OK)
             goto done;
-        }
-        res->seconds_eval += t1 - t0;
-        res->seconds_write += now() - t1;
-        res->computed += written;
-        res->executed += executed;
-        progress(o, layers_done(o, res), res->in_shard, res->computed + res->executed, started, unsafe, false);
-        hook_batch_committed();
     }
     progress(o, layers_done(o, res), res->in_shard, res->computed + res->executed, started, unsafe, true);
-    if (stop_requested && layers_done(o, res) < res->in_shard) {
+    if (atomic_load(&stop_requested) && layers_done(o, res) < res->in_shard) {
         res->interrupted = true;
         status = RIP_S_INTERRUPTED;
         snprintf(err, RIP_ERR_LEN, "interrupted");
@@ -651,9 +738,11 @@ done:
         sqlite3_finalize(st[i]);
     sqlite3_finalize(q);
     sqlite3_finalize(qx);
-    free(b.items);
-    free(b.order);
-    free(have);
+    for (int i = 0; i < 2; i++) {
+        free(bufs[i].items);
+        free(bufs[i].order);
+        free(haves[i]);
+    }
     rip_db_close(db);
     if (status != 0)
         rip_err_one_line(err);   /* SQLite may quote damaged schema text */

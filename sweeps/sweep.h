@@ -31,6 +31,8 @@ typedef struct rip_sweep_opts {
     int64_t shard_count;     /*   idx % shard_count == shard_index */
     bool progress;           /* a progress line on stderr */
     bool execute;            /* also execute every layer with the int8 kernels (table executions) */
+    bool full_bisection;     /* truths by binary search over [0, N_out] instead of the
+                                confirmed one-pass gap (same truths, slower; sim.h) */
 } rip_sweep_opts;
 
 typedef struct rip_sweep_result {
@@ -40,8 +42,10 @@ typedef struct rip_sweep_result {
     int64_t executed;        /* layers whose executions this call committed (execute) */
     int64_t executed_before; /* layers whose executions were stored at start (execute) */
     bool interrupted;        /* stopped by SIGINT/SIGTERM; rerun to resume */
-    double seconds_eval;     /* wall time evaluating (draw, formulas, simulator) */
-    double seconds_write;    /* wall time in SQLite writes and commits */
+    double seconds_eval;     /* wall time waiting for evaluation (draw, formulas,
+                                simulator) beyond the writes it overlaps */
+    double seconds_write;    /* wall time in SQLite writes and commits (batch k is
+                                written while batch k+1 is evaluated) */
 } rip_sweep_result;
 
 /*

@@ -36,6 +36,7 @@ static const rip_exit_doc exits[] = {
     {0, "evaluated (an unsafe verdict is a finding, not an error)"},
     {64, "bad command line"},
     {65, "bad SPEC (the message names the field) or a layer too large to simulate"},
+    {70, "internal error (the simulator contradicted itself; never a truth)"},
     {71, "out of memory"},
     {74, "output cannot be written"},
 };
@@ -120,7 +121,7 @@ static void print_table(const rip_layer *L, const rip_eval *ev, bool with_sim, r
 
 int rip_cmd_layer(int argc, char **argv)
 {
-    bool json = false, no_sim = false;
+    bool json = false, no_sim = false, bisect = false;
     int engine_ix = 0;
     const char *spec = NULL;
     const rip_opt opts[] = {
@@ -130,9 +131,12 @@ int rip_cmd_layer(int argc, char **argv)
          .help = "simulator engine: fast (default, per pixel) or plain\n(per scalar, slow; same answers)"},
         {.name = "--no-sim", .kind = RIP_OPT_FLAG, .dest = &no_sim, .flag_value = true,
          .help = "closed forms only (truths null, verdicts n/a)"},
+        {.name = "--full-bisection", .kind = RIP_OPT_FLAG, .dest = &bisect, .flag_value = true,
+         .help = "find each truth by binary search over [0, N_out] instead of\n"
+                 "the one-pass gap confirmed by two runs (same truths, slower)"},
     };
     const rip_cmd cmd = {
-        .name = "layer", .synopsis = "[--json] [--engine fast|plain] [--no-sim] SPEC", .about = about,
+        .name = "layer", .synopsis = "[--json] [--engine fast|plain] [--no-sim] [--full-bisection] SPEC", .about = about,
         .opts = opts, .n_opts = sizeof opts / sizeof opts[0], .pos = &spec, .min_pos = 1, .max_pos = 1,
         .missing = "missing SPEC", .notes = notes, .exits = exits, .n_exits = sizeof exits / sizeof exits[0],
         .example = "ripsim layer cin=1,cout=5,h=14,k=3   (paper Tab. 2, first row)",
@@ -154,11 +158,14 @@ int rip_cmd_layer(int argc, char **argv)
     rip_progress_init(&pr, "layer", "configs", true);
     rip_progress_cb cb = rip_progress_callback(&pr);
     rip_progress_tick(&pr);
-    rc = rip_evaluate_progress(&L, engine, with_sim, &ev, &cb, err);
+    rc = rip_evaluate_search(&L, engine, bisect ? RIP_SEARCH_BISECT : RIP_SEARCH_BRACKET, with_sim, &ev, &cb,
+                             err);
     rip_progress_end(&pr);
     if (rc != 0) {
         fprintf(stderr, "ripsim layer: %s\n", err);
-        return strstr(err, "out of memory") ? RIP_EX_OSERR : RIP_EX_DATAERR;
+        return strstr(err, "out of memory")    ? RIP_EX_OSERR
+               : strstr(err, "internal error") ? RIP_EX_SOFTWARE
+                                               : RIP_EX_DATAERR;
     }
     if (json)
         print_json(&L, &ev, with_sim);

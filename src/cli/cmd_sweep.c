@@ -176,9 +176,13 @@ int rip_cmd_sweep(int argc, char **argv)
         {.name = "--execute", .kind = RIP_OPT_FLAG, .dest = &o.execute, .flag_value = true,
          .help = "also execute every layer with the int8 kernels (in place at\n"
                  "truth and truth - 1 of each rip_* configuration, and dual)"},
+        {.name = "--full-bisection", .kind = RIP_OPT_FLAG, .dest = &o.full_bisection, .flag_value = true,
+         .help = "find each truth by binary search over [0, N_out] instead of\n"
+                 "the one-pass gap confirmed by two runs (same truths, slower)"},
     };
     const rip_cmd cmd = {
-        .name = "sweep", .synopsis = "[--n N] [--seed S] [--db FILE] [--jobs J] [--shard I/K] [--quiet] [--execute]",
+        .name = "sweep", .synopsis = "[--n N] [--seed S] [--db FILE] [--jobs J] [--shard I/K] [--quiet] [--execute] "
+                    "[--full-bisection]",
         .about = about, .opts = opts, .n_opts = sizeof opts / sizeof opts[0], .notes = notes, .exits = exits,
         .n_exits = sizeof exits / sizeof exits[0], .example = "ripsim sweep --n 2000 --db /tmp/s.db",
     };

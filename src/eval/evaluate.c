@@ -3,6 +3,7 @@
 */
 #include "evaluate.h"
 
+#include <stdint.h>
 #include <stdio.h>
 
 const char *rip_verdict_name(rip_verdict v)
@@ -56,6 +57,18 @@ int rip_evaluate(const rip_layer *L, rip_engine engine, bool with_sim, rip_eval 
 int rip_evaluate_progress(const rip_layer *L, rip_engine engine, bool with_sim, rip_eval *ev,
                           const rip_progress_cb *progress, char err[RIP_ERR_LEN])
 {
+    return rip_evaluate_search(L, engine, RIP_SEARCH_BRACKET, with_sim, ev, progress, err);
+}
+
+/* Forwards the simulator's per-configuration call to a progress callback. */
+static void report_config(void *ctx, rip_exec e)
+{
+    rip_progress_report(ctx, e, RIP_EXEC_COUNT, rip_exec_name(e));
+}
+
+int rip_evaluate_search(const rip_layer *L, rip_engine engine, rip_search how, bool with_sim, rip_eval *ev,
+                        const rip_progress_cb *progress, char err[RIP_ERR_LEN])
+{
     size_t n;
     ev->info = rip_formulas(&n);
     ev->n_formulas = n < RIP_MAX_FORMULAS ? n : RIP_MAX_FORMULAS;
@@ -65,13 +78,15 @@ int rip_evaluate_progress(const rip_layer *L, rip_engine engine, bool with_sim, 
     if (with_sim) {
         if (rip_sim_size_ok(L, engine, err) != 0)
             return -1;
-        for (int e = 0; e < RIP_EXEC_COUNT; e++) {
-            rip_progress_report(progress, e, RIP_EXEC_COUNT, rip_exec_name((rip_exec)e));
-            if (rip_sim_truth(L, (rip_exec)e, engine, &ev->truth[e]) != 0) {
-                snprintf(err, RIP_ERR_LEN, "layer: out of memory while simulating %s",
-                         rip_exec_name((rip_exec)e));
-                return -1;
-            }
+        /* const dropped for the callback's void *: report_config only reads it */
+        int rc = rip_sim_truths(L, engine, how, ev->truth, report_config, (void *)(uintptr_t)progress, err);
+        if (rc != 0) {
+            char what[RIP_ERR_LEN];
+            snprintf(what, sizeof what, "%s", err);
+            snprintf(err, RIP_ERR_LEN, "layer: %.480s", what);
+            for (int e = 0; e < RIP_EXEC_COUNT; e++)
+                ev->truth[e] = -1;
+            return -1;
         }
         rip_progress_report(progress, RIP_EXEC_COUNT, RIP_EXEC_COUNT, "done");
     }

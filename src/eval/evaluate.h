@@ -58,4 +58,10 @@ int rip_evaluate(const rip_layer *L, rip_engine engine, bool with_sim, rip_eval 
 int rip_evaluate_progress(const rip_layer *L, rip_engine engine, bool with_sim, rip_eval *ev,
                           const rip_progress_cb *progress, char err[RIP_ERR_LEN]);
 
+/* The same, the truths found by `how` (rip_sim_search; the others use
+** RIP_SEARCH_BRACKET).  -1 also when the simulator contradicts itself
+** (err then says "internal error"). */
+int rip_evaluate_search(const rip_layer *L, rip_engine engine, rip_search how, bool with_sim, rip_eval *ev,
+                        const rip_progress_cb *progress, char err[RIP_ERR_LEN]);
+
 #endif

@@ -390,16 +390,18 @@ Test(cli_io, progress_only_on_a_terminal)
     if (system("command -v script >/dev/null 2>&1") != 0)
         cr_skip_test("script(1) not installed (bsdutils)");
     const char *bin = getenv("RIPSIM_BIN");
-    const char *spec = "cin=64,cout=64,h=224,k=3"; /* the plain engine takes over a second */
+    /* the plain engine by full bisection takes well over the 0.5 s after
+    ** which a progress line appears (about 2 s here) */
+    const char *spec = "cin=64,cout=64,h=320,k=3";
     char cmd[1200];
-    snprintf(cmd, sizeof cmd, "script -qec \"'%s' layer --engine plain %s > '%s'\" /dev/null > '%s'", bin, spec,
+    snprintf(cmd, sizeof cmd, "script -qec \"'%s' layer --engine plain --full-bisection %s > '%s'\" /dev/null > '%s'", bin, spec,
              tmp("tty.out"), tmp("tty.err"));
     cr_assert_eq(system(cmd), 0);
     char *err = slurp(tmp("tty.err"), NULL), *tty_out = slurp(tmp("tty.out"), NULL);
     cr_expect(strstr(err, "\rlayer: ") != NULL, "no progress line on the terminal: '%s'", err);
     cr_expect(strstr(err, "/6 configs") != NULL, "the line counts the six configurations: '%s'", err);
     cr_expect(strstr(err, "herringbone_taps") != NULL, "names the configuration simulated: '%s'", err);
-    run_result *r = RUN("layer", "--engine", "plain", spec);
+    run_result *r = RUN("layer", "--engine", "plain", "--full-bisection", spec);
     cr_assert_eq(r->status, 0);
     cr_expect_str_empty(r->err, "progress on a pipe: '%s'", r->err);
     cr_expect_str_eq(r->out, tty_out, "stdout differs with a terminal on stderr");

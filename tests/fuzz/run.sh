@@ -71,10 +71,14 @@ make_db_seeds() {
     sqlite3 "$t/wal.db" 'PRAGMA journal_mode=DELETE; PRAGMA page_size=512; VACUUM;' >/dev/null
     cp "$t/wal.db" "$dbseeds/sweep_n4_seed1_p512"
     cp "$t/wal.db" "$t/x.db"
-    sqlite3 "$t/x.db" 'DELETE FROM verdicts WHERE layer_idx >= 2; DELETE FROM truths WHERE layer_idx >= 2;
-                       DELETE FROM layers WHERE layer_idx >= 2; VACUUM;'
+    # schema 3: one row per layer in layer_results, verdict_counts kept equal
+    # to the verdicts of the rows present (as a sweep's batch commits leave it)
+    local recount='DELETE FROM verdict_counts;
+        INSERT INTO verdict_counts SELECT f.ord, CASE v.verdict WHEN '"'n/a'"' THEN 0 WHEN '"'unsafe'"' THEN 1
+            WHEN '"'tight'"' THEN 2 ELSE 3 END, count(*) FROM verdicts v JOIN formulas f USING (formula) GROUP BY 1, 2;'
+    sqlite3 "$t/x.db" "DELETE FROM layer_results WHERE layer_idx >= 2; $recount VACUUM;"
     cp "$t/x.db" "$dbseeds/sweep_n4_seed1_half"
-    sqlite3 "$t/x.db" 'DELETE FROM verdicts; DELETE FROM truths; DELETE FROM layers; DELETE FROM run_log; VACUUM;'
+    sqlite3 "$t/x.db" "DELETE FROM layer_results; DELETE FROM verdict_counts; DELETE FROM run_log; VACUUM;"
     cp "$t/x.db" "$dbseeds/sweep_n4_seed1_no_layers"
     cp "$t/wal.db" "$t/x.db"; sqlite3 "$t/x.db" 'UPDATE runs SET seed = 2; VACUUM;'
     cp "$t/x.db" "$dbseeds/other_seed"

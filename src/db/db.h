@@ -175,4 +175,18 @@ typedef struct rip_merge_result {
 rip_status rip_db_merge(const char *out, const char *const *in, int n_in, rip_merge_result *res,
                         char err[RIP_ERR_LEN]);
 
+/* Replacing a database (db_replace.c), for merge and migrate. */
+struct stat;
+/*
+** Create an empty file with a fresh name beside path (".BASE.TAG-PID-K" in
+** path's folder), its name in tmp; with like, the file gets like's mode,
+** else 0666 less the umask.  RIP_OK; RIP_S_CANTCREATE with err.
+*/
+rip_status rip_db_temp_beside(const char *path, const char *tag, const struct stat *like, char *tmp, size_t len,
+                              char err[RIP_ERR_LEN]);
+/* Flush tmp, rename it over path, flush the folder: 0, or -1 with errno. */
+int rip_db_replace(const char *tmp, const char *path);
+/* Remove tmp and its rollback journal, if any. */
+void rip_db_remove_temp(const char *tmp);
+
 #endif

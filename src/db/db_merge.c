@@ -12,8 +12,6 @@
 #include "status.h"
 
 #include <errno.h>
-#include <fcntl.h>
-#include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -151,58 +149,10 @@ static rip_status check_inputs(const char *out, const char *const *in, int n_in,
     return RIP_OK;
 }
 
-/* A fresh temporary file beside out; its name goes to tmp. */
-static rip_status make_temp(const char *out, const struct stat *old, char *tmp, size_t len, char err[RIP_ERR_LEN])
-{
-    char a[4096], b[4096];
-    if ((size_t)snprintf(a, sizeof a, "%s", out) >= sizeof a) {
-        snprintf(err, RIP_ERR_LEN, "%.200s: path too long", out);
-        return RIP_S_CANTCREATE;
-    }
-    snprintf(b, sizeof b, "%s", out);
-    const char *dir = dirname(a), *base = basename(b);
-    for (int k = 0; k < 100; k++) {
-        if ((size_t)snprintf(tmp, len, "%s/.%s.merge-%ld-%d", dir, base, (long)getpid(), k) >= len) {
-            snprintf(err, RIP_ERR_LEN, "%.200s: path too long", out);
-            return RIP_S_CANTCREATE;
-        }
-        int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
-        if (fd >= 0) {
-            if (old)
-                (void)fchmod(fd, old->st_mode & 07777); /* the merged OUT keeps OUT's mode */
-            close(fd);
-            return RIP_OK;
-        }
-        if (errno != EEXIST)
-            break;
-    }
-    snprintf(err, RIP_ERR_LEN, "%.150s: cannot create a temporary file beside it (%.150s)", out, strerror(errno));
-    return RIP_S_CANTCREATE;
-}
-
-static void remove_temp(const char *tmp)
-{
-    char j[4200];
-    unlink(tmp);
-    if ((size_t)snprintf(j, sizeof j, "%s-journal", tmp) < sizeof j)
-        unlink(j);
-}
-
-/* Flush path (a file or a folder) to disk; 0 or -1. */
-static int sync_path(const char *path)
-{
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
-        return -1;
-    int rc = fsync(fd);
-    close(fd);
-    return rc;
-}
-
 rip_status rip_db_merge(const char *out, const char *const *in, int n_in, rip_merge_result *res,
                         char err[RIP_ERR_LEN])
 {
-    char tmp[4200], what[RIP_ERR_LEN], detail[160], a[4200];
+    char tmp[4200], what[RIP_ERR_LEN], detail[160];
     rip_db_found check;
     struct stat osb;
     sqlite3 *db = NULL;
@@ -225,7 +175,7 @@ rip_status rip_db_merge(const char *out, const char *const *in, int n_in, rip_me
                  fo.has_run ? what : "no run row");
         return RIP_S_DATA;
     }
-    if ((s = make_temp(out, out_exists ? &osb : NULL, tmp, sizeof tmp, err)) != RIP_OK)
+    if ((s = rip_db_temp_beside(out, "merge", out_exists ? &osb : NULL, tmp, sizeof tmp, err)) != RIP_OK)
         return s;
     have_tmp = true;
     if ((s = rip_db_create(tmp, &res->run, &db, err)) != RIP_OK)
@@ -254,17 +204,15 @@ rip_status rip_db_merge(const char *out, const char *const *in, int n_in, rip_me
         goto done;
     sqlite3_close_v2(db); /* every commit is already on disk (synchronous=FULL) */
     db = NULL;
-    snprintf(a, sizeof a, "%s", out);
-    if (sync_path(tmp) != 0 || rename(tmp, out) != 0) {
+    if (rip_db_replace(tmp, out) != 0) {
         snprintf(err, RIP_ERR_LEN, "%.200s: cannot put the merged database in place (%.100s)", out, strerror(errno));
         s = RIP_S_IO;
         goto done;
     }
     have_tmp = false;
-    (void)sync_path(dirname(a)); /* the rename itself survives a crash */
 done:
     sqlite3_close_v2(db);
     if (have_tmp)
-        remove_temp(tmp);
+        rip_db_remove_temp(tmp);
     return s;
 }

@@ -14,8 +14,6 @@
 #include "status.h"
 
 #include <errno.h>
-#include <fcntl.h>
-#include <libgen.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -87,42 +85,6 @@ static int64_t rows_lost(sqlite3 *db, bool with_exec)
     return lost;
 }
 
-/* A fresh temporary file name beside path (created empty, with path's mode). */
-static rip_status make_temp(const char *path, mode_t mode, char *tmp, size_t len, char err[RIP_ERR_LEN])
-{
-    char a[4096], b[4096];
-    if ((size_t)snprintf(a, sizeof a, "%s", path) >= sizeof a) {
-        snprintf(err, RIP_ERR_LEN, "%.200s: path too long", path);
-        return RIP_S_CANTCREATE;
-    }
-    snprintf(b, sizeof b, "%s", path);
-    const char *dir = dirname(a), *base = basename(b);
-    for (int k = 0; k < 100; k++) {
-        if ((size_t)snprintf(tmp, len, "%s/.%s.migrate-%ld-%d", dir, base, (long)getpid(), k) >= len)
-            break;
-        int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-        if (fd >= 0) {
-            (void)fchmod(fd, mode & 07777);
-            close(fd);
-            return RIP_OK;
-        }
-        if (errno != EEXIST)
-            break;
-    }
-    snprintf(err, RIP_ERR_LEN, "%.150s: cannot create a temporary file beside it (%.150s)", path, strerror(errno));
-    return RIP_S_CANTCREATE;
-}
-
-static int sync_path(const char *path)
-{
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
-        return -1;
-    int rc = fsync(fd);
-    close(fd);
-    return rc;
-}
-
 /* Fill the temporary database db (schema, reference tables and run made) from s. */
 static rip_status convert(sqlite3 *db, const char *path, bool with_exec, char err[RIP_ERR_LEN])
 {
@@ -165,7 +127,7 @@ static rip_status convert(sqlite3 *db, const char *path, bool with_exec, char er
 
 rip_status rip_db_migrate(const char *path, int64_t *from, int64_t *layers, char err[RIP_ERR_LEN])
 {
-    char tmp[4200], uri[4200], dir[4200], why[RIP_ERR_LEN];
+    char tmp[4200], uri[4200], why[RIP_ERR_LEN];
     rip_db_found found;
     struct stat sb;
     sqlite3 *db = NULL;
@@ -191,7 +153,7 @@ rip_status rip_db_migrate(const char *path, int64_t *from, int64_t *layers, char
         snprintf(err, RIP_ERR_LEN, "%.200s: %s", path, strerror(errno));
         return RIP_S_CANTCREATE;
     }
-    if ((s = make_temp(path, sb.st_mode, tmp, sizeof tmp, err)) != RIP_OK)
+    if ((s = rip_db_temp_beside(path, "migrate", &sb, tmp, sizeof tmp, err)) != RIP_OK)
         return s;
     have_tmp = true;
     if ((s = rip_db_create(tmp, &found.run, &db, err)) != RIP_OK)
@@ -222,22 +184,16 @@ rip_status rip_db_migrate(const char *path, int64_t *from, int64_t *layers, char
         goto done;
     sqlite3_close_v2(db); /* every commit is on disk (synchronous=FULL) */
     db = NULL;
-    snprintf(dir, sizeof dir, "%s", path);
-    if (sync_path(tmp) != 0 || rename(tmp, path) != 0) {
+    if (rip_db_replace(tmp, path) != 0) {
         snprintf(err, RIP_ERR_LEN, "%.200s: cannot put the converted database in place (%.100s)", path,
                  strerror(errno));
         s = RIP_S_IO;
         goto done;
     }
     have_tmp = false;
-    (void)sync_path(dirname(dir)); /* the rename itself survives a crash */
 done:
     sqlite3_close_v2(db);
-    if (have_tmp) {
-        char j[4300];
-        unlink(tmp);
-        snprintf(j, sizeof j, "%s-journal", tmp);
-        unlink(j);
-    }
+    if (have_tmp)
+        rip_db_remove_temp(tmp);
     return s;
 }

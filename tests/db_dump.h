@@ -33,6 +33,20 @@ static inline char *slurp_file(const char *path, size_t *n)
     return buf;
 }
 
+/* The first column of the first row of sql on the database at path (read-only). */
+static inline int64_t db_scalar(const char *path, const char *sql)
+{
+    sqlite3 *db;
+    sqlite3_stmt *st;
+    cr_assert_eq(sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
+    cr_assert_eq(sqlite3_prepare_v2(db, sql, -1, &st, NULL), SQLITE_OK, "%s: %s", sql, sqlite3_errmsg(db));
+    cr_assert_eq(sqlite3_step(st), SQLITE_ROW, "%s", sql);
+    int64_t v = sqlite3_column_int64(st, 0);
+    sqlite3_finalize(st);
+    sqlite3_close(db);
+    return v;
+}
+
 /* Every row of the nq queries q on path (opened read-only), as one string. */
 static inline char *db_dump(const char *path, const char *const *q, size_t nq)
 {

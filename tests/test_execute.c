@@ -356,19 +356,6 @@ Test(execute, library_refuses_other_configs_and_gaps)
 
 /* ---- schema version 1 databases ---------------------------------------------- */
 
-static int64_t scalar(const char *path, const char *sql)
-{
-    sqlite3 *db;
-    sqlite3_stmt *st;
-    cr_assert_eq(sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
-    cr_assert_eq(sqlite3_prepare_v2(db, sql, -1, &st, NULL), SQLITE_OK, "%s: %s", sql, sqlite3_errmsg(db));
-    cr_assert_eq(sqlite3_step(st), SQLITE_ROW, "%s", sql);
-    int64_t v = sqlite3_column_int64(st, 0);
-    sqlite3_finalize(st);
-    sqlite3_close(db);
-    return v;
-}
-
 static void exec_sql(const char *path, const char *sql)
 {
     sqlite3 *db;
@@ -404,21 +391,6 @@ static char *rows(const char *path, const char *sql)
     return s;
 }
 
-static char *slurp(const char *path, size_t *n)
-{
-    FILE *f = fopen(path, "rb");
-    cr_assert_not_null(f, "%s", path);
-    fseek(f, 0, SEEK_END);
-    long size = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *buf = malloc((size_t)size + 1);
-    cr_assert_not_null(buf);
-    cr_assert_eq(fread(buf, 1, (size_t)size, f), (size_t)size);
-    fclose(f);
-    *n = (size_t)size;
-    return buf;
-}
-
 /* A schema version 1 database: what ripsim wrote before table executions. */
 static void make_v1(const char *path, const char *n, const char *seed)
 {
@@ -440,7 +412,7 @@ Test(execute, schema_v1_is_refused_then_migrated_and_executed)
 
     /* every command refuses it, untouched, and names the command that converts it */
     size_t n0, n1;
-    char *before = slurp(v1, &n0);
+    char *before = slurp_file(v1, &n0);
     const char *const hint = "ripsim migrate --db ";
     run_result *r = RUN("report", "--db", v1);
     cr_expect_eq(r->status, 65, "%s", r->err);
@@ -451,7 +423,7 @@ Test(execute, schema_v1_is_refused_then_migrated_and_executed)
     r = RUN("sweep", "--execute", "--n", "20", "--seed", "17", "--db", v1, "--quiet");
     cr_expect_eq(r->status, 65, "%s", r->err);
     cr_expect_not_null(strstr(r->err, hint), "%s", r->err);
-    char *after = slurp(v1, &n1);
+    char *after = slurp_file(v1, &n1);
     cr_expect(n0 == n1 && memcmp(before, after, n0) == 0, "a refused version 1 database was modified");
     free(before);
     free(after);
@@ -459,12 +431,12 @@ Test(execute, schema_v1_is_refused_then_migrated_and_executed)
     /* migrate converts it; --execute then executes the stored layers */
     r = RUN("migrate", "--db", v1);
     cr_assert_eq(r->status, 0, "%s", r->err);
-    cr_expect_eq(scalar(v1, "PRAGMA user_version"), 3);
-    cr_expect_eq(scalar(v1, "SELECT count(*) FROM executions"), 0);
+    cr_expect_eq(db_scalar(v1, "PRAGMA user_version"), 3);
+    cr_expect_eq(db_scalar(v1, "SELECT count(*) FROM executions"), 0);
     r = RUN("sweep", "--execute", "--n", "20", "--seed", "17", "--db", v1, "--quiet");
     cr_assert_eq(r->status, 0, "%s", r->err);
     cr_expect(strstr(r->out, "executed: 20 layers by this run") != NULL, "%s", r->out);
-    cr_expect_eq(scalar(v1, "SELECT count(*) FROM executions"), 20 * 4);
+    cr_expect_eq(db_scalar(v1, "SELECT count(*) FROM executions"), 20 * 4);
     r = RUN("sweep", "--execute", "--n", "20", "--seed", "17", "--db", ref, "--quiet");
     cr_assert_eq(r->status, 0, "%s", r->err);
     char *want = rows(ref, EXEC_ROWS), *got = rows(v1, EXEC_ROWS);
@@ -505,14 +477,14 @@ Test(execute, damaged_executions_and_other_versions_are_refused_untouched)
         cr_assert_eq(system(cmd), 0);
         exec_sql(copy, damage[i].sql);
         size_t n0, n1;
-        char *before = slurp(copy, &n0);
+        char *before = slurp_file(copy, &n0);
         r = RUN("sweep", "--execute", "--n", "12", "--seed", "17", "--db", copy, "--quiet");
         cr_expect_eq(r->status, 65, "%s: status %d", damage[i].sql, r->status);
         cr_expect_eq(count_lines(r->err), 1, "%s", r->err);
         cr_expect_not_null(strstr(r->err, damage[i].why), "%s: %s", damage[i].sql, r->err);
         r = RUN("report", "--db", copy);
         cr_expect_eq(r->status, 65, "report: %s", damage[i].sql);
-        char *after = slurp(copy, &n1);
+        char *after = slurp_file(copy, &n1);
         cr_expect(n0 == n1 && memcmp(before, after, n0) == 0, "%s: the database was modified", damage[i].sql);
         free(before);
         free(after);

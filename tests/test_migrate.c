@@ -46,19 +46,6 @@ static char *dump(const char *path)
     return db_dump(path, q, sizeof q / sizeof q[0]);
 }
 
-static int64_t scalar(const char *path, const char *sql)
-{
-    sqlite3 *db;
-    sqlite3_stmt *st;
-    cr_assert_eq(sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
-    cr_assert_eq(sqlite3_prepare_v2(db, sql, -1, &st, NULL), SQLITE_OK, "%s: %s", sql, sqlite3_errmsg(db));
-    cr_assert_eq(sqlite3_step(st), SQLITE_ROW, "%s", sql);
-    int64_t v = sqlite3_column_int64(st, 0);
-    sqlite3_finalize(st);
-    sqlite3_close(db);
-    return v;
-}
-
 static void sweep(const char *db, const char *n, const char *seed, bool execute)
 {
     run_result *r = execute ? RUN("sweep", "--execute", "--n", n, "--seed", seed, "--db", db, "--quiet")
@@ -93,7 +80,7 @@ Test(migrate, version_2_converts_back_to_every_row)
     cr_expect_eq(entries(tmpdir, first, sizeof first), files, "a temporary file was left (%s)", first);
     char *got = dump(v2);
     cr_expect_str_eq(got, want);
-    cr_expect_eq(scalar(v2, "SELECT count(*) FROM run_log WHERE event = 'migrate'"), 1);
+    cr_expect_eq(db_scalar(v2, "SELECT count(*) FROM run_log WHERE event = 'migrate'"), 1);
     /* the run goes on: a rerun has nothing to do, and the summary is the same */
     r = RUN("sweep", "--execute", "--n", "40", "--seed", "9", "--db", v2, "--quiet");
     cr_expect_eq(r->status, 0, "%s", r->err);
@@ -117,18 +104,18 @@ Test(migrate, wide_view_has_one_row_per_layer_and_a_column_each)
 {
     const char *db = tmp("w.db");
     sweep(db, "300", "4", false);
-    cr_expect_eq(scalar(db, "SELECT count(*) FROM layer_wide"), 300);
-    cr_expect_eq(scalar(db, "SELECT count(*) FROM pragma_table_info('layer_wide') p JOIN configs c"
+    cr_expect_eq(db_scalar(db, "SELECT count(*) FROM layer_wide"), 300);
+    cr_expect_eq(db_scalar(db, "SELECT count(*) FROM pragma_table_info('layer_wide') p JOIN configs c"
                             " ON c.exec_config = p.name"), 6);
-    cr_expect_eq(scalar(db, "SELECT count(*) FROM pragma_table_info('layer_wide') p JOIN formulas f"
+    cr_expect_eq(db_scalar(db, "SELECT count(*) FROM pragma_table_info('layer_wide') p JOIN formulas f"
                             " ON f.formula = p.name"), 8);
     /* gap of rip_dense_taps and value of thm13_taps through both shapes */
-    cr_expect_eq(scalar(db, "SELECT count(*) FROM layer_wide w JOIN truths t ON t.layer_idx = w.layer_idx"
+    cr_expect_eq(db_scalar(db, "SELECT count(*) FROM layer_wide w JOIN truths t ON t.layer_idx = w.layer_idx"
                             " AND t.exec_config = 'rip_dense_taps' WHERE t.gap = w.rip_dense_taps"), 300);
-    cr_expect_eq(scalar(db, "SELECT count(*) FROM layer_wide w JOIN verdicts v ON v.layer_idx = w.layer_idx"
+    cr_expect_eq(db_scalar(db, "SELECT count(*) FROM layer_wide w JOIN verdicts v ON v.layer_idx = w.layer_idx"
                             " AND v.formula = 'thm13_taps' WHERE v.value IS w.thm13_taps"), 300);
     /* the schema's own size goal: at most 400 bytes per layer */
-    cr_expect_leq(scalar(db, "SELECT page_count * page_size FROM pragma_page_count, pragma_page_size"), 300 * 400);
+    cr_expect_leq(db_scalar(db, "SELECT page_count * page_size FROM pragma_page_count, pragma_page_size"), 300 * 400);
 }
 
 /* Every statement of results/queries/ gives the same rows over version 2 tables and version 3 views. */
@@ -217,7 +204,7 @@ Test(migrate, killed_migration_loses_nothing)
         kill(pid, SIGKILL);
         int st;
         waitpid(pid, &st, 0);
-        if (scalar(db, "PRAGMA user_version") == 2) {
+        if (db_scalar(db, "PRAGMA user_version") == 2) {
             size_t n;
             char *now = slurp_file(db, &n);
             cr_expect(n == n2 && memcmp(now, old, n) == 0, "kill after %.3f s: version 2 file changed", wait);

@@ -72,19 +72,6 @@ static char *dump(const char *path)
     return db_dump(path, q, sizeof q / sizeof q[0]);
 }
 
-static int64_t scalar(const char *path, const char *sql)
-{
-    sqlite3 *db;
-    sqlite3_stmt *st;
-    cr_assert_eq(sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
-    cr_assert_eq(sqlite3_prepare_v2(db, sql, -1, &st, NULL), SQLITE_OK, "%s: %s", sql, sqlite3_errmsg(db));
-    cr_assert_eq(sqlite3_step(st), SQLITE_ROW, "%s", sql);
-    int64_t v = sqlite3_column_int64(st, 0);
-    sqlite3_finalize(st);
-    sqlite3_close(db);
-    return v;
-}
-
 /* The whole file's bytes, to prove a database was left untouched. */
 static void expect_untouched(const char *path, const char *before, size_t n_before, const char *what)
 {
@@ -102,33 +89,33 @@ Test(sweep, writes_every_layer_config_and_formula)
     run_result *r = RUN("sweep", "--n", N, "--seed", "5", "--db", db, "--jobs", "1");
     cr_assert_eq(r->status, 0, "%s", r->err);
     cr_expect(strstr(r->out, "verdict") != NULL || strstr(r->out, "tight") != NULL, "%s", r->out);
-    cr_expect_eq(scalar(db, "SELECT count(*) FROM layers"), 600);
-    cr_expect_eq(scalar(db, "SELECT count(*) FROM truths"), 600 * 6);
-    cr_expect_eq(scalar(db, "SELECT count(*) FROM verdicts"), 600 * 8);
-    cr_expect_eq(scalar(db, "SELECT seed FROM runs"), 5);
-    cr_expect_eq(scalar(db, "SELECT n_layers FROM runs"), 600);
-    cr_expect_eq(scalar(db, "PRAGMA user_version"), 3);
-    cr_expect_eq(scalar(db, "SELECT count(*) FROM executions"), 0, "no executions without --execute");
+    cr_expect_eq(db_scalar(db, "SELECT count(*) FROM layers"), 600);
+    cr_expect_eq(db_scalar(db, "SELECT count(*) FROM truths"), 600 * 6);
+    cr_expect_eq(db_scalar(db, "SELECT count(*) FROM verdicts"), 600 * 8);
+    cr_expect_eq(db_scalar(db, "SELECT seed FROM runs"), 5);
+    cr_expect_eq(db_scalar(db, "SELECT n_layers FROM runs"), 600);
+    cr_expect_eq(db_scalar(db, "PRAGMA user_version"), 3);
+    cr_expect_eq(db_scalar(db, "SELECT count(*) FROM executions"), 0, "no executions without --execute");
     /* the view answers and accounts for every verdict row */
-    cr_expect_eq(scalar(db, "SELECT sum(unsafe + tight + loose + na) FROM verdict_summary"), 600 * 8);
-    cr_expect_eq(scalar(db, "SELECT count(*) FROM verdict_summary"), 8);
+    cr_expect_eq(db_scalar(db, "SELECT sum(unsafe + tight + loose + na) FROM verdict_summary"), 600 * 8);
+    cr_expect_eq(db_scalar(db, "SELECT count(*) FROM verdict_summary"), 8);
     /* the stored counts behind it equal the verdicts counted from the rows */
-    cr_expect_eq(scalar(db, "SELECT count(*) FROM verdict_summary s JOIN (SELECT formula, sum(verdict = 'unsafe') AS u,"
+    cr_expect_eq(db_scalar(db, "SELECT count(*) FROM verdict_summary s JOIN (SELECT formula, sum(verdict = 'unsafe') AS u,"
                             " sum(verdict = 'tight') AS t, sum(verdict = 'loose') AS l, sum(verdict = 'n/a') AS n"
                             " FROM verdicts GROUP BY formula) c USING (formula)"
                             " WHERE s.unsafe = c.u AND s.tight = c.t AND s.loose = c.l AND s.na = c.n"), 8);
     /* verdicts agree with value and truth, recomputed here */
-    cr_expect_eq(scalar(db, "SELECT count(*) FROM verdicts WHERE verdict <> CASE "
+    cr_expect_eq(db_scalar(db, "SELECT count(*) FROM verdicts WHERE verdict <> CASE "
                             "WHEN value IS NULL OR truth IS NULL THEN 'n/a' WHEN value < truth THEN 'unsafe' "
                             "WHEN value = truth THEN 'tight' ELSE 'loose' END"), 0);
     /* truths agree with the workspace column */
-    cr_expect_eq(scalar(db, "SELECT count(*) FROM truths t JOIN layers l USING (run_id, layer_idx) "
+    cr_expect_eq(db_scalar(db, "SELECT count(*) FROM truths t JOIN layers l USING (run_id, layer_idx) "
                             "WHERE t.workspace <> t.gap + CASE WHEN t.exec_config LIKE 'rip_dense%' "
                             "THEN l.n_in_dense ELSE l.n_in_padded END"), 0);
     /* every registered category is drawn, 6 per 100 layers for weight 6 */
-    cr_expect_eq(scalar(db, "SELECT count(DISTINCT generator) FROM layers"),
-                 scalar(db, "SELECT count(*) FROM generators"));
-    cr_expect_eq(scalar(db, "SELECT count(*) FROM (SELECT generator, count(*) AS c FROM layers "
+    cr_expect_eq(db_scalar(db, "SELECT count(DISTINCT generator) FROM layers"),
+                 db_scalar(db, "SELECT count(*) FROM generators"));
+    cr_expect_eq(db_scalar(db, "SELECT count(*) FROM (SELECT generator, count(*) AS c FROM layers "
                             "GROUP BY generator) x JOIN generators g USING (generator) "
                             "WHERE x.c <> g.weight * 6"), 0);
 }
@@ -149,7 +136,7 @@ Test(sweep, same_rows_whatever_jobs_interruptions_and_shards)
                 "--jobs", "2");
     cr_expect_eq(r->status, 130, "status %d: %s", r->status, r->err);
     cr_expect(strstr(r->err, "resume") != NULL, "%s", r->err);
-    int64_t partial = scalar(b, "SELECT count(*) FROM layers");
+    int64_t partial = db_scalar(b, "SELECT count(*) FROM layers");
     cr_expect(partial > 0 && partial < 600, "partial run holds %lld layers", (long long)partial);
     r = RUN("sweep", "--n", N, "--seed", "9", "--db", b, "--jobs", "2");
     cr_assert_eq(r->status, 0, "%s", r->err);
@@ -162,7 +149,7 @@ Test(sweep, same_rows_whatever_jobs_interruptions_and_shards)
     cr_expect_eq(r->status, 128 + 9, "status %d", r->status);
     r = RUN_HOOK("RIPSIM_TEST_KILL_AFTER_ROWS=300", "sweep", "--n", N, "--seed", "9", "--db", c, "--jobs", "2");
     cr_expect_eq(r->status, 128 + 9, "status %d", r->status);
-    cr_expect_eq(scalar(c, "SELECT count(*) FROM layers") % 250, 0, "only whole batches survive");
+    cr_expect_eq(db_scalar(c, "SELECT count(*) FROM layers") % 250, 0, "only whole batches survive");
     r = RUN("sweep", "--n", N, "--seed", "9", "--db", c);
     cr_assert_eq(r->status, 0, "%s", r->err);
     got = dump(c);
@@ -177,7 +164,7 @@ Test(sweep, same_rows_whatever_jobs_interruptions_and_shards)
         snprintf(name, sizeof name, "s%d.db", i);
         r = RUN("sweep", "--n", N, "--seed", "9", "--db", tmp(name), "--shard", shard);
         cr_assert_eq(r->status, 0, "%s", r->err);
-        cr_expect_eq(scalar(tmp(name), "SELECT count(*) FROM layers"), 200);
+        cr_expect_eq(db_scalar(tmp(name), "SELECT count(*) FROM layers"), 200);
     }
     r = RUN("merge", m, tmp("s0.db"), tmp("s1.db"));
     cr_assert_eq(r->status, 0, "%s", r->err);
@@ -209,13 +196,13 @@ Test(sweep, execute_same_rows_whatever_jobs_interruptions_and_shards)
     run_result *r = RUN("sweep", "--execute", "--n", XN, "--seed", XSEED, "--db", a, "--jobs", "1");
     cr_assert_eq(r->status, 0, "%s", r->err);
     cr_expect(strstr(r->out, "caught at truth-1") != NULL, "the summary shows the executions: %s", r->out);
-    cr_expect_eq(scalar(a, "SELECT count(*) FROM executions"), 40 * 4);
-    cr_expect_eq(scalar(a, "SELECT count(DISTINCT layer_idx) FROM executions"), 40);
+    cr_expect_eq(db_scalar(a, "SELECT count(*) FROM executions"), 40 * 4);
+    cr_expect_eq(db_scalar(a, "SELECT count(DISTINCT layer_idx) FROM executions"), 40);
     /* rows agree with the truths they were run at */
-    cr_expect_eq(scalar(a, "SELECT count(*) FROM executions x JOIN truths t USING (run_id, layer_idx, exec_config) "
+    cr_expect_eq(db_scalar(a, "SELECT count(*) FROM executions x JOIN truths t USING (run_id, layer_idx, exec_config) "
                            "WHERE x.gap = t.gap"), 40 * 4);
-    cr_expect_eq(scalar(a, "SELECT count(*) FROM executions WHERE (gap = 0) <> (caught_at_truth_minus_1 IS NULL)"), 0);
-    cr_expect_eq(scalar(a, "SELECT count(DISTINCT checksum) FROM executions GROUP BY layer_idx "
+    cr_expect_eq(db_scalar(a, "SELECT count(*) FROM executions WHERE (gap = 0) <> (caught_at_truth_minus_1 IS NULL)"), 0);
+    cr_expect_eq(db_scalar(a, "SELECT count(DISTINCT checksum) FROM executions GROUP BY layer_idx "
                            "ORDER BY 1 DESC LIMIT 1"), 1, "one dual-buffer output per layer");
     char *want = dump(a);
 
@@ -225,7 +212,7 @@ Test(sweep, execute_same_rows_whatever_jobs_interruptions_and_shards)
     r = run_env_hooks(sig, (const char *const[]){"sweep", "--execute", "--n", XN, "--seed", XSEED, "--db", b,
                                                  "--jobs", "2", NULL});
     cr_expect_eq(r->status, 130, "status %d: %s", r->status, r->err);
-    int64_t partial = scalar(b, "SELECT count(DISTINCT layer_idx) FROM executions");
+    int64_t partial = db_scalar(b, "SELECT count(DISTINCT layer_idx) FROM executions");
     cr_expect(partial > 0 && partial < 40, "partial run holds %lld executed layers", (long long)partial);
     r = RUN("sweep", "--execute", "--n", XN, "--seed", XSEED, "--db", b, "--jobs", "2");
     cr_assert_eq(r->status, 0, "%s", r->err);
@@ -238,7 +225,7 @@ Test(sweep, execute_same_rows_whatever_jobs_interruptions_and_shards)
     r = run_env_hooks(kill9, (const char *const[]){"sweep", "--execute", "--n", XN, "--seed", XSEED, "--db", c,
                                                    "--jobs", "2", NULL});
     cr_expect_eq(r->status, 128 + 9, "status %d", r->status);
-    cr_expect_eq(scalar(c, "SELECT count(*) FROM executions"), 10 * 4, "only the whole first batch survives");
+    cr_expect_eq(db_scalar(c, "SELECT count(*) FROM executions"), 10 * 4, "only the whole first batch survives");
     r = RUN("sweep", "--execute", "--n", XN, "--seed", XSEED, "--db", c);
     cr_assert_eq(r->status, 0, "%s", r->err);
     got = dump(c);
@@ -248,7 +235,7 @@ Test(sweep, execute_same_rows_whatever_jobs_interruptions_and_shards)
     /* two shards, one swept without --execute and executed on resume, merged */
     r = RUN("sweep", "--n", XN, "--seed", XSEED, "--db", tmp("xs0.db"), "--shard", "0/2");
     cr_assert_eq(r->status, 0, "%s", r->err);
-    cr_expect_eq(scalar(tmp("xs0.db"), "SELECT count(*) FROM executions"), 0);
+    cr_expect_eq(db_scalar(tmp("xs0.db"), "SELECT count(*) FROM executions"), 0);
     r = RUN("sweep", "--execute", "--n", XN, "--seed", XSEED, "--db", tmp("xs0.db"), "--shard", "0/2");
     cr_assert_eq(r->status, 0, "%s", r->err);
     cr_expect(strstr(r->out, "executed: 20 layers by this run") != NULL, "%s", r->out);
@@ -450,7 +437,7 @@ Test(sweep, default_sweep_regenerates_the_committed_report, .timeout = 900)
         cr_expect_eq(zero + pos, executed, "%s: truth 0 + truth > 0 = %lld", name, zero + pos);
         char sql[256];
         snprintf(sql, sizeof sql, "SELECT count(*) FROM truths WHERE exec_config = '%s' AND gap = 0", name);
-        cr_expect_eq(zero, scalar(db, sql), "%s: truth-0 layers differ from the plain sweep's truths", name);
+        cr_expect_eq(zero, db_scalar(db, sql), "%s: truth-0 layers differ from the plain sweep's truths", name);
         cr_expect(caught >= 0 && caught <= pos, "%s: caught %lld of %lld", name, caught, pos);
         if (pos > 0) {
             char want_pct[32], got_pct[32];
@@ -858,8 +845,8 @@ Test(sweep, merge_never_leaves_a_partial_output)
     /* and the good merge completes it, keeping the first merge's run_log */
     r = RUN("merge", o, b);
     cr_expect_eq(r->status, 0, "%s", r->err);
-    cr_expect_eq(scalar(o, "SELECT count(*) FROM layers"), 600);
-    cr_expect_eq(scalar(o, "SELECT count(*) FROM run_log WHERE event = 'merge'"), 2);
+    cr_expect_eq(db_scalar(o, "SELECT count(*) FROM layers"), 600);
+    cr_expect_eq(db_scalar(o, "SELECT count(*) FROM run_log WHERE event = 'merge'"), 2);
     expect_no_side_files(o, "after merge");
 }
 
@@ -893,7 +880,7 @@ Test(sweep, memory_is_flat_in_n)
     long huge = peak_rss_kib("1000000000", tmp("rss-huge.db"), &s_huge);
     cr_expect_eq(s_small, 130);
     cr_expect_eq(s_huge, 130, "--n 10^9: status %d", s_huge);
-    cr_expect_eq(scalar(tmp("rss-huge.db"), "SELECT count(*) FROM layers"), 250, "the first batch is committed");
+    cr_expect_eq(db_scalar(tmp("rss-huge.db"), "SELECT count(*) FROM layers"), 250, "the first batch is committed");
     fprintf(stderr, "peak RSS after the first commit: --n 1000 %ld KiB, --n 1000000000 %ld KiB\n", small, huge);
     cr_expect_lt(huge, small + 16 * 1024, "--n 10^9 peaks at %ld KiB, --n 1000 at %ld KiB", huge, small);
 #if !defined(__SANITIZE_ADDRESS__)

@@ -356,6 +356,26 @@ static int make_error_dbs(void)
                     exec_sql(db, rip_db_recount_sql) != 0))
         rc = -1;
     sqlite3_close(db);
+    /* shifted.db: one thm11 verdict moved from tight to loose in verdict_counts; the
+    ** per-formula sums still match the layers, so only the report's pass sees it */
+    db = NULL;
+    unlink(in_dir("shifted.db"));
+    if (rc == 0 && sqlite3_open_v2(in_dir("sweep.db"), &db, SQLITE_OPEN_READONLY, NULL) == SQLITE_OK) {
+        char *q = sqlite3_mprintf("VACUUM INTO %Q", in_dir("shifted.db"));
+        rc = q ? exec_sql(db, q) : -1;
+        sqlite3_free(q);
+    } else {
+        rc = -1;
+    }
+    sqlite3_close(db);
+    db = NULL;
+    if (rc == 0 && (sqlite3_open(in_dir("shifted.db"), &db) != SQLITE_OK ||
+                    exec_sql(db, "UPDATE verdict_counts SET n = n - 1 WHERE verdict = 2 AND ord ="
+                                 " (SELECT ord FROM formulas WHERE formula = 'thm11');"
+                                 "INSERT INTO verdict_counts SELECT ord, 3, 1 FROM formulas WHERE formula = 'thm11'"
+                                 " ON CONFLICT DO UPDATE SET n = n + 1;") != 0))
+        rc = -1;
+    sqlite3_close(db);
     return rc;
 }
 
@@ -847,6 +867,12 @@ Test(report, empty_runs)
 {
     expect_error(in_dir("norun.db"), 65, "no run");
     expect_error(in_dir("nolayers.db"), 65, "no layers");
+}
+
+/* The report counts every verdict again from the layers and refuses counts that disagree. */
+Test(report, verdict_counts_that_disagree_with_the_layers_are_refused)
+{
+    expect_error(in_dir("shifted.db"), 65, "verdict counts of thm11");
 }
 
 Test(report, incomplete_run_is_loud)

@@ -1,7 +1,9 @@
 /*
 ** report.c — `ripsim report`: the sweep database read back against the paper.
 **
-** Two halves.  gather() runs every query (inside one read transaction) and
+** Two halves.  gather() reads the small tables (run, formulas with their
+** verdict counts, generators, executions) and makes one pass over
+** layer_results (scan_layers), all inside one read transaction, and
 ** computes the statistics with GSL into a report_data; render() turns that
 ** into sections, paragraphs and tables through a small document model
 ** (doc_*, table_*) that has one emitter per format (md, csv, tex; see
@@ -419,7 +421,7 @@ typedef struct formula_row {
 
 typedef struct gen_row {
     char name[64], title[192];
-    int64_t tier, weight, drawn;
+    int64_t ord, tier, weight, drawn;
 } gen_row;
 
 typedef struct exec_row {
@@ -509,67 +511,27 @@ static void copy_text(char *dst, size_t cap, const unsigned char *src)
 }
 
 /*
-** Statistics of the margins of `formula` with `verdict` ('loose': value -
-** truth; 'unsafe': truth - value).  Contract: fills *ms (n = 0 when there
-** are none); returns 0, or -1 with err (query failure or out of memory,
-** *oom set for the latter).
+** Statistics of n margins x[0..n) ('loose': value - truth; 'unsafe':
+** truth - value), sorted in place.  Fills *ms (all 0 when n = 0).
 */
-static int margin_stats_of(sqlite3 *db, const char *formula, const char *verdict, margin_stats *ms,
-                           bool *oom, char err[RIP_ERR_LEN])
+static void margin_stats_from(double *x, size_t n, margin_stats *ms)
 {
-    sqlite3_stmt *st = NULL;
-    double *x = NULL;
-    size_t n = 0, cap = 0;
-    int result = -1;
     memset(ms, 0, sizeof *ms);
-    int rc = sqlite3_prepare_v2(db,
-        "SELECT margin FROM verdicts WHERE run_id = " RUN_ID " AND formula = ?1 AND verdict = ?2 "
-        "AND margin IS NOT NULL", -1, &st, NULL);
-    if (rc == SQLITE_OK)
-        rc = sqlite3_bind_text(st, 1, formula, -1, SQLITE_STATIC);
-    if (rc == SQLITE_OK)
-        rc = sqlite3_bind_text(st, 2, verdict, -1, SQLITE_STATIC);
-    while (rc == SQLITE_OK && (rc = sqlite3_step(st)) == SQLITE_ROW) {
-        if (n == cap) {
-            size_t c2 = cap ? 2 * cap : 256;
-            double *y = realloc(x, c2 * sizeof *y);
-            if (!y) {
-                *oom = true;
-                snprintf(err, RIP_ERR_LEN, "out of memory reading margins of %s", formula);
-                goto done;
-            }
-            x = y;
-            cap = c2;
-        }
-        double m = (double)sqlite3_column_int64(st, 0);
-        x[n++] = strcmp(verdict, "unsafe") == 0 ? -m : m;
-        rc = SQLITE_OK;
-    }
-    if (rc != SQLITE_DONE) {
-        snprintf(err, RIP_ERR_LEN, "database query failed: %s", sqlite3_errmsg(db));
-        goto done;
-    }
     ms->n = n;
-    if (n > 0) {
-        gsl_sort(x, 1, n);
-        ms->mean = gsl_stats_mean(x, 1, n);
-        ms->median = gsl_stats_median_from_sorted_data(x, 1, n);
-        ms->p90 = gsl_stats_quantile_from_sorted_data(x, 1, n, 0.9);
-        ms->min = x[0];
-        ms->max = x[n - 1];
-        if (n >= 2) {
-            ms->sd = gsl_stats_sd_m(x, 1, n, ms->mean);
-            double half = gsl_cdf_tdist_Pinv(0.5 + CONFIDENCE / 2, (double)(n - 1)) * ms->sd /
-                          sqrt((double)n);
-            ms->ci_lo = ms->mean - half;
-            ms->ci_hi = ms->mean + half;
-        }
+    if (n == 0)
+        return;
+    gsl_sort(x, 1, n);
+    ms->mean = gsl_stats_mean(x, 1, n);
+    ms->median = gsl_stats_median_from_sorted_data(x, 1, n);
+    ms->p90 = gsl_stats_quantile_from_sorted_data(x, 1, n, 0.9);
+    ms->min = x[0];
+    ms->max = x[n - 1];
+    if (n >= 2) {
+        ms->sd = gsl_stats_sd_m(x, 1, n, ms->mean);
+        double half = gsl_cdf_tdist_Pinv(0.5 + CONFIDENCE / 2, (double)(n - 1)) * ms->sd / sqrt((double)n);
+        ms->ci_lo = ms->mean - half;
+        ms->ci_hi = ms->mean + half;
     }
-    result = 0;
-done:
-    sqlite3_finalize(st);
-    free(x);
-    return result;
 }
 
 /* Every table and view the report reads; 0 or -1 with err naming the first missing. */
@@ -594,8 +556,9 @@ static int check_tables(sqlite3 *db, char err[RIP_ERR_LEN])
 
 /*
 ** Per formula (verdict_summary joined to formulas, paper order): the four
-** verdict counts and the loose/unsafe margin statistics.  Fills r->f and
-** r->nf; returns 0, or -1 with err (*oom set when memory ran out).
+** verdict counts (from verdict_counts: no pass over the layers; the margins
+** come from scan_layers).  Fills r->f and r->nf; returns 0, or -1 with err
+** (*oom set when memory ran out).
 */
 static int gather_formulas(sqlite3 *db, report_data *r, bool *oom, char err[RIP_ERR_LEN])
 {
@@ -632,14 +595,6 @@ static int gather_formulas(sqlite3 *db, report_data *r, bool *oom, char err[RIP_
         snprintf(err, RIP_ERR_LEN, "database query failed: %s", sqlite3_errmsg(db));
         goto done;
     }
-    for (size_t i = 0; i < r->nf; i++) {
-        formula_row *f = &r->f[i];
-        if (f->is_workspace)
-            continue;
-        if (margin_stats_of(db, f->name, "loose", &f->loose_st, oom, err) != 0 ||
-            margin_stats_of(db, f->name, "unsafe", &f->unsafe_st, oom, err) != 0)
-            goto done;
-    }
     result = 0;
 done:
     sqlite3_finalize(st);
@@ -647,10 +602,10 @@ done:
 }
 
 /*
-** Tab. 5 as drawn: every category of the generators table with its count of
-** layers, the tier totals (weights from generators, draws from layers.tier)
-** and the layers of categories the table does not know.  Fills r->g, r->ng,
-** r->tier_*, r->unknown_gen_drawn; returns 0, or -1 with err (*oom set when
+** Tab. 5's categories: every row of the generators table with its tier and
+** weight, in generator order (ord), and the tier weights.  The layers drawn
+** per category are counted by scan_layers.  Fills r->g, r->ng,
+** r->tier_weight, r->tier_gens; returns 0, or -1 with err (*oom set when
 ** memory ran out).
 */
 static int gather_generators(sqlite3 *db, report_data *r, bool *oom, char err[RIP_ERR_LEN])
@@ -666,17 +621,15 @@ static int gather_generators(sqlite3 *db, report_data *r, bool *oom, char err[RI
         snprintf(err, RIP_ERR_LEN, "out of memory");
         return -1;
     }
-    int rc = sqlite3_prepare_v2(db,
-        "SELECT g.generator, g.tier, g.weight, g.title, "
-        "       (SELECT count(*) FROM layers l WHERE l.run_id = " RUN_ID " AND l.generator = g.generator) "
-        "FROM generators g ORDER BY g.ord, g.generator", -1, &st, NULL);
+    int rc = sqlite3_prepare_v2(db, "SELECT generator, tier, weight, title, ord FROM generators ORDER BY ord, generator",
+                                -1, &st, NULL);
     while (rc == SQLITE_OK && (rc = sqlite3_step(st)) == SQLITE_ROW && r->ng < (size_t)count) {
         gen_row *g = &r->g[r->ng++];
         copy_text(g->name, sizeof g->name, sqlite3_column_text(st, 0));
         g->tier = sqlite3_column_int64(st, 1);
         g->weight = sqlite3_column_int64(st, 2);
         copy_text(g->title, sizeof g->title, sqlite3_column_text(st, 3));
-        g->drawn = sqlite3_column_int64(st, 4);
+        g->ord = sqlite3_column_int64(st, 4);
         int t = g->tier >= 1 && g->tier <= 3 ? (int)g->tier : 0;
         r->tier_weight[t] += g->weight;
         r->tier_gens[t]++;
@@ -686,109 +639,10 @@ static int gather_generators(sqlite3 *db, report_data *r, bool *oom, char err[RI
         snprintf(err, RIP_ERR_LEN, "database query failed: %s", sqlite3_errmsg(db));
         goto done;
     }
-    sqlite3_finalize(st);
-    st = NULL;
-    rc = sqlite3_prepare_v2(db, "SELECT tier, count(*) FROM layers WHERE run_id = " RUN_ID " GROUP BY tier",
-                            -1, &st, NULL);
-    while (rc == SQLITE_OK && (rc = sqlite3_step(st)) == SQLITE_ROW) {
-        int64_t tier = sqlite3_column_int64(st, 0);
-        r->tier_drawn[tier >= 1 && tier <= 3 ? tier : 0] += sqlite3_column_int64(st, 1);
-        rc = SQLITE_OK;
-    }
-    if (rc != SQLITE_DONE) {
-        snprintf(err, RIP_ERR_LEN, "database query failed: %s", sqlite3_errmsg(db));
-        goto done;
-    }
-    if (query_ints(db, "SELECT count(*) FROM layers WHERE run_id = " RUN_ID
-                       " AND generator NOT IN (SELECT generator FROM generators)",
-                   NULL, &r->unknown_gen_drawn, 1, err) != 0)
-        goto done;
     result = 0;
 done:
     sqlite3_finalize(st);
     return result;
-}
-
-/*
-** Lemma 9, Limitation 2, Eq. 42 and App. F.4: the checks that need layer
-** parameters beside the verdicts.  Fills r->l9_*, r->eq42_*, r->f4_*;
-** returns 0 or -1 with err.
-*/
-static int gather_checks(sqlite3 *db, report_data *r, char err[RIP_ERR_LEN])
-{
-    /* x* = (k-1) C_in / (C_out - C_in); restricted layers have k_h = k_w = k. */
-#define GM_FROM                                                                              \
-    " FROM verdicts v JOIN layers l ON l.run_id = v.run_id AND l.layer_idx = v.layer_idx"     \
-    " WHERE v.run_id = " RUN_ID " AND v.formula = 'gm2019_eq1' AND v.verdict != 'n/a'"      \
-    " AND l.restricted = 1 AND l.cout > l.cin"
-#define RHO_MOD " (((l.k_h - 1) * l.cin) % (l.cout - l.cin))"
-#define FLOOR_X " (((l.k_h - 1) * l.cin) / (l.cout - l.cin))"
-    int64_t in[6];
-    if (query_ints(db,
-                   "SELECT count(*), coalesce(sum(-v.margin = " RHO_MOD "), 0),"
-                   " coalesce(sum(" RHO_MOD " != 0), 0),"
-                   " coalesce(sum(" RHO_MOD " != 0 AND v.verdict = 'unsafe'), 0),"
-                   " coalesce(sum(" RHO_MOD " = 0), 0),"
-                   " coalesce(sum(" RHO_MOD " = 0 AND v.verdict = 'tight'), 0)"
-                   GM_FROM " AND" FLOOR_X " <= l.w_out - 1",
-                   NULL, in, 6, err) != 0)
-        return -1;
-    r->l9_in = in[0];
-    r->l9_match = in[1];
-    r->l9_nonint = in[2];
-    r->l9_nonint_unsafe = in[3];
-    r->l9_int = in[4];
-    r->l9_int_tight = in[5];
-    int64_t out[3];
-    if (query_ints(db,
-                   "SELECT count(*), coalesce(sum(v.verdict = 'loose'), 0),"
-                   " coalesce(max(CASE WHEN v.verdict = 'loose' THEN v.margin END), 0)"
-                   GM_FROM " AND" FLOOR_X " > l.w_out - 1",
-                   NULL, out, 3, err) != 0)
-        return -1;
-    r->l9_out = out[0];
-    r->l9_out_loose = out[1];
-    r->l9_out_max_over = out[2];
-#undef GM_FROM
-#undef RHO_MOD
-#undef FLOOR_X
-
-    static const char *const pairs[2][3] = {{"thm4_taps", "thm13_taps", NULL},
-                                            {"thm4_gather", "thm13_gather", NULL}};
-    for (int i = 0; i < 2; i++) {
-        int64_t e[5];
-        if (query_ints(db,
-                       "SELECT count(*),"
-                       " coalesce(sum(a.value + l.n_in_padded >= b.value + l.n_in_dense), 0),"
-                       " coalesce(sum(l.pad), 0),"
-                       " coalesce(sum(l.pad AND a.value + l.n_in_padded > b.value + l.n_in_dense), 0),"
-                       " coalesce(sum(b.value >= a.value), 0)"
-                       " FROM (SELECT *, (p_top + p_bottom + p_left + p_right > 0) AS pad"
-                       "       FROM layers WHERE run_id = " RUN_ID ") l"
-                       " JOIN verdicts a ON a.run_id = l.run_id AND a.layer_idx = l.layer_idx AND a.formula = ?1"
-                       " JOIN verdicts b ON b.run_id = l.run_id AND b.layer_idx = l.layer_idx AND b.formula = ?2"
-                       " WHERE a.value IS NOT NULL AND b.value IS NOT NULL",
-                       pairs[i], e, 5, err) != 0)
-            return -1;
-        r->eq42_n[i] = e[0];
-        r->eq42_ws_ok[i] = e[1];
-        r->eq42_pad[i] = e[2];
-        r->eq42_pad_strict[i] = e[3];
-        r->eq42_gap_ge[i] = e[4];
-    }
-
-    int64_t f4[3];
-    if (query_ints(db,
-                   "SELECT count(*), coalesce(sum(v.margin <= l.cout), 0),"
-                   " coalesce(max(v.margin - l.cout), 0)"
-                   " FROM verdicts v JOIN layers l ON l.run_id = v.run_id AND l.layer_idx = v.layer_idx"
-                   " WHERE v.run_id = " RUN_ID " AND v.formula = 'thm13_taps' AND v.verdict = 'loose'",
-                   NULL, f4, 3, err) != 0)
-        return -1;
-    r->f4_loose = f4[0];
-    r->f4_within = f4[1];
-    r->f4_max_excess = f4[2];
-    return 0;
 }
 
 /*
@@ -833,6 +687,242 @@ static int gather_executions(sqlite3 *db, report_data *r, char err[RIP_ERR_LEN])
     return 0;
 }
 
+/* ---- one pass over the layers ------------------------------------------------ */
+
+/* Growable array of margins (one per formula and verdict). */
+typedef struct margins {
+    double *x;
+    size_t n, cap;
+} margins;
+
+static bool margins_push(margins *m, double v)
+{
+    if (m->n == m->cap) {
+        size_t cap = m->cap ? 2 * m->cap : 256;
+        double *y = realloc(m->x, cap * sizeof *y);
+        if (!y)
+            return false;
+        m->x = y;
+        m->cap = cap;
+    }
+    m->x[m->n++] = v;
+    return true;
+}
+
+/* Leading columns of the scan, then per formula its value and its truth. */
+enum { SC_IDX, SC_GEN, SC_RESTRICTED, SC_CIN, SC_COUT, SC_KH, SC_WOUT, SC_NIP, SC_NID, SC_PAD, SC_FIRST };
+
+/* Append "r.\"name\"" (or NULL when name is empty) to b; false if name cannot be an identifier. */
+static bool add_column(sbuf *b, const char *name)
+{
+    if (!*name) {
+        sb_printf(b, ", NULL");
+        return true;
+    }
+    if (strchr(name, '"'))
+        return false;
+    sb_printf(b, ", r.\"%s\"", name);
+    return true;
+}
+
+/*
+** True iff the row's sizes and gaps are small enough for the checks'
+** arithmetic (sums and products of two; a sweep stores far smaller ones):
+** channels, kernel and width below 2^31, everything else below 2^61.
+*/
+static bool in_range(sqlite3_stmt *st, size_t nf)
+{
+    for (int c = SC_CIN; c < SC_FIRST + 2 * (int)nf; c++) {
+        int64_t x = sqlite3_column_int64(st, c), lim = c <= SC_WOUT ? INT64_C(1) << 31 : INT64_C(1) << 61;
+        if (x <= -lim || x >= lim)
+            return false;
+    }
+    return true;
+}
+
+/* Per formula index fi of r->f (-1: not one the checks use). */
+typedef struct scan_ids {
+    int gm, taps[2], gather[2], dense_taps;   /* taps/gather: [0] Theorem 4, [1] Theorem 13 */
+} scan_ids;
+
+static int formula_index(const report_data *r, const char *name)
+{
+    for (size_t i = 0; i < r->nf; i++)
+        if (strcmp(r->f[i].name, name) == 0)
+            return (int)i;
+    return -1;
+}
+
+/*
+** One row's share of Lemma 9, Eq. 42 and App. F.4 (v/t: each formula's
+** value and truth, have: both present).
+*/
+static void scan_checks(report_data *r, const scan_ids *id, sqlite3_stmt *st, const int64_t *v, const int64_t *t,
+                        const bool *have, bool *f4_any, bool *l9_any)
+{
+    int64_t cin = sqlite3_column_int64(st, SC_CIN), cout = sqlite3_column_int64(st, SC_COUT);
+    int64_t nip = sqlite3_column_int64(st, SC_NIP), nid = sqlite3_column_int64(st, SC_NID);
+    bool pad = sqlite3_column_int64(st, SC_PAD) > 0;
+    /* Lemma 9: restricted layers with cout > cin where Eq. 1 was judged; x* = (k-1) cin / (cout - cin) */
+    if (id->gm >= 0 && have[id->gm] && sqlite3_column_int64(st, SC_RESTRICTED) == 1 && cout > cin) {
+        int64_t num = (sqlite3_column_int64(st, SC_KH) - 1) * cin, den = cout - cin;
+        int64_t rho = num % den, margin = v[id->gm] - t[id->gm];
+        if (num / den <= sqlite3_column_int64(st, SC_WOUT) - 1) {
+            r->l9_in++;
+            r->l9_match += -margin == rho;
+            r->l9_nonint += rho != 0;
+            r->l9_nonint_unsafe += rho != 0 && margin < 0;
+            r->l9_int += rho == 0;
+            r->l9_int_tight += rho == 0 && margin == 0;
+        } else {
+            r->l9_out++;
+            if (margin > 0) {
+                r->l9_out_loose++;
+                r->l9_out_max_over = *l9_any && r->l9_out_max_over > margin ? r->l9_out_max_over : margin;
+                *l9_any = true;
+            }
+        }
+    }
+    /* Eq. 42: Theorem 4 against Theorem 13, [0] taps, [1] gather, where both are defined */
+    for (int i = 0; i < 2; i++) {
+        int a = i == 0 ? id->taps[0] : id->gather[0], b = i == 0 ? id->taps[1] : id->gather[1];
+        if (a < 0 || b < 0 || !have[a] || !have[b])
+            continue;
+        r->eq42_n[i]++;
+        r->eq42_ws_ok[i] += v[a] + nip >= v[b] + nid;
+        r->eq42_pad[i] += pad;
+        r->eq42_pad_strict[i] += pad && v[a] + nip > v[b] + nid;
+        r->eq42_gap_ge[i] += v[b] >= v[a];
+    }
+    /* App. F.4: where thm13_taps is loose, its overshoot against sigma = cout */
+    if (id->dense_taps >= 0 && have[id->dense_taps] && v[id->dense_taps] > t[id->dense_taps]) {
+        int64_t m = v[id->dense_taps] - t[id->dense_taps];
+        r->f4_loose++;
+        r->f4_within += m <= cout;
+        r->f4_max_excess = *f4_any && r->f4_max_excess > m - cout ? r->f4_max_excess : m - cout;
+        *f4_any = true;
+    }
+}
+
+/*
+** Everything the report needs per layer, in one pass over layer_results
+** (a report of 1,000,000 layers reads each row once instead of once per
+** query): layers present, restricted and outside the run; layers drawn
+** per generator and tier; each formula's loose and unsafe margins (with
+** their statistics) and its verdict counts, which must equal
+** verdict_summary's; Lemma 9, Eq. 42 and App. F.4.  r->f and r->g must be
+** loaded.  Returns 0, or -1 with err (*oom set when memory ran out).
+** Memory: the margins of the loose and unsafe verdicts, 8 bytes each.
+*/
+static int scan_layers(sqlite3 *db, report_data *r, bool *oom, char err[RIP_ERR_LEN])
+{
+    sbuf q = {0};
+    sqlite3_stmt *st = NULL;
+    margins *m = calloc(2 * (r->nf ? r->nf : 1), sizeof *m);   /* [2 fi]: loose, [2 fi + 1]: unsafe */
+    int64_t *v = calloc(2 * (r->nf ? r->nf : 1), sizeof *v), *t = v ? v + r->nf : NULL;
+    bool *have = calloc(r->nf ? r->nf : 1, sizeof *have);
+    int64_t (*counts)[4] = calloc(r->nf ? r->nf : 1, sizeof *counts);   /* unsafe, tight, loose, n/a */
+    bool f4_any = false, l9_any = false;
+    int result = -1, rc = SQLITE_OK;
+    if (!m || !v || !have || !counts) {
+        *oom = true;
+        snprintf(err, RIP_ERR_LEN, "out of memory");
+        goto done;
+    }
+    scan_ids id = {formula_index(r, "gm2019_eq1"),
+                   {formula_index(r, "thm4_taps"), formula_index(r, "thm13_taps")},
+                   {formula_index(r, "thm4_gather"), formula_index(r, "thm13_gather")},
+                   formula_index(r, "thm13_taps")};
+    sb_printf(&q, "SELECT r.layer_idx, r.gen, r.restricted, r.cin, r.cout, r.k_h, r.w_out, r.n_in_padded,"
+                  " r.n_in_dense, r.p_top + r.p_bottom + r.p_left + r.p_right");
+    for (size_t i = 0; i < r->nf; i++)
+        if (!add_column(&q, r->f[i].name) || !add_column(&q, r->f[i].is_workspace ? "" : r->f[i].exec_config)) {
+            snprintf(err, RIP_ERR_LEN, "formula %.60s or its configuration is not a column name", r->f[i].name);
+            goto done;
+        }
+    sb_printf(&q, " FROM layer_results r");
+    if (q.oom) {
+        *oom = true;
+        snprintf(err, RIP_ERR_LEN, "out of memory");
+        goto done;
+    }
+    int64_t n = r->run.n_layers, k = r->run.shard_count, si = r->run.shard_index;
+    rc = sqlite3_prepare_v2(db, sb_str(&q), -1, &st, NULL);
+    while (rc == SQLITE_OK && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+        rc = SQLITE_OK;
+        if (!in_range(st, r->nf)) {
+            snprintf(err, RIP_ERR_LEN, "layer %lld holds a size or gap out of range (damaged database)",
+                     (long long)sqlite3_column_int64(st, SC_IDX));
+            goto done;
+        }
+        int64_t idx = sqlite3_column_int64(st, SC_IDX), gen = sqlite3_column_int64(st, SC_GEN);
+        r->present++;
+        r->restricted += sqlite3_column_int64(st, SC_RESTRICTED);
+        r->foreign += idx < 0 || idx >= n || idx % k != si;
+        size_t g = 0;
+        while (g < r->ng && r->g[g].ord != gen)
+            g++;
+        if (g < r->ng) {
+            r->g[g].drawn++;
+            r->tier_drawn[r->g[g].tier >= 1 && r->g[g].tier <= 3 ? r->g[g].tier : 0]++;
+        } else {
+            r->unknown_gen_drawn++;
+        }
+        bool partial = false;
+        for (size_t i = 0; i < r->nf; i++) {
+            int cv = SC_FIRST + 2 * (int)i;
+            bool workspace = r->f[i].is_workspace;
+            bool tnull = !workspace && sqlite3_column_type(st, cv + 1) == SQLITE_NULL;
+            partial |= tnull;
+            have[i] = !workspace && !tnull && sqlite3_column_type(st, cv) != SQLITE_NULL;
+            v[i] = sqlite3_column_int64(st, cv);
+            t[i] = sqlite3_column_int64(st, cv + 1);
+            if (!have[i]) {
+                counts[i][3]++;
+                continue;
+            }
+            int64_t d = v[i] - t[i];
+            counts[i][d < 0 ? 0 : d == 0 ? 1 : 2]++;
+            if (d != 0 && !margins_push(&m[2 * i + (d < 0)], (double)(d < 0 ? -d : d))) {
+                *oom = true;
+                snprintf(err, RIP_ERR_LEN, "out of memory reading the margins of %s", r->f[i].name);
+                goto done;
+            }
+        }
+        r->partial += partial;
+        scan_checks(r, &id, st, v, t, have, &f4_any, &l9_any);
+    }
+    if (rc != SQLITE_DONE) {
+        snprintf(err, RIP_ERR_LEN, "database query failed: %s", sqlite3_errmsg(db));
+        goto done;
+    }
+    for (size_t i = 0; i < r->nf; i++) {
+        formula_row *f = &r->f[i];
+        /* verdict_counts is written with the rows; a difference is damage (or rows edited by hand) */
+        if (counts[i][0] != f->unsafe || counts[i][1] != f->tight || counts[i][2] != f->loose ||
+            counts[i][3] != f->na) {
+            snprintf(err, RIP_ERR_LEN, "the verdict counts of %s (%lld/%lld/%lld/%lld) disagree with its layers "
+                     "(%lld/%lld/%lld/%lld unsafe/tight/loose/n/a)", f->name, (long long)f->unsafe,
+                     (long long)f->tight, (long long)f->loose, (long long)f->na, (long long)counts[i][0],
+                     (long long)counts[i][1], (long long)counts[i][2], (long long)counts[i][3]);
+            goto done;
+        }
+        margin_stats_from(m[2 * i].x, m[2 * i].n, &f->loose_st);
+        margin_stats_from(m[2 * i + 1].x, m[2 * i + 1].n, &f->unsafe_st);
+    }
+    result = 0;
+done:
+    sqlite3_finalize(st);
+    for (size_t i = 0; m && i < 2 * r->nf; i++)
+        free(m[i].x);
+    free(m);
+    free(v);
+    free(have);
+    free(counts);
+    free(q.s);
+    return result;
+}
+
 /*
 ** Read everything the report shows.  Returns RIP_OK, or RIP_S_DATA /
 ** RIP_S_NOMEM with err.
@@ -859,37 +949,17 @@ static rip_status gather(sqlite3 *db, report_data *r, char err[RIP_ERR_LEN])
     int64_t n = r->run.n_layers, k = r->run.shard_count, i = r->run.shard_index;
     r->expected = n / k + (i < n % k ? 1 : 0);
 
-    char nb[3][32];
-    snprintf(nb[0], sizeof nb[0], "%lld", (long long)n);
-    snprintf(nb[1], sizeof nb[1], "%lld", (long long)k);
-    snprintf(nb[2], sizeof nb[2], "%lld", (long long)i);
-    const char *const shard[] = {nb[0], nb[1], nb[2], NULL};
-    int64_t lay[3];
-    if (query_ints(db,
-                   "SELECT count(*), coalesce(sum(restricted), 0),"
-                   " coalesce(sum(layer_idx < 0 OR layer_idx >= CAST(?1 AS INTEGER)"
-                   "              OR layer_idx % CAST(?2 AS INTEGER) != CAST(?3 AS INTEGER)), 0)"
-                   " FROM layers WHERE run_id = " RUN_ID,
-                   shard, lay, 3, err) != 0)
+    if (query_ints(db, "SELECT count(*) FROM formulas", NULL, &r->n_formulas, 1, err) != 0)
         return RIP_S_DATA;
-    r->present = lay[0];
-    r->restricted = lay[1];
-    r->foreign = lay[2];
+    if (gather_formulas(db, r, &oom, err) != 0 || gather_generators(db, r, &oom, err) != 0 ||
+        scan_layers(db, r, &oom, err) != 0)
+        return oom ? RIP_S_NOMEM : RIP_S_DATA;
     if (r->present == 0) {
         snprintf(err, RIP_ERR_LEN, "the run holds no layers yet (seed %lld, %lld expected); run the sweep first",
                  (long long)r->run.seed, (long long)r->expected);
         return RIP_S_DATA;
     }
-    if (query_ints(db, "SELECT count(*) FROM formulas", NULL, &r->n_formulas, 1, err) != 0 ||
-        query_ints(db,
-                   "SELECT count(*) FROM layers l WHERE l.run_id = " RUN_ID " AND"
-                   " (SELECT count(*) FROM verdicts v WHERE v.run_id = l.run_id AND v.layer_idx = l.layer_idx)"
-                   " < (SELECT count(*) FROM formulas)",
-                   NULL, &r->partial, 1, err) != 0)
-        return RIP_S_DATA;
-    if (gather_formulas(db, r, &oom, err) != 0 || gather_generators(db, r, &oom, err) != 0)
-        return oom ? RIP_S_NOMEM : RIP_S_DATA;
-    if (gather_checks(db, r, err) != 0 || gather_executions(db, r, err) != 0)
+    if (gather_executions(db, r, err) != 0)
         return RIP_S_DATA;
     return 0;
 }

@@ -60,6 +60,8 @@
 #include "formulas.h"
 #include "thm13_debt.h"
 
+#include <string.h>
+
 /* One spatial axis of the layer. */
 typedef struct axis {
     int64_t n_out, n_in, k, s, d, pad;
@@ -105,38 +107,48 @@ static int64_t axis_min_read(const axis *a, int64_t o0, int64_t o1)
     return best;
 }
 
-/* Flat index rbar W_in + cbar of Eq. 40, or -1 when nothing is live. */
-static int64_t first_live(const rip_layer *L, int64_t r, int64_t c)
+/*
+** The four axis minima that first_live() combines for pixel (r,c): the
+** smallest real row read by output row r and by the rows after it, the
+** smallest real column read by the columns after c and by any column
+** (axis_min_read, -1 where none).
+*/
+typedef struct live_parts {
+    int64_t row_self, row_later, col_rest, col_all;
+} live_parts;
+
+/* Flat index rbar W_in + cbar of Eq. 40 from its parts, or -1 when nothing is live. */
+static int64_t first_live(const rip_layer *L, const live_parts *m)
 {
-    const axis ra = rows_of(L), ca = cols_of(L);
     int64_t best = -1;
-    if (c + 1 <= L->w_out - 1) {            /* rest of row r */
-        const int64_t i = axis_min_read(&ra, r, r);
-        const int64_t j = axis_min_read(&ca, c + 1, L->w_out - 1);
-        if (i >= 0 && j >= 0)
-            best = i * L->w_in + j;
-    }
-    if (r + 1 <= L->h_out - 1) {            /* all later rows */
-        const int64_t i = axis_min_read(&ra, r + 1, L->h_out - 1);
-        const int64_t j = axis_min_read(&ca, 0, L->w_out - 1);
-        if (i >= 0 && j >= 0) {
-            const int64_t f = i * L->w_in + j;
-            if (best < 0 || f < best)
-                best = f;
-        }
+    if (m->row_self >= 0 && m->col_rest >= 0)       /* rest of row r */
+        best = m->row_self * L->w_in + m->col_rest;
+    if (m->row_later >= 0 && m->col_all >= 0) {     /* all later rows */
+        const int64_t f = m->row_later * L->w_in + m->col_all;
+        if (best < 0 || f < best)
+            best = f;
     }
     return best;
 }
 
-int64_t rip_thm13_debt(const rip_layer *L, rip_tap_order order, int64_t r, int64_t c)
+/* D(r,c) of Eq. 41 from the parts of first_live. */
+static int64_t debt(const rip_layer *L, int64_t sigma, int64_t r, int64_t c, const live_parts *m)
 {
-    const int64_t sigma = order == RIP_SIGMA_TAPS ? L->cout : 0;
     if (r == L->h_out - 1 && c == L->w_out - 1)
         return sigma;
-    const int64_t f = first_live(L, r, c);
+    const int64_t f = first_live(L, m);
     if (f < 0)
         return sigma;
     return (r * L->w_out + c + 1) * L->cout - f * L->cin + sigma;
+}
+
+int64_t rip_thm13_debt(const rip_layer *L, rip_tap_order order, int64_t r, int64_t c)
+{
+    const axis ra = rows_of(L), ca = cols_of(L);
+    /* axis_min_read gives -1 for an empty range (c = W_out-1, r = H_out-1) */
+    const live_parts m = {axis_min_read(&ra, r, r), axis_min_read(&ra, r + 1, L->h_out - 1),
+                          axis_min_read(&ca, c + 1, L->w_out - 1), axis_min_read(&ca, 0, L->w_out - 1)};
+    return debt(L, order == RIP_SIGMA_TAPS ? L->cout : 0, r, c, &m);
 }
 
 /* i-th breakpoint candidate on an axis, i in [0, 3 + 4k), clamped. */
@@ -167,11 +179,35 @@ static int64_t next_breakpoint(const axis *a, int64_t prev)
     return best;
 }
 
+/* Breakpoints held on the stack; an axis with more candidates (k > 31) is enumerated by next_breakpoint. */
+#define MAX_BREAKPOINTS 128
+
+/* The axis's breakpoints, sorted and unique, into bp[]; their count, or -1 when there may be too many. */
+static int breakpoints(const axis *a, int64_t bp[MAX_BREAKPOINTS])
+{
+    if (a->k > (MAX_BREAKPOINTS - 3) / 4)
+        return -1;
+    int n = 0;
+    for (int64_t i = 0; i < 3 + 4 * a->k; i++) {   /* insertion into the sorted prefix */
+        const int64_t v = breakpoint(a, i);
+        int j = n;
+        while (j > 0 && bp[j - 1] > v)
+            j--;
+        if (j > 0 && bp[j - 1] == v)
+            continue;
+        memmove(bp + j + 1, bp + j, (size_t)(n - j) * sizeof *bp);
+        bp[j] = v;
+        n++;
+    }
+    return n;
+}
+
 /*
 ** Contract: L derived; order selects sigma (Eq. 6).  Returns false (and
 ** leaves *out untouched) unless p_top, p_bottom < keff_h and p_left,
 ** p_right < keff_w; otherwise stores Delta*_d of Theorem 13 (in scalars,
-** >= sigma) and returns true.  Cost O((k_h + k_w)^2 (k_h + k_w)).
+** >= sigma) and returns true.  Cost O((k_h + k_w) k + k_h k_w): each
+** breakpoint's axis minima are found once, then D is O(1) per pair.
 */
 bool rip_thm13(const rip_layer *L, rip_tap_order order, int64_t *out)
 {
@@ -179,13 +215,33 @@ bool rip_thm13(const rip_layer *L, rip_tap_order order, int64_t *out)
         L->p_left >= L->keff_w || L->p_right >= L->keff_w)
         return false;
     const axis ra = rows_of(L), ca = cols_of(L);
+    const int64_t sigma = order == RIP_SIGMA_TAPS ? L->cout : 0;
     int64_t best = L->n_out - L->n_in_dense;
-    for (int64_t r = next_breakpoint(&ra, -1); r >= 0; r = next_breakpoint(&ra, r))
-        for (int64_t c = next_breakpoint(&ca, -1); c >= 0; c = next_breakpoint(&ca, c)) {
-            const int64_t d = rip_thm13_debt(L, order, r, c);
+    int64_t rb[MAX_BREAKPOINTS], cb[MAX_BREAKPOINTS];
+    const int nr = breakpoints(&ra, rb), nc = breakpoints(&ca, cb);
+    if (nr < 0 || nc < 0) {   /* a very large kernel: the same set, enumerated */
+        for (int64_t r = next_breakpoint(&ra, -1); r >= 0; r = next_breakpoint(&ra, r))
+            for (int64_t c = next_breakpoint(&ca, -1); c >= 0; c = next_breakpoint(&ca, c)) {
+                const int64_t d = rip_thm13_debt(L, order, r, c);
+                if (d > best)
+                    best = d;
+            }
+        *out = best;
+        return true;
+    }
+    int64_t col_rest[MAX_BREAKPOINTS];
+    const int64_t col_all = axis_min_read(&ca, 0, L->w_out - 1);
+    for (int j = 0; j < nc; j++)
+        col_rest[j] = axis_min_read(&ca, cb[j] + 1, L->w_out - 1);
+    for (int i = 0; i < nr; i++) {
+        live_parts m = {axis_min_read(&ra, rb[i], rb[i]), axis_min_read(&ra, rb[i] + 1, L->h_out - 1), 0, col_all};
+        for (int j = 0; j < nc; j++) {
+            m.col_rest = col_rest[j];
+            const int64_t d = debt(L, sigma, rb[i], cb[j], &m);
             if (d > best)
                 best = d;
         }
+    }
     *out = best;
     return true;
 }

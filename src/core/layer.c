@@ -8,21 +8,6 @@
 
 #include <stdio.h>
 
-int64_t rip_floor_div(int64_t a, int64_t b)
-{
-    int64_t q = a / b;
-    if ((a % b != 0) && ((a < 0) != (b < 0)))
-        q -= 1;
-    return q;
-}
-
-int64_t rip_ceil_div(int64_t a, int64_t b)
-{
-    int64_t q = a / b;
-    if ((a % b != 0) && ((a < 0) == (b < 0)))
-        q += 1;
-    return q;
-}
 
 rip_layer rip_layer_make(int64_t cin, int64_t cout, int64_t h_in, int64_t w_in,
                          int64_t k_h, int64_t k_w, int64_t s_h, int64_t s_w,

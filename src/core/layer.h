@@ -81,8 +81,22 @@ rip_layer rip_layer_make(int64_t cin, int64_t cout, int64_t h_in, int64_t w_in,
 */
 rip_layer rip_layer_transpose(const rip_layer *L);
 
-/* Floor and ceiling division for any signs, b != 0. */
-int64_t rip_floor_div(int64_t a, int64_t b);
-int64_t rip_ceil_div(int64_t a, int64_t b);
+/* Floor and ceiling division for any signs, b != 0 (inline: the closed
+** forms call them in their inner loops). */
+static inline int64_t rip_floor_div(int64_t a, int64_t b)
+{
+    int64_t q = a / b;
+    if ((a % b != 0) && ((a < 0) != (b < 0)))
+        q -= 1;
+    return q;
+}
+
+static inline int64_t rip_ceil_div(int64_t a, int64_t b)
+{
+    int64_t q = a / b;
+    if ((a % b != 0) && ((a < 0) == (b < 0)))
+        q += 1;
+    return q;
+}
 
 #endif

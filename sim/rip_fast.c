@@ -8,8 +8,9 @@
 **    last reader of every stored pixel costs O(1) from two axis tables.
 ** 2. At step q the live inputs are the stored pixels whose last reader is
 **    > q (gather first) or >= q (taps).  Only the lowest of them matters,
-**    first_live[t] = min{ p : last(p) >= t }, a suffix minimum over
-**    last-reader buckets; gather uses first_live[q+1], taps first_live[q].
+**    first_live[t] = min{ p : last(p) >= t }, nondecreasing in t, so one
+**    pointer walking the stored pixels upward finds it for every t; gather
+**    uses first_live[q+1], taps first_live[q].
 ** 3. Pixel q writes the contiguous range [q*cout, (q+1)*cout).  If no
 **    earlier write failed, every live scalar sits at or above q*cout (the
 **    earlier writes covered [0, q*cout) while those scalars were already
@@ -23,7 +24,8 @@
 /*
 ** Fill s->first_live[n_pix+1] and s->bound_gather, s->bound_taps.
 ** Returns 0, or -1 when memory runs out.
-** Cost O(h_p + w_p + h_out*k_h + w_out*k_w + stored pixels + n_pix) time;
+** Cost O(h_p + w_p + h_out*k_h + w_out*k_w + stored pixels + n_pix) time
+** (one forward walk over the stored pixels, no per-pixel table);
 ** memory (h_p + w_p + n_pix + 1) int64, of which only first_live is kept.
 */
 int rip_fast_build(rip_sim *s)
@@ -42,37 +44,36 @@ int rip_fast_build(rip_sim *s)
     rip_axis_last_reader(L->h_p, L->h_out, L->k_h, L->s_h, L->d_h, maxrow);
     rip_axis_last_reader(L->w_p, L->w_out, L->k_w, L->s_w, L->d_w, maxcol);
 
-    /* Bucket t holds the lowest stored pixel whose last reader is t;
-    ** scanning pixels upward, the first one to land in a bucket is it. */
-    for (int64_t t = 0; t <= s->n_pix; t++)
-        first[t] = RIP_SIM_NONE;
-    /* Stored pixel rows/columns in padded coordinates: the dense layout
-    ** stores only the real pixels, which start at (p_top, p_left). */
+    /* first[t] = min{ p : last(p) >= t } is nondecreasing in t, so one
+    ** pointer walks the stored pixels upward: it stops at the first pixel
+    ** still read at step t or later and only moves on as t grows.  (last
+    ** of a never-read pixel is -1: dead from the start, always passed.)
+    ** Stored pixel rows/columns are in padded coordinates: the dense layout
+    ** stores only the real pixels, which start at (p_top, p_left).
+    ** In the same pass, the one-pass gap of both liveness tests (bound.c):
+    ** step q fails iff (q+1)*cout exceeds delta + first*cin, with first =
+    ** first[q+1] (gather) or first[q] (taps), or delta + n_stored, which
+    ** binds hardest at the last step. */
     const int64_t i0 = dense ? L->p_top : 0, i1 = dense ? L->p_top + L->h_in : L->h_p;
     const int64_t j0 = dense ? L->p_left : 0, j1 = dense ? L->p_left + L->w_in : L->w_p;
-    int64_t p = 0; /* stored pixel ordinal */
-    for (int64_t i = i0; i < i1; i++) {
-        const int64_t mr = maxrow[i];
-        for (int64_t j = j0; j < j1; j++, p++) {
-            if (mr < 0 || maxcol[j] < 0)
-                continue; /* never read: dead from the start */
-            const int64_t t = mr * L->w_out + maxcol[j];
-            if (first[t] == RIP_SIM_NONE)
-                first[t] = p;
-        }
-    }
-    /* Suffix minimum, and in the same pass the one-pass gap of both
-    ** liveness tests (bound.c): step q fails iff (q+1)*cout exceeds
-    ** delta + first*cin, with first = first[q+1] (gather) or first[q]
-    ** (taps), or delta + n_stored, which binds hardest at the last step. */
-    const int64_t cout = L->cout, cin = L->cin;
+    const int64_t cout = L->cout, cin = L->cin, w_out = L->w_out;
     int64_t bg = L->n_out - s->n_stored, bt = bg;
-    for (int64_t t = s->n_pix; t >= 0; t--) {
-        if (t < s->n_pix && first[t + 1] < first[t])
-            first[t] = first[t + 1];
-        if (first[t] == RIP_SIM_NONE)
-            continue;
-        const int64_t lim = first[t] * cin;
+    int64_t p = 0, i = i0, j = j0; /* the pointer: stored pixel ordinal p at (i,j) */
+    for (int64_t t = 0; t <= s->n_pix; t++) {
+        while (i < i1 && (maxrow[i] < 0 || maxcol[j] < 0 || maxrow[i] * w_out + maxcol[j] < t)) {
+            p++;
+            if (++j == j1) {
+                j = j0;
+                i++;
+            }
+        }
+        if (i == i1) { /* nothing is live from step t on */
+            for (; t <= s->n_pix; t++)
+                first[t] = RIP_SIM_NONE;
+            break;
+        }
+        first[t] = p;
+        const int64_t lim = p * cin;
         if (t >= 1 && t * cout - lim > bg)
             bg = t * cout - lim;                 /* gather, step t-1 */
         if (t < s->n_pix && (t + 1) * cout - lim > bt)

@@ -58,20 +58,32 @@ int rip_fast_build(rip_sim *s)
     const int64_t j0 = dense ? L->p_left : 0, j1 = dense ? L->p_left + L->w_in : L->w_p;
     const int64_t cout = L->cout, cin = L->cin, w_out = L->w_out;
     int64_t bg = L->n_out - s->n_stored, bt = bg;
-    int64_t p = 0, i = i0, j = j0; /* the pointer: stored pixel ordinal p at (i,j) */
+    /* the pointer (i,j); a row is passed at once when even its last-read
+    ** column is done (colmax: the largest last-reader column of any column) */
+    int64_t colmax = -1;
+    for (int64_t jj = j0; jj < j1; jj++)
+        colmax = maxcol[jj] > colmax ? maxcol[jj] : colmax;
+    int64_t i = i0, j = j0;
     for (int64_t t = 0; t <= s->n_pix; t++) {
-        while (i < i1 && (maxrow[i] < 0 || maxcol[j] < 0 || maxrow[i] * w_out + maxcol[j] < t)) {
-            p++;
-            if (++j == j1) {
-                j = j0;
-                i++;
+        while (i < i1) {
+            const int64_t mr = maxrow[i];
+            if (mr >= 0 && colmax >= 0 && mr * w_out + colmax >= t) {
+                /* read at step t or later iff maxcol[j] >= t - mr*w_out (and read at all) */
+                const int64_t thr = t - mr * w_out > 0 ? t - mr * w_out : 0;
+                while (j < j1 && maxcol[j] < thr)
+                    j++;
+                if (j < j1)
+                    break;
             }
+            i++;
+            j = j0;
         }
         if (i == i1) { /* nothing is live from step t on */
             for (; t <= s->n_pix; t++)
                 first[t] = RIP_SIM_NONE;
             break;
         }
+        const int64_t p = (i - i0) * (j1 - j0) + (j - j0); /* stored pixel ordinal */
         first[t] = p;
         const int64_t lim = p * cin;
         if (t >= 1 && t * cout - lim > bg)

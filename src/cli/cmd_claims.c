@@ -77,8 +77,8 @@ int rip_cmd_claims(int argc, char **argv)
          .help = "write claims.md only"},
     };
     const rip_cmd cmd = {
-        .name = "claims", .synopsis = "[--db FILE] [--out FILE] [--layers-dir DIR] [--models-dir DIR]\n"
-                                      "       [--fig-dir DIR] [--no-figures]",
+        .name = "claims", .synopsis = "[--db FILE] [--out FILE] [--layers-dir DIR] [--models-dir DIR] [--fig-dir DIR] "
+                                      "[--no-figures]",
         .about = about, .opts = opts, .n_opts = sizeof opts / sizeof opts[0], .notes = notes, .exits = exits,
         .n_exits = sizeof exits / sizeof exits[0], .example = "ripsim claims --db /tmp/sweep.db --out /tmp/claims.md",
     };

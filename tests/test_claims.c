@@ -445,3 +445,43 @@ Test(claims, help_and_errors)
     cr_expect_eq(l->status, 66, "missing layer tables: %d %s", l->status, l->err);
     cr_expect_eq(access(in_dir("y.md"), F_OK), -1, "no output on failure");
 }
+
+/* ---- figures: their legends against counts made here ------------------------------- */
+
+Test(claims, figure_counts_match_the_rows)
+{
+    size_t n, ns;
+    row *r = load_rows(&n);
+    int64_t below = 0, equal = 0, above = 0, loose_eq1 = 0, loose_t13 = 0;
+    for (size_t i = 0; i < n; i++) {
+        /* both workspaces add the same padded input to their gap */
+        below += r[i].t[1] < r[i].t[4];
+        equal += r[i].t[1] == r[i].t[4];
+        above += r[i].t[1] > r[i].t[4];
+        loose_eq1 += r[i].has[0] && r[i].f[0] > r[i].t[4];
+        loose_t13 += r[i].has[6] && r[i].f[6] > r[i].t[3];
+    }
+    char *svg = slurp_file(in_dir("fig_rip_hb.svg"), &ns), want[128];
+    snprintf(want, sizeof want, "RiP below: %lld<", (long long)below);
+    cr_expect_not_null(strstr(svg, want), "%s", want);
+    snprintf(want, sizeof want, "equal: %lld<", (long long)equal);
+    cr_expect_not_null(strstr(svg, want), "%s", want);
+    snprintf(want, sizeof want, "RiP above: %lld<", (long long)above);
+    cr_expect_not_null(strstr(svg, want), "%s", want);
+    cr_expect_not_null(strstr(svg, "</svg>\n"));
+    free(svg);
+    svg = slurp_file(in_dir("fig_margins.svg"), &ns);
+    snprintf(want, sizeof want, "gm2019_eq1: %lld loose layers", (long long)loose_eq1);
+    cr_expect_not_null(strstr(svg, want), "%s", want);
+    snprintf(want, sizeof want, "thm13_taps: %lld loose layers", (long long)loose_t13);
+    cr_expect_not_null(strstr(svg, want), "%s", want);
+    free(svg);
+    /* one bar per generator category of Tab. 5 */
+    svg = slurp_file(in_dir("fig_verdicts.svg"), &ns);
+    int bars = 0;
+    for (const char *p = svg; (p = strstr(p, " (tier ")) != NULL; p++)
+        bars++;
+    cr_expect_eq(bars, 20);
+    free(svg);
+    free(r);
+}

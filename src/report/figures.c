@@ -50,35 +50,44 @@ static rip_status fig_verdicts(sqlite3 *db, FILE *o, char err[RIP_ERR_LEN])
     static const char *const lab[4] = {"unsafe", "tight", "loose", "n/a"};
     const int left = 200, top = 40, bar = 18, width = 560;
     int rows = 0;
-    char buf[65536];
+    /* the bars go to memory first: the figure's height depends on their number */
+    char *buf = NULL;
     size_t len = 0;
+    FILE *m = open_memstream(&buf, &len);
+    if (!m) {
+        sqlite3_finalize(st);
+        snprintf(err, RIP_ERR_LEN, "out of memory");
+        return RIP_S_NOMEM;
+    }
     while (sqlite3_step(st) == SQLITE_ROW) {
         int64_t v[4], tot = 0;
         for (int k = 0; k < 4; k++)
             tot += v[k] = sqlite3_column_int64(st, 2 + k);
         int y = top + rows * (bar + 4);
-        len += (size_t)snprintf(buf + len, sizeof buf - len,
-                                "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">%s (tier %d)</text>\n", left - 6,
-                                y + 13, (const char *)sqlite3_column_text(st, 0), sqlite3_column_int(st, 1));
+        fprintf(m, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">%s (tier %d)</text>\n", left - 6, y + 13,
+                (const char *)sqlite3_column_text(st, 0), sqlite3_column_int(st, 1));
         double x = left;
         for (int k = 0; k < 4 && tot > 0; k++) {
             double w = (double)width * (double)v[k] / (double)tot;
             if (v[k] > 0)
-                len += (size_t)snprintf(buf + len, sizeof buf - len,
-                                        "<rect x=\"%.2f\" y=\"%d\" width=\"%.2f\" height=\"%d\" fill=\"%s\">"
-                                        "<title>%s: %lld of %lld</title></rect>\n",
-                                        x, y, w, bar, col[k], lab[k], (long long)v[k], (long long)tot);
+                fprintf(m, "<rect x=\"%.2f\" y=\"%d\" width=\"%.2f\" height=\"%d\" fill=\"%s\">"
+                           "<title>%s: %lld of %lld</title></rect>\n",
+                        x, y, w, bar, col[k], lab[k], (long long)v[k], (long long)tot);
             x += w;
         }
         rows++;
-        if (len > sizeof buf - 1024)
-            break;
     }
     sqlite3_finalize(st);
+    if (fclose(m) != 0 || !buf) {
+        free(buf);
+        snprintf(err, RIP_ERR_LEN, "out of memory");
+        return RIP_S_NOMEM;
+    }
     int h = top + rows * (bar + 4) + 60;
     header(o, left + width + 30, h,
            "Verdicts of Eq. 1, Cor. 1, Thm. 4, 11, 13 per generator category (share of formula x layer)");
     fwrite(buf, 1, len, o);
+    free(buf);
     for (int i = 0; i <= 4; i++) {
         int x = left + width * i / 4;
         fprintf(o, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#444\" stroke-width=\"0.5\"/>"

@@ -1,0 +1,222 @@
+/*
+** claims.c — runs the claims registry (claims_registry.c) and writes
+** results/claims.md (claims.h).  Share and mean claims get their 95%
+** intervals here (GSL), the same rule as `ripsim report`; every other
+** verdict comes out of the claim's SQL unchanged.
+*/
+#include "claims.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <gsl/gsl_cdf.h>
+
+/* Views of the aux tables with the witness text the ALL rule prints. */
+static const char aux_views_sql[] =
+    "CREATE TEMP VIEW ra AS SELECT *, network || ' ' || name || ' (N_in+N_out = ' || size ||\n"
+    "  '): `ripsim layer ' || spec || '`' AS witness FROM real_all;\n"
+    "CREATE TEMP VIEW t6 AS SELECT *, 'Tab. 6 ' || name || ' (N_in+N_out = ' || size ||\n"
+    "  '): `ripsim layer ' || spec || '`' AS witness FROM tab6;\n"
+    "CREATE TEMP VIEW pl AS SELECT *, network || ' (N_in+N_out = ' || size ||\n"
+    "  '): `ripsim layer ' || spec || '`' AS witness FROM paper;\n";
+
+static void copy_col(sqlite3_stmt *st, int col, char *dst, size_t len)
+{
+    const unsigned char *t = sqlite3_column_text(st, col);
+    snprintf(dst, len, "%s", t ? (const char *)t : "");
+}
+
+/* Clopper-Pearson 95% interval of k / n, in percent. */
+static void clopper_pearson(int64_t k, int64_t n, double *lo, double *hi)
+{
+    *lo = k == 0 ? 0.0 : 100.0 * gsl_cdf_beta_Pinv(0.025, (double)k, (double)(n - k + 1));
+    *hi = k == n ? 100.0 : 100.0 * gsl_cdf_beta_Pinv(0.975, (double)(k + 1), (double)(n - k));
+}
+
+rip_status rip_claim_run(const rip_claim *c, sqlite3 *sweep, sqlite3 *aux, rip_claim_result *r,
+                         char err[RIP_ERR_LEN])
+{
+    memset(r, 0, sizeof *r);
+    if (c->kind == RIP_CLAIM_NONE) {
+        snprintf(r->verdict, sizeof r->verdict, "not checked");
+        snprintf(r->evidence, sizeof r->evidence, "%s", c->reason);
+        return RIP_OK;
+    }
+    sqlite3 *db = c->db == RIP_CLAIM_SWEEP ? sweep : aux;
+    sqlite3_stmt *st = NULL;
+    rip_status s = RIP_OK;
+    if (sqlite3_prepare_v2(db, c->sql, -1, &st, NULL) != SQLITE_OK) {
+        snprintf(err, RIP_ERR_LEN, "claim %s (%s): %.300s", c->id, c->query, sqlite3_errmsg(db));
+        return RIP_S_DATA;
+    }
+    int rc = sqlite3_step(st);
+    if (c->kind == RIP_CLAIM_SQL || c->kind == RIP_CLAIM_SHARE) {
+        if (rc != SQLITE_ROW) {
+            snprintf(err, RIP_ERR_LEN, "claim %s (%s): %.300s", c->id, c->query,
+                     rc == SQLITE_DONE ? "no row" : sqlite3_errmsg(db));
+            s = RIP_S_DATA;
+        } else if (c->kind == RIP_CLAIM_SQL) {
+            copy_col(st, 0, r->verdict, sizeof r->verdict);
+            copy_col(st, 1, r->evidence, sizeof r->evidence);
+            copy_col(st, 2, r->witness, sizeof r->witness);
+        } else {
+            int64_t k = sqlite3_column_int64(st, 0), n = sqlite3_column_int64(st, 1);
+            if (n <= 0) {
+                snprintf(r->verdict, sizeof r->verdict, "differs");
+                snprintf(r->evidence, sizeof r->evidence, "no %s to count", c->unit);
+            } else {
+                double lo, hi;
+                clopper_pearson(k, n, &lo, &hi);
+                bool in = c->paper >= lo && c->paper <= hi;
+                snprintf(r->verdict, sizeof r->verdict, "%s", in ? "agrees" : "differs");
+                snprintf(r->evidence, sizeof r->evidence, "%.2f%% (%lld of %lld %s; 95%% CI %.2f-%.2f%%), paper %.1f%%",
+                         100.0 * (double)k / (double)n, (long long)k, (long long)n, c->unit, lo, hi, c->paper);
+            }
+        }
+    } else {   /* mean with a Student t interval */
+        double sum = 0, sum2 = 0;
+        int64_t n = 0;
+        for (; rc == SQLITE_ROW; rc = sqlite3_step(st), n++) {
+            double v = sqlite3_column_double(st, 0);
+            sum += v;
+            sum2 += v * v;
+        }
+        if (rc != SQLITE_DONE) {
+            snprintf(err, RIP_ERR_LEN, "claim %s (%s): %.300s", c->id, c->query, sqlite3_errmsg(db));
+            s = RIP_S_DATA;
+        } else if (n < 2) {
+            snprintf(r->verdict, sizeof r->verdict, "differs");
+            snprintf(r->evidence, sizeof r->evidence, "%lld value(s): no interval (paper %.2f)", (long long)n, c->paper);
+        } else {
+            double mean = sum / (double)n;
+            double var = (sum2 - (double)n * mean * mean) / (double)(n - 1);
+            double half = gsl_cdf_tdist_Pinv(0.975, (double)(n - 1)) * sqrt(var > 0 ? var : 0) / sqrt((double)n);
+            bool in = c->paper >= mean - half && c->paper <= mean + half;
+            snprintf(r->verdict, sizeof r->verdict, "%s", in ? "agrees" : "differs");
+            snprintf(r->evidence, sizeof r->evidence, "mean %.2f %s (n = %lld; 95%% CI %.2f-%.2f), paper %.2f", mean,
+                     c->unit, (long long)n, mean - half, mean + half, c->paper);
+        }
+    }
+    sqlite3_finalize(st);
+    return s;
+}
+
+/* Markdown table cells: '|' and newlines would break the row. */
+static void cell(FILE *o, const char *s)
+{
+    for (; *s; s++)
+        if (*s == '|')
+            fputs("\\|", o);
+        else if (*s == '\n')
+            fputc(' ', o);
+        else
+            fputc(*s, o);
+}
+
+rip_status rip_claims_write(sqlite3 *sweep, sqlite3 *aux, const char *const *figures, FILE *o,
+                            char err[RIP_ERR_LEN])
+{
+    size_t n;
+    const rip_claim *cs = rip_claims(&n);
+    rip_claim_result *res = calloc(n, sizeof *res);
+    if (!res) {
+        snprintf(err, RIP_ERR_LEN, "out of memory");
+        return RIP_S_NOMEM;
+    }
+    rip_status s = RIP_OK;
+    char *msg = NULL;
+    if (sqlite3_exec(sweep, rip_claims_sweep_views_sql, NULL, NULL, &msg) != SQLITE_OK ||
+        sqlite3_exec(aux, aux_views_sql, NULL, NULL, &msg) != SQLITE_OK) {
+        snprintf(err, RIP_ERR_LEN, "claims: cannot create the views: %.300s", msg ? msg : "?");
+        sqlite3_free(msg);
+        s = RIP_S_DATA;
+    }
+    int count[4] = {0};   /* agrees, differs, contradicted, not checked */
+    static const char *const names[4] = {"agrees", "differs", "contradicted", "not checked"};
+    for (size_t i = 0; i < n && s == RIP_OK; i++) {
+        s = rip_claim_run(&cs[i], sweep, aux, &res[i], err);
+        for (int k = 0; k < 4 && s == RIP_OK; k++)
+            count[k] += strcmp(res[i].verdict, names[k]) == 0;
+    }
+    if (s != RIP_OK)
+        goto done;
+
+    fprintf(o, "# Claims of the paper, checked\n\n"
+               "Generated by `ripsim claims` from the default sweep database (`ripsim sweep`: 10,000 layers, seed "
+               "20261129), every channel-mixing layer of `sweeps/layers/` with the Tab. 6 selection, the layers "
+               "the paper names in its text, and the eleven MCUNet models of Tab. 3 planned by `ripsim plan`'s "
+               "strategies. Each claim is the paper's wording (quoted, `[...]` for cuts), its section, the named "
+               "query that checks it (its SQL is listed at the end) and the verdict:\n\n"
+               "- **agrees**: the statement holds on our data; a share or mean agrees when the paper's figure "
+               "lies in our 95%% interval (Clopper-Pearson for a share, Student t for a mean);\n"
+               "- **differs**: a figure the paper reports (count, share, mean, value) is not ours;\n"
+               "- **contradicted**: a statement about every member of a set has a counterexample; the smallest "
+               "(by N_in + N_out, real input plus output scalars) is given with its SPEC;\n"
+               "- **not checked**: the reason is given.\n\n"
+               "A statement about every layer agrees only if every layer of its domain satisfies it (a formula "
+               "not defined on a layer counts as not satisfying it). Gaps and workspaces are in scalars.\n\n");
+    fprintf(o, "%zu claims: %d agree, %d differ, %d contradicted, %d not checked.\n\n", n, count[0], count[1],
+            count[2], count[3]);
+    if (figures && figures[0]) {
+        fprintf(o, "Figures (regenerated with this file):");
+        for (size_t i = 0; figures[i]; i++)
+            fprintf(o, "%s [%s](%s)", i ? "," : "", figures[i], figures[i]);
+        fprintf(o, ".\n\n");
+    }
+    fprintf(o, "## Claims\n\n| id | section | claim (paper) | query | verdict | evidence |\n|---|---|---|---|---|---|\n");
+    for (size_t i = 0; i < n; i++) {
+        fprintf(o, "| %s | ", cs[i].id);
+        cell(o, cs[i].section);
+        fprintf(o, " | \"");
+        cell(o, cs[i].quote);
+        fprintf(o, "\" | `%s` | **%s** | ", cs[i].query, res[i].verdict);
+        cell(o, res[i].evidence);
+        if (cs[i].kind != RIP_CLAIM_NONE && cs[i].reason) {
+            fprintf(o, " (reading: ");
+            cell(o, cs[i].reason);
+            fprintf(o, ")");
+        }
+        if (res[i].witness[0]) {
+            fprintf(o, "; %s: ", strcmp(res[i].verdict, "contradicted") == 0 ? "smallest counterexample" : "example");
+            cell(o, res[i].witness);
+        }
+        fprintf(o, " |\n");
+    }
+    fprintf(o, "\n## Differs and contradicted\n\n");
+    for (size_t i = 0; i < n; i++)
+        if (strcmp(res[i].verdict, "differs") == 0 || strcmp(res[i].verdict, "contradicted") == 0) {
+            fprintf(o, "- **%s** %s (%s, `%s`): %s", cs[i].id, res[i].verdict, cs[i].section, cs[i].query,
+                    res[i].evidence);
+            if (res[i].witness[0])
+                fprintf(o, "; smallest counterexample: %s", res[i].witness);
+            fprintf(o, ".\n");
+        }
+    fprintf(o, "\n## Queries\n\nSweep queries run on the sweep database (`sqlite3 -readonly results/sweep.db`) after "
+               "these temporary views:\n\n```sql\n%s```\n\n"
+               "The other queries read an in-memory database `ripsim claims` builds (tables `real_all`, `tab6`, "
+               "`paper`, `plans`: `src/report/claims_data.c`) through these views:\n\n```sql\n%s```\n",
+            rip_claims_sweep_views_sql, aux_views_sql);
+    for (size_t i = 0; i < n; i++) {
+        if (cs[i].kind == RIP_CLAIM_NONE)
+            continue;
+        fprintf(o, "\n### %s `%s` (%s)\n\n```sql\n%s\n```\n", cs[i].id, cs[i].query,
+                cs[i].db == RIP_CLAIM_SWEEP ? "sweep" : "aux", cs[i].sql);
+        if (cs[i].kind == RIP_CLAIM_SHARE)
+            fprintf(o, "\nReturns k, n; agrees when %.1f%% lies in the Clopper-Pearson 95%% interval of k / n.\n",
+                    cs[i].paper);
+        else if (cs[i].kind == RIP_CLAIM_MEAN)
+            fprintf(o, "\nReturns one value per row; agrees when %.2f lies in the Student t 95%% interval of their "
+                       "mean.\n",
+                    cs[i].paper);
+    }
+    if (ferror(o)) {
+        snprintf(err, RIP_ERR_LEN, "cannot write the claims");
+        s = RIP_S_IO;
+    }
+done:
+    free(res);
+    return s;
+}

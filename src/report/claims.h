@@ -1,0 +1,86 @@
+/*
+** claims.h — the claims registry (results/claims.md): every statement of
+** the paper that the sweep database, the real layer tables or the planner
+** can check, each a named SQL query with its verdict and evidence.
+**
+** Verdicts: agrees (the statement holds on our data), differs (a figure the
+** paper reports is not ours: a share or mean outside our 95% interval, a
+** count or value not equal), contradicted (a statement about every layer of
+** a set has a counterexample; the smallest, by N_in + N_out, is shown with
+** its SPEC), not checked (the reason is given).  The rule of each claim is
+** in its SQL, which the report prints beside it.
+*/
+#ifndef RIPSIM_CLAIMS_H
+#define RIPSIM_CLAIMS_H
+
+#include <sqlite3.h>
+#include <stdio.h>
+
+#include "layer.h"
+#include "status.h"
+
+typedef enum {
+    RIP_CLAIM_SQL = 0,  /* the query returns one row: verdict, evidence, witness (may be NULL) */
+    RIP_CLAIM_SHARE,    /* the query returns k, n: agrees iff `paper` (percent) lies in the
+                           Clopper-Pearson 95% interval of k / n */
+    RIP_CLAIM_MEAN,     /* the query returns one value per row: agrees iff `paper` lies in the
+                           Student t 95% interval of their mean */
+    RIP_CLAIM_NONE      /* not checkable: `reason` says why */
+} rip_claim_kind;
+
+typedef enum { RIP_CLAIM_SWEEP = 0, RIP_CLAIM_AUX } rip_claim_db;
+
+typedef struct rip_claim {
+    const char *id;       /* C01 ... */
+    const char *section;  /* the paper's section, e.g. "Sec. 5.2" */
+    const char *quote;    /* the paper's wording, quoted */
+    const char *query;    /* the query's name */
+    rip_claim_db db;      /* which database the query reads */
+    rip_claim_kind kind;
+    const char *sql;      /* NULL for RIP_CLAIM_NONE */
+    double paper;         /* SHARE (percent) and MEAN */
+    const char *unit;     /* SHARE / MEAN: what is counted or averaged */
+    const char *reason;   /* NONE: why it cannot be checked; others: the reading chosen, or NULL */
+} rip_claim;
+
+/* The registry, in paper order; *n receives its size. */
+const rip_claim *rip_claims(size_t *n);
+
+/* The temporary views the sweep queries read (created on the sweep
+** connection, in its temp schema: the database itself is not written). */
+extern const char rip_claims_sweep_views_sql[];
+
+/*
+** Build the tables the aux queries read (claims_data.c) into db, an empty
+** writable database (normally ":memory:"): every channel-mixing layer of
+** layers_dir, the Tab. 6 selection, the paper's named layers, and the
+** eleven MCUNet models of models_dir/mcunet planned.  RIP_OK, or
+** RIP_S_NOINPUT / RIP_S_DATA / RIP_S_NOMEM / RIP_S_INTERNAL with err.
+*/
+rip_status rip_claims_build_aux(sqlite3 *db, const char *layers_dir, const char *models_dir,
+                                char err[RIP_ERR_LEN]);
+
+/* One claim's outcome. */
+typedef struct rip_claim_result {
+    char verdict[16];     /* agrees, differs, contradicted, not checked */
+    char evidence[1024];
+    char witness[512];    /* "" when none */
+} rip_claim_result;
+
+/* Run claim c on sweep / aux into *r.  RIP_OK, or RIP_S_DATA with err when
+** its query fails or returns no row. */
+rip_status rip_claim_run(const rip_claim *c, sqlite3 *sweep, sqlite3 *aux, rip_claim_result *r,
+                         char err[RIP_ERR_LEN]);
+
+/*
+** results/claims.md to out: every claim with its verdict and evidence, the
+** contradicted and differing ones again with their smallest counterexample,
+** and every query's SQL.  sweep: a validated sweep database
+** (rip_db_open_read); aux: built by rip_claims_build_aux; figures: names of
+** SVG files to link (NULL-terminated, may be NULL).  Deterministic.
+** RIP_OK, or RIP_S_DATA / RIP_S_NOMEM / RIP_S_INTERNAL with err.
+*/
+rip_status rip_claims_write(sqlite3 *sweep, sqlite3 *aux, const char *const *figures, FILE *out,
+                            char err[RIP_ERR_LEN]);
+
+#endif

@@ -1,0 +1,487 @@
+/*
+** test_claims.c — `ripsim claims`: results/claims.md and the three sweep
+** figures regenerated from the default sweep and compared byte for byte
+** with the committed files, and a few verdicts pinned against independent
+** computations: C over the raw rows of layer_results (never the claim's
+** SQL or the views it reads), or the paper's own numbers.
+**
+** Before any test runs, the PRE_ALL hook (in the runner process, whose
+** environment every test inherits) runs the default sweep
+** (`ripsim sweep --db DIR/sweep.db`) and `ripsim claims` on it into a
+** temporary directory; POST_ALL removes it (RIPSIM_CLAIMS_KEEP=1 keeps it).
+** Environment: RIPSIM_BIN and RIPSIM_RESULTS_DIR (tests/meson.build).
+*/
+#include <criterion/criterion.h>
+#include <criterion/hooks.h>
+#include <dirent.h>
+#include <sqlite3.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "db_dump.h"
+#include "run_cmd.h"
+
+static const char *testdir(void)
+{
+    return getenv("RIPSIM_CLAIMS_TESTDIR");
+}
+
+static const char *in_dir(const char *name)
+{
+    static char buf[16][1024];
+    static int k;
+    k = (k + 1) % 16;
+    snprintf(buf[k], sizeof buf[k], "%s/%s", testdir(), name);
+    return buf[k];
+}
+
+/* Run the binary with args, output to files; the exit status. */
+static int spawn(const char *const *args, const char *out, const char *err)
+{
+    const char *bin = getenv("RIPSIM_BIN");
+    if (!bin)
+        return -1;
+    char *argv[32];
+    int n = 0;
+    argv[n++] = (char *)bin;
+    for (; args[n - 1] && n < 31; n++)
+        argv[n] = (char *)args[n - 1];
+    argv[n] = NULL;
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid < 0)
+        return -1;
+    if (pid == 0) {
+        if (!freopen(out, "w", stdout) || !freopen(err, "w", stderr))
+            _exit(127);
+        execv(bin, argv);
+        _exit(127);
+    }
+    int st;
+    waitpid(pid, &st, 0);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : 128;
+}
+
+ReportHook(PRE_ALL)(struct criterion_test_set *set)
+{
+    (void)set;
+    const char *base = getenv("TMPDIR");
+    static char dir[512];
+    snprintf(dir, sizeof dir, "%s/ripsim-claims-XXXXXX", base && *base ? base : "/tmp");
+    if (!mkdtemp(dir)) {
+        setenv("RIPSIM_CLAIMS_SETUP_ERR", "cannot create a temporary directory", 1);
+        return;
+    }
+    setenv("RIPSIM_CLAIMS_TESTDIR", dir, 1);
+    const char *const sweep[] = {"sweep", "--db", in_dir("sweep.db"), "--jobs", "2", "--quiet", NULL};
+    const char *const claims[] = {"claims", "--db", in_dir("sweep.db"), "--out", in_dir("claims.md"), NULL};
+    if (spawn(sweep, in_dir("sweep.out"), in_dir("sweep.err")) != 0)
+        setenv("RIPSIM_CLAIMS_SETUP_ERR", "the default `ripsim sweep` failed (sweep.err)", 1);
+    else if (spawn(claims, in_dir("claims.out"), in_dir("claims.err")) != 0)
+        setenv("RIPSIM_CLAIMS_SETUP_ERR", "`ripsim claims` failed (claims.err)", 1);
+}
+
+ReportHook(POST_ALL)(struct criterion_global_stats *stats)
+{
+    (void)stats;
+    const char *dir = testdir();
+    if (!dir || getenv("RIPSIM_CLAIMS_KEEP"))
+        return;
+    DIR *d = opendir(dir);
+    struct dirent *e;
+    while (d && (e = readdir(d)) != NULL)
+        if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0) {
+            char p[1024];
+            snprintf(p, sizeof p, "%s/%s", dir, e->d_name);
+            unlink(p);
+        }
+    if (d)
+        closedir(d);
+    rmdir(dir);
+}
+
+static void need_setup(void)
+{
+    const char *err = getenv("RIPSIM_CLAIMS_SETUP_ERR");
+    cr_assert_null(err, "setup: %s", err ? err : "");
+    cr_assert_not_null(testdir(), "setup did not run");
+}
+
+TestSuite(claims, .init = need_setup, .timeout = 300);
+
+/* ---- regeneration ---------------------------------------------------------------- */
+
+static void same_as_committed(const char *name)
+{
+    const char *results = getenv("RIPSIM_RESULTS_DIR");
+    cr_assert_not_null(results, "RIPSIM_RESULTS_DIR");
+    char committed[1024];
+    snprintf(committed, sizeof committed, "%s/%s", results, name);
+    size_t na, nb;
+    char *a = slurp_file(in_dir(name), &na), *b = slurp_file(committed, &nb);
+    size_t i = 0;
+    while (i < na && i < nb && a[i] == b[i])
+        i++;
+    cr_expect(na == nb && i == na,
+              "%s differs from the regenerated file at byte %zu (sizes %zu, %zu): regenerate with "
+              "`ripsim sweep --db X && ripsim claims --db X`",
+              name, i, nb, na);
+    free(a);
+    free(b);
+}
+
+Test(claims, claims_md_regenerates_byte_for_byte) { same_as_committed("claims.md"); }
+Test(claims, fig_verdicts_regenerates_byte_for_byte) { same_as_committed("fig_verdicts.svg"); }
+Test(claims, fig_margins_regenerates_byte_for_byte) { same_as_committed("fig_margins.svg"); }
+Test(claims, fig_rip_hb_regenerates_byte_for_byte) { same_as_committed("fig_rip_hb.svg"); }
+
+/* ---- the claims table ------------------------------------------------------------- */
+
+/* The table row of the claim whose query is `query` (ids may be renumbered,
+** query names stay), a static copy; fails if absent. */
+static const char *claim_row(const char *query)
+{
+    static char row[8192];
+    size_t n;
+    char *md = slurp_file(in_dir("claims.md"), &n);
+    char key[128];
+    snprintf(key, sizeof key, "| `%s` |", query);
+    const char *p = strstr(md, key);
+    cr_assert_not_null(p, "claims.md has no claim %s", query);
+    while (p > md && p[-1] != '\n')
+        p--;
+    p--;
+    const char *e = strchr(p + 1, '\n');
+    size_t len = e ? (size_t)(e - p - 1) : strlen(p + 1);
+    if (len >= sizeof row)
+        len = sizeof row - 1;
+    memcpy(row, p + 1, len);
+    row[len] = '\0';
+    free(md);
+    return row;
+}
+
+static void expect_verdict(const char *id, const char *verdict)
+{
+    char want[64];
+    snprintf(want, sizeof want, "| **%s** |", verdict);
+    const char *row = claim_row(id);
+    cr_expect_not_null(strstr(row, want), "%s: expected %s in: %s", id, verdict, row);
+}
+
+Test(claims, at_least_forty_claims_each_with_a_verdict)
+{
+    size_t n;
+    char *md = slurp_file(in_dir("claims.md"), &n);
+    int rows = 0, judged = 0;
+    for (const char *p = md; (p = strstr(p, "\n| C")) != NULL; p++) {
+        rows++;
+        const char *e = strchr(p + 1, '\n');
+        char line[8192];
+        size_t len = e ? (size_t)(e - p - 1) : strlen(p + 1);
+        len = len < sizeof line - 1 ? len : sizeof line - 1;
+        memcpy(line, p + 1, len);
+        line[len] = '\0';
+        int v = (strstr(line, "| **agrees** |") != NULL) + (strstr(line, "| **differs** |") != NULL) +
+                (strstr(line, "| **contradicted** |") != NULL) + (strstr(line, "| **not checked** |") != NULL);
+        cr_expect_eq(v, 1, "row without exactly one verdict: %s", line);
+        judged += v == 1 && !strstr(line, "| **not checked** |");
+    }
+    cr_expect_geq(rows, 40, "only %d claims", rows);
+    cr_expect_geq(judged, 40, "only %d checked claims", judged);
+    /* every contradicted claim about layers names its smallest counterexample */
+    cr_expect_not_null(strstr(md, "## Differs and contradicted"));
+    free(md);
+}
+
+/* ---- verdicts pinned by independent computation ----------------------------------- */
+
+typedef struct {
+    int64_t idx, cin, cout, h_in, w_in, k_h, k_w, s_h, s_w, d_h, d_w, pt, pb, pl, pr, h_out, w_out;
+    int64_t n_in_p, n_in_d, n_out;
+    int64_t t[6];    /* padded gather, padded taps, dense gather, dense taps, hb taps, hb reader */
+    int64_t f[8];    /* eq1, cor1, thm11, thm4 g, thm4 t, thm13 g, thm13 t, naive */
+    int has[8];
+} row;
+
+/* Every row of layer_results (the stored columns, not the views). */
+static row *load_rows(size_t *n)
+{
+    sqlite3 *db;
+    cr_assert_eq(sqlite3_open_v2(in_dir("sweep.db"), &db, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
+    sqlite3_stmt *st;
+    cr_assert_eq(sqlite3_prepare_v2(db,
+                                    "SELECT layer_idx, cin, cout, h_in, w_in, k_h, k_w, s_h, s_w, d_h, d_w, p_top, "
+                                    "p_bottom, p_left, p_right, h_out, w_out, n_in_padded, n_in_dense, n_out, "
+                                    "rip_padded_gather, rip_padded_taps, rip_dense_gather, rip_dense_taps, "
+                                    "herringbone_taps, herringbone_taps_reader, gm2019_eq1, corollary1, thm11, "
+                                    "thm4_gather, thm4_taps, thm13_gather, thm13_taps, naive_workspace "
+                                    "FROM layer_results ORDER BY layer_idx",
+                                    -1, &st, NULL),
+                 SQLITE_OK);
+    size_t cap = 16384, k = 0;
+    row *r = calloc(cap, sizeof *r);
+    cr_assert_not_null(r);
+    while (sqlite3_step(st) == SQLITE_ROW) {
+        cr_assert_lt(k, cap);
+        int64_t *g = &r[k].idx;
+        for (int c = 0; c < 20; c++)
+            g[c] = sqlite3_column_int64(st, c);
+        for (int c = 0; c < 6; c++)
+            r[k].t[c] = sqlite3_column_int64(st, 20 + c);
+        for (int c = 0; c < 8; c++) {
+            r[k].has[c] = sqlite3_column_type(st, 26 + c) != SQLITE_NULL;
+            r[k].f[c] = sqlite3_column_int64(st, 26 + c);
+        }
+        k++;
+    }
+    sqlite3_finalize(st);
+    sqlite3_close(db);
+    *n = k;
+    return r;
+}
+
+static int restricted(const row *r)
+{
+    return r->pt == 0 && r->pb == 0 && r->pl == 0 && r->pr == 0 && r->s_h == 1 && r->s_w == 1 && r->d_h == 1 &&
+           r->d_w == 1 && r->k_h == r->k_w && r->k_h % 2 == 1 && r->h_in == r->w_in;
+}
+
+/* C28: the restricted share, from the geometry (not the stored flag). */
+Test(claims, restricted_share_counted_in_c)
+{
+    size_t n;
+    row *r = load_rows(&n);
+    int64_t k = 0;
+    for (size_t i = 0; i < n; i++)
+        k += restricted(&r[i]);
+    char want[128];
+    snprintf(want, sizeof want, "(%lld of %zu layers restricted;", (long long)k, n);
+    const char *row_text = claim_row("restricted_share");
+    cr_expect_not_null(strstr(row_text, want), "restricted_share should count %s: %s", want, row_text);
+    /* the paper's 22.6% lies outside the 95% interval of 2532 / 10000 */
+    cr_expect_eq(k, 2532);
+    expect_verdict("restricted_share", "differs");
+    free(r);
+}
+
+/* C01 (Lemma 9): the shortfall identity, brute force over the rows. */
+Test(claims, lemma9_shortfall_checked_in_c)
+{
+    size_t n;
+    row *r = load_rows(&n);
+    int64_t dom = 0, ok = 0;
+    for (size_t i = 0; i < n; i++) {
+        const row *x = &r[i];
+        if (!restricted(x) || x->cout <= x->cin || !x->has[0])
+            continue;
+        int64_t rho = (x->k_h - 1) * x->cin, a = x->cout - x->cin;
+        if (rho / a > x->w_out - 1 || rho % a == 0)
+            continue;
+        dom++;
+        ok += x->t[4] - x->f[0] == rho % a;
+    }
+    cr_expect_gt(dom, 0);
+    cr_expect_eq(ok, dom);
+    char want[160];
+    snprintf(want, sizeof want, "holds on %lld of %lld ", (long long)ok, (long long)dom);
+    cr_expect_not_null(strstr(claim_row("lemma9_shortfall_exact"), want), "lemma9_shortfall_exact: %s", want);
+    expect_verdict("lemma9_shortfall_exact", "agrees");
+    free(r);
+}
+
+/*
+** The dead leading run L of App. F.4 by enumeration: mark every real input
+** row and column some output tap reads, then count the real pixels before
+** the first read one in row-major order.
+*/
+static int64_t lead_run(const row *x)
+{
+    char rows[256] = {0}, cols[256] = {0};
+    cr_assert_leq(x->h_in, 256);
+    cr_assert_leq(x->w_in, 256);
+    for (int64_t o = 0; o < x->h_out; o++)
+        for (int64_t i = 0; i < x->k_h; i++) {
+            int64_t y = o * x->s_h + i * x->d_h - x->pt;
+            if (y >= 0 && y < x->h_in)
+                rows[y] = 1;
+        }
+    for (int64_t o = 0; o < x->w_out; o++)
+        for (int64_t j = 0; j < x->k_w; j++) {
+            int64_t c = o * x->s_w + j * x->d_w - x->pl;
+            if (c >= 0 && c < x->w_in)
+                cols[c] = 1;
+        }
+    for (int64_t y = 0; y < x->h_in; y++)
+        for (int64_t c = 0; c < x->w_in; c++)
+            if (rows[y] && cols[c])
+                return y * x->w_in + c;
+    return x->h_in * x->w_in;
+}
+
+/* C35 and C37 (App. F.4): every loose dense-taps layer has L > 0, Theorem 13 = sigma,
+** and an overshoot of at most min(sigma, L C_in). */
+Test(claims, dense_loose_conditions_checked_by_enumeration)
+{
+    size_t n;
+    row *r = load_rows(&n);
+    int64_t loose = 0, cond = 0, bound = 0, dead_tight = 0;
+    for (size_t i = 0; i < n; i++) {
+        const row *x = &r[i];
+        if (!x->has[6])
+            continue;
+        int64_t L = lead_run(x);
+        if (x->f[6] > x->t[3]) {
+            loose++;
+            cond += L > 0 && x->f[6] == x->cout;
+            int64_t cap = L * x->cin < x->cout ? L * x->cin : x->cout;
+            bound += x->f[6] - x->t[3] <= cap;
+        } else if (L > 0 && x->f[6] == x->t[3]) {
+            dead_tight++;
+        }
+    }
+    cr_expect_eq(loose, 307);
+    char want[128];
+    snprintf(want, sizeof want, "holds on %lld of %lld loose layers", (long long)cond, (long long)loose);
+    cr_expect_not_null(strstr(claim_row("dense_loose_conditions"), want), "dense_loose_conditions: %s", want);
+    snprintf(want, sizeof want, "holds on %lld of %lld loose layers", (long long)bound, (long long)loose);
+    cr_expect_not_null(strstr(claim_row("dense_overshoot_bound"), want), "dense_overshoot_bound: %s", want);
+    snprintf(want, sizeof want, "%lld layers have a dead leading run", (long long)dead_tight);
+    cr_expect_not_null(strstr(claim_row("dense_dead_not_sufficient"), want), "dense_dead_not_sufficient: %s", want);
+    expect_verdict("dense_loose_conditions", cond == loose ? "agrees" : "contradicted");
+    expect_verdict("dense_overshoot_bound", bound == loose ? "agrees" : "contradicted");
+    free(r);
+}
+
+/* C32: the dense-taps tight share, counted in C. */
+Test(claims, dense_taps_share_counted_in_c)
+{
+    size_t n;
+    row *r = load_rows(&n);
+    int64_t judged = 0, tight = 0;
+    for (size_t i = 0; i < n; i++)
+        if (r[i].has[6]) {
+            judged++;
+            tight += r[i].f[6] == r[i].t[3];
+        }
+    char want[128];
+    snprintf(want, sizeof want, "(%lld of %lld judged layers tight;", (long long)tight, (long long)judged);
+    cr_expect_not_null(strstr(claim_row("dense_taps_tight_share"), want), "dense_taps_tight_share: %s", want);
+    expect_verdict("dense_taps_tight_share", "differs");
+    free(r);
+}
+
+/* C41 (Eq. 42, sigma = 0, strict where padded): contradicted, and the witness
+** is a smallest failing layer by N_in + N_out, found here by a scan. */
+Test(claims, eq42_strict_counterexample_is_the_smallest)
+{
+    size_t n;
+    row *r = load_rows(&n);
+    int64_t dom = 0, bad = 0, best = INT64_MAX;
+    for (size_t i = 0; i < n; i++) {
+        const row *x = &r[i];
+        if (!(x->pt + x->pb + x->pl + x->pr > 0) || !x->has[5])
+            continue;
+        dom++;
+        if (x->f[3] + x->n_in_p <= x->f[5] + x->n_in_d) {
+            bad++;
+            if (x->n_in_d + x->n_out < best)
+                best = x->n_in_d + x->n_out;
+        }
+    }
+    cr_assert_gt(bad, 0, "the sweep has no counterexample to pin");
+    expect_verdict("eq42_strict_when_padded_gather", "contradicted");
+    const char *row_text = claim_row("eq42_strict_when_padded_gather");
+    char want[160];
+    snprintf(want, sizeof want, "holds on %lld of %lld padded", (long long)(dom - bad), (long long)dom);
+    cr_expect_not_null(strstr(row_text, want), "eq42 (sigma 0): %s in %s", want, row_text);
+    snprintf(want, sizeof want, "N_in+N_out = %lld)", (long long)best);
+    cr_expect_not_null(strstr(row_text, want), "eq42 (sigma 0) counterexample should have %s: %s", want, row_text);
+    free(r);
+}
+
+/* C07, C08: the paper's Tab. 2 numbers (G&M and Truth per row), and Corollary 1. */
+Test(claims, tab2_rows_agree_with_the_paper)
+{
+    expect_verdict("tab2_values", "agrees");
+    cr_expect_not_null(strstr(claim_row("tab2_values"), "7 of 7 rows equal"));
+    expect_verdict("tab2_corollary1", "agrees");
+    expect_verdict("eq1_overestimate_ratio_tab2", "agrees");
+    cr_expect_not_null(strstr(claim_row("eq1_overestimate_ratio_tab2"), "2432.0x"), "48,640 / 20 = 2,432");
+}
+
+/* C66..C69: Tab. 3's numbers, which the paper prints (and which test_tables reproduces). */
+Test(claims, tab3_planner_claims)
+{
+    expect_verdict("tab3_base_peaks", "agrees");
+    expect_verdict("tab3_rip_peaks", "agrees");
+    cr_expect_not_null(strstr(claim_row("tab3_reduction"), "reductions 12.5 to 33.3%, mean 19.7%, 444672 B in total"));
+    /* 247,808 + 28,548 - 262,144 = 14,212; 262,144 - 185,856 - 28,548 = 47,740 */
+    cr_expect_not_null(strstr(claim_row("fig1_in3_margins"), "overruns by 14212 B, RiP 185856 B clears by 47740 B"));
+}
+
+/* ---- command line ------------------------------------------------------------------ */
+
+Test(claims, help_and_errors)
+{
+    run_result *h = RUN("claims", "--help");
+    cr_expect_eq(h->status, 0);
+    cr_expect_not_null(strstr(h->out, "--db FILE"));
+    cr_expect_not_null(strstr(h->out, "contradicted"));
+    cr_expect_gt(count_lines(h->out), 10, "help lists options and exit statuses");
+    run_result *u = RUN("claims", "--frobnicate");
+    cr_expect_eq(u->status, 64);
+    run_result *m = RUN("claims", "--db", in_dir("no-such.db"), "--out", in_dir("x.md"), "--no-figures");
+    cr_expect_eq(m->status, 66, "missing database: %d %s", m->status, m->err);
+    cr_expect_eq(access(in_dir("x.md"), F_OK), -1, "no output on failure");
+    run_result *s = RUN("claims", "--db", in_dir("sweep.db"), "--out", in_dir("sweep.db"));
+    cr_expect_eq(s->status, 64, "--out naming the database: %d", s->status);
+    run_result *l = RUN("claims", "--db", in_dir("sweep.db"), "--out", in_dir("y.md"), "--layers-dir",
+                        in_dir("no-such-dir"));
+    cr_expect_eq(l->status, 66, "missing layer tables: %d %s", l->status, l->err);
+    cr_expect_eq(access(in_dir("y.md"), F_OK), -1, "no output on failure");
+}
+
+/* ---- figures: their legends against counts made here ------------------------------- */
+
+Test(claims, figure_counts_match_the_rows)
+{
+    size_t n, ns;
+    row *r = load_rows(&n);
+    int64_t below = 0, equal = 0, above = 0, loose_eq1 = 0, loose_t13 = 0;
+    for (size_t i = 0; i < n; i++) {
+        /* both workspaces add the same padded input to their gap */
+        below += r[i].t[1] < r[i].t[4];
+        equal += r[i].t[1] == r[i].t[4];
+        above += r[i].t[1] > r[i].t[4];
+        loose_eq1 += r[i].has[0] && r[i].f[0] > r[i].t[4];
+        loose_t13 += r[i].has[6] && r[i].f[6] > r[i].t[3];
+    }
+    char *svg = slurp_file(in_dir("fig_rip_hb.svg"), &ns), want[128];
+    snprintf(want, sizeof want, "RiP below: %lld<", (long long)below);
+    cr_expect_not_null(strstr(svg, want), "%s", want);
+    snprintf(want, sizeof want, "equal: %lld<", (long long)equal);
+    cr_expect_not_null(strstr(svg, want), "%s", want);
+    snprintf(want, sizeof want, "RiP above: %lld<", (long long)above);
+    cr_expect_not_null(strstr(svg, want), "%s", want);
+    cr_expect_not_null(strstr(svg, "</svg>\n"));
+    free(svg);
+    svg = slurp_file(in_dir("fig_margins.svg"), &ns);
+    snprintf(want, sizeof want, "gm2019_eq1: %lld loose layers", (long long)loose_eq1);
+    cr_expect_not_null(strstr(svg, want), "%s", want);
+    snprintf(want, sizeof want, "thm13_taps: %lld loose layers", (long long)loose_t13);
+    cr_expect_not_null(strstr(svg, want), "%s", want);
+    free(svg);
+    /* one bar per generator category of Tab. 5 */
+    svg = slurp_file(in_dir("fig_verdicts.svg"), &ns);
+    int bars = 0;
+    for (const char *p = svg; (p = strstr(p, " (tier ")) != NULL; p++)
+        bars++;
+    cr_expect_eq(bars, 20);
+    free(svg);
+    free(r);
+}

@@ -170,17 +170,19 @@ static int exec_sql(sqlite3 *db, const char *sql)
 }
 
 /* A new database at path with the schema of version 2 (filled by insert_layer,
-** then converted by rip_db_migrate) or 3 (its configs filled); NULL on failure. */
+** then converted by rip_db_migrate) or 4, the current one (its configs
+** filled); NULL on failure. */
 static sqlite3 *new_schema_db(const char *path, int version)
 {
     sqlite3 *db = NULL;
     unlink(path);
     if (sqlite3_open(path, &db) != SQLITE_OK ||
         exec_sql(db, version == 2 ? rip_db_schema_v2_sql : rip_db_schema_sql) != 0 ||
-        exec_sql(db, version == 2 ? "PRAGMA user_version = 2" : "PRAGMA user_version = 3") != 0 ||
-        (version == 3 && exec_sql(db, "INSERT INTO configs VALUES ('rip_padded_gather', 0, 0), "
-                                      "('rip_padded_taps', 1, 0), ('rip_dense_gather', 2, 1), ('rip_dense_taps', 3, 1), "
-                                      "('herringbone_taps', 4, 0), ('herringbone_taps_reader', 5, 0)") != 0)) {
+        exec_sql(db, version == 2 ? "PRAGMA user_version = 2" : "PRAGMA user_version = 4") != 0 ||
+        (version == 4 && exec_sql(db, "INSERT INTO configs VALUES ('rip_padded_gather', 0, 0, 0), "
+                                      "('rip_padded_taps', 1, 0, 0), ('rip_dense_gather', 2, 1, 0), "
+                                      "('rip_dense_taps', 3, 1, 0), ('herringbone_taps', 4, 0, 0), "
+                                      "('herringbone_taps_reader', 5, 0, 0), ('herringbone_pruned', 6, 0, 1)") != 0)) {
         sqlite3_close(db);
         return NULL;
     }
@@ -213,7 +215,7 @@ static int insert_layer(sqlite3 *db, int idx, const char *gen, int tier, rip_lay
     st = NULL;
     if (rc == SQLITE_OK)
         rc = sqlite3_prepare_v2(db, "INSERT INTO truths VALUES (1,?1,?2,?3,?4)", -1, &st, NULL);
-    for (int e = 0; rc == SQLITE_OK && e < RIP_EXEC_COUNT; e++) {
+    for (int e = 0; rc == SQLITE_OK && e < RIP_DB_V3_CONFIGS; e++) { /* version 2: no herringbone_pruned */
         bool dense = e == RIP_EXEC_DENSE_GATHER || e == RIP_EXEC_DENSE_TAPS;
         sqlite3_bind_int(st, 1, idx);
         sqlite3_bind_text(st, 2, rip_exec_name((rip_exec)e), -1, SQLITE_STATIC);
@@ -330,12 +332,12 @@ static int make_error_dbs(void)
         rc = -1;
     sqlite3_close(db);
     if (rc == 0) {
-        db = new_schema_db(in_dir("norun.db"), 3);
+        db = new_schema_db(in_dir("norun.db"), 4);
         rc = db ? 0 : -1;
         sqlite3_close(db);
     }
     if (rc == 0) {
-        db = new_schema_db(in_dir("nolayers.db"), 3);
+        db = new_schema_db(in_dir("nolayers.db"), 4);
         rc = db ? exec_sql(db, "INSERT INTO runs VALUES (1, 7, 200, 0, 1, 'x', 'fixture')") : -1;
         sqlite3_close(db);
     }

@@ -609,6 +609,34 @@ Test(report, csv_matches_the_database)
     csv_doc d = parse_csv(p.out);
     int64_t n = q_int(db, "SELECT count(*) FROM layers");
     int64_t restricted = q_int(db, "SELECT count(*) FROM layers WHERE restricted = 1");
+    /* App. E.3 section: the counts again, through the truths view (workspace column) rather
+    ** than layer_results; a layer has stale input when its pruned store is below the padded one */
+    static const char *const prow[2] = {"all_input_read", "stale_input"};
+    for (int st = 0; st < 2; st++) {
+        static const char *const ops[3][2] = {{"lt", "<"}, {"eq", "="}, {"gt", ">"}};
+        const char *join = "FROM truths p JOIN truths h USING (layer_idx) JOIN truths r USING (layer_idx)"
+                           " JOIN layer_wide l USING (layer_idx) WHERE p.exec_config = 'herringbone_pruned'"
+                           " AND h.exec_config = 'herringbone_taps' AND r.exec_config = 'herringbone_taps_reader'";
+        cr_assert_eq(cv_int(&d, "pruned", prow[st], "n"),
+                     q_int(db, "SELECT count(*) %s AND (l.n_in_read < l.n_in_padded) = %d", join, st));
+        for (int o = 0; o < 3; o++) {
+            char key[32];
+            snprintf(key, sizeof key, "%s_hb", ops[o][0]);
+            cr_assert_eq(cv_int(&d, "pruned", prow[st], key),
+                         q_int(db, "SELECT count(*) %s AND (l.n_in_read < l.n_in_padded) = %d AND p.workspace %s "
+                                   "h.workspace", join, st, ops[o][1]), "%s %s", prow[st], key);
+            snprintf(key, sizeof key, "%s_reader", ops[o][0]);
+            cr_assert_eq(cv_int(&d, "pruned", prow[st], key),
+                         q_int(db, "SELECT count(*) %s AND (l.n_in_read < l.n_in_padded) = %d AND p.workspace %s "
+                                   "r.workspace", join, st, ops[o][1]), "%s %s", prow[st], key);
+        }
+        cr_assert_eq(cv_int(&d, "pruned", prow[st], "max_saving"),
+                     q_int(db, "SELECT coalesce(max(h.workspace - p.workspace), 0) %s AND (l.n_in_read < "
+                               "l.n_in_padded) = %d", join, st));
+    }
+    /* without stale input pruning stores the same input: the same workspace, never a saving */
+    cr_assert_eq(cv_int(&d, "pruned", "all_input_read", "eq_hb"), cv_int(&d, "pruned", "all_input_read", "n"));
+    cr_assert_eq(cv_int(&d, "pruned", "stale_input", "gt_hb"), 0);
 
     cr_assert_eq(cv_int(&d, "run", "layers_present", "value"), n);
     cr_assert_eq(cv_int(&d, "run", "layers_expected", "value"), SWEEP_N);
@@ -798,6 +826,17 @@ Test(report, tab2_fixture_gives_the_paper_numbers)
     cr_assert_str_eq(cv(&d, "claims", "lemma9_shortfall", "check"), "agrees");
     cr_assert_eq(cv_int(&d, "claims", "corollary1_tight", "holds"), 7);
     cr_assert_str_eq(cv(&d, "claims", "corollary1_tight", "check"), "agrees");
+    /* App. E.3: only the F.4 layer (7) has stale input, its real column (2 scalars; test_sim's
+    ** f4_stale_from_the_outset): pruned 4 stored + gap 2 = 6 against herringbone_taps 6 + 2 = 8
+    ** and herringbone_taps_reader 6 + 0 = 6.  The other eight read all their input. */
+    cr_assert_eq(cv_int(&d, "pruned", "stale_input", "n"), 1);
+    cr_assert_eq(cv_int(&d, "pruned", "stale_input", "lt_hb"), 1);
+    cr_assert_eq(cv_int(&d, "pruned", "stale_input", "eq_reader"), 1);
+    cr_assert_eq(cv_int(&d, "pruned", "stale_input", "max_saving"), 2);
+    cr_assert_eq(cv_int(&d, "pruned", "stale_input", "max_saving_layer"), 7);
+    cr_assert_str_eq(cv(&d, "pruned", "stale_input", "mean_saving_pct"), "25.00");
+    cr_assert_eq(cv_int(&d, "pruned", "all_input_read", "n"), 8);
+    cr_assert_eq(cv_int(&d, "pruned", "all_input_read", "eq_hb"), 8);
     cr_assert_eq(cv_int(&d, "claims", "restricted_share", "holds"), 7);
     /* App. F.4: the single loose dense layer overshoots by sigma = C_out = 2 */
     cr_assert_str_eq(cv(&d, "loose_margins", "thm13_taps", "n"), "1");

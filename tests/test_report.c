@@ -295,7 +295,7 @@ static int make_tab2_db(const char *path)
     if (rc == 0)
         rc = exec_sql(db, "COMMIT");
     sqlite3_close(db);
-    /* written as schema version 2, the way the rows were written before; read as version 3 */
+    /* written as schema version 2, the way the rows were written before; read as version 4 */
     char err[RIP_ERR_LEN];
     int64_t from = 0, layers = 0;
     if (rc == 0 && rip_db_migrate(path, &from, &layers, err) != RIP_OK) {

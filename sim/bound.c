@@ -29,7 +29,7 @@
 
 static bool exec_is_herringbone(rip_exec e)
 {
-    return e == RIP_EXEC_HB_TAPS || e == RIP_EXEC_HB_TAPS_READER;
+    return e == RIP_EXEC_HB_TAPS || e == RIP_EXEC_HB_TAPS_READER || e == RIP_EXEC_HB_PRUNED;
 }
 
 /* max over steps of end(q) - min(first*cin, n_stored), at least 0: taken

@@ -19,6 +19,7 @@ static const char *const exec_names[RIP_EXEC_COUNT] = {
     [RIP_EXEC_DENSE_TAPS] = "rip_dense_taps",
     [RIP_EXEC_HB_TAPS] = "herringbone_taps",
     [RIP_EXEC_HB_TAPS_READER] = "herringbone_taps_reader",
+    [RIP_EXEC_HB_PRUNED] = "herringbone_pruned",
 };
 
 /* Name of e, or "unknown" for a value outside the enum (never NULL, so a
@@ -121,6 +122,8 @@ rip_sim *rip_sim_new(const rip_layer *L, rip_exec e, rip_engine engine)
     int rc;
     if (exec_is_rip(e))
         rc = engine == RIP_ENGINE_PLAIN ? rip_plain_build(s) : rip_fast_build(s);
+    else if (e == RIP_EXEC_HB_PRUNED)
+        rc = hb_pruned_build(s);
     else
         rc = engine == RIP_ENGINE_PLAIN ? hb_plain_build(s) : hb_fast_build(s);
     if (rc != 0) {
@@ -141,6 +144,8 @@ static bool exec_is_dense(rip_exec e)
 ** only the liveness test does.  Herringbone: the order is kept and the
 ** releases are recomputed for e's rule (fast), or everything is rebuilt
 ** (plain, whose per-scalar pass is the point of that engine).
+** herringbone_pruned stores another input, so it is never a target or a
+** source (-1).
 */
 int rip_sim_retarget(rip_sim *s, rip_exec e)
 {
@@ -157,6 +162,8 @@ int rip_sim_retarget(rip_sim *s, rip_exec e)
     }
     if (s->exec == e)
         return 0;
+    if (s->exec == RIP_EXEC_HB_PRUNED || e == RIP_EXEC_HB_PRUNED)
+        return -1; /* another stored input: its own tables */
     s->exec = e;
     if (s->engine == RIP_ENGINE_FAST)
         return hb_fast_release(s);

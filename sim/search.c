@@ -113,10 +113,11 @@ int rip_sim_truth(const rip_layer *L, rip_exec e, rip_engine engine, int64_t *ga
 }
 
 /*
-** Contract (sim.h): all six truths, tables built once per layout: the
-** configurations come in pairs (padded gather/taps, dense gather/taps,
-** herringbone window/reader) and the second of a pair reuses the first's
-** object through rip_sim_retarget().  On failure gaps[] may be partly set.
+** Contract (sim.h): all seven truths, tables built once per layout: the
+** first six configurations come in pairs (padded gather/taps, dense
+** gather/taps, herringbone window/reader) and the second of a pair reuses
+** the first's object through rip_sim_retarget(); herringbone_pruned (even
+** index, its own store) gets its own build.  On failure gaps[] may be partly set.
 */
 int rip_sim_truths(const rip_layer *L, rip_engine engine, rip_search how, int64_t gaps[RIP_EXEC_COUNT],
                    rip_sim_each_fn *each, void *ctx, char err[RIP_ERR_LEN])

@@ -4,7 +4,7 @@
 ** The simulator executes a traversal in a tracked workspace and reports the
 ** first write that corrupts a live input, overflows the workspace, or finds
 ** no free slot.  It never evaluates a closed form and never includes
-** anything from formulas/.  Its semantics (geometry, the six execution
+** anything from formulas/.  Its semantics (geometry, the seven execution
 ** configurations, truth) are specified in sim/README.md.
 **
 ** Two engines implement the same semantics:
@@ -27,6 +27,8 @@ typedef enum {
     RIP_EXEC_DENSE_TAPS,
     RIP_EXEC_HB_TAPS,          /* herringbone_taps: window release */
     RIP_EXEC_HB_TAPS_READER,   /* herringbone_taps_reader: last-reader release */
+    RIP_EXEC_HB_PRUNED,        /* herringbone_pruned: unread input never stored (App. E.3),
+                                  window release */
     RIP_EXEC_COUNT
 } rip_exec;
 
@@ -74,9 +76,11 @@ bool rip_sim_run(rip_sim *s, int64_t delta, rip_run_report *rep);
 /*
 ** Reuse the tables of s for configuration e: gather and taps of one RiP
 ** layout share them (only the liveness test differs), and the two
-** herringbone configurations share the visiting order.  Returns 0, or -1
-** (s unchanged unless memory ran out, when s must only be freed) when e
-** has another layout than s, or on running out of memory.
+** herringbone configurations of the padded store share the visiting order.
+** Returns 0, or -1 (s unchanged unless memory ran out, when s must only be
+** freed) when e has another layout than s (herringbone_pruned stores
+** another input than every other configuration), or on running out of
+** memory.
 */
 int rip_sim_retarget(rip_sim *s, rip_exec e);
 
@@ -126,7 +130,7 @@ int rip_sim_truth(const rip_layer *L, rip_exec e, rip_engine engine, int64_t *ga
 typedef void rip_sim_each_fn(void *ctx, rip_exec e);
 
 /*
-** All six truths of L into gaps[e], building tables once per layout
+** All seven truths of L into gaps[e], building tables once per layout
 ** (rip_sim_retarget).  each (may be NULL) is called with ctx before each
 ** configuration.  Returns 0; -1 (memory, refused layer) or
 ** RIP_SIM_INTERNAL with one line in err (may be NULL), gaps[] then partly
@@ -134,6 +138,14 @@ typedef void rip_sim_each_fn(void *ctx, rip_exec e);
 */
 int rip_sim_truths(const rip_layer *L, rip_engine engine, rip_search how, int64_t gaps[RIP_EXEC_COUNT],
                    rip_sim_each_fn *each, void *ctx, char err[RIP_ERR_LEN]);
+
+/*
+** Padded input scalars some output tap reads (the store of
+** herringbone_pruned; sim/README.md): the read padded rows times the read
+** padded columns times cin.  -1 when L is NULL or memory runs out.  L must
+** come from rip_layer_derive().
+*/
+int64_t rip_sim_read_scalars(const rip_layer *L);
 
 /*
 ** Herringbone visiting order of an h_out x w_out grid (sim/README.md legs):

@@ -35,7 +35,8 @@ struct rip_sim {
     int64_t n_pix;          /* output pixels h_out*w_out = traversal steps */
 
     /* RiP configurations */
-    int64_t n_stored;       /* stored input scalars: workspace = delta + n_stored */
+    int64_t n_stored;       /* stored input scalars: workspace = delta + n_stored
+                               (herringbone_pruned: the read scalars, set by its build) */
     bool taps;              /* taps read from the workspace: live iff last reader >= q */
     int64_t *last_reader;   /* plain: [n_stored], pixel ordinal q of the last reader, -1 if none */
     int64_t *first_live;    /* fast: [n_pix+1], lowest stored input pixel whose last
@@ -84,6 +85,7 @@ int rip_plain_build(rip_sim *s);   /* rip_plain.c: last_reader */
 int rip_fast_build(rip_sim *s);    /* rip_fast.c:  first_live */
 int hb_plain_build(rip_sim *s);    /* hb_plain.c:  order, released */
 int hb_fast_build(rip_sim *s);     /* hb_fast.c:   order, released */
+int hb_pruned_build(rip_sim *s);   /* hb_pruned.c: order, released, n_stored (both engines) */
 /* hb_fast.c: released and released_at_start for s->exec's rule, from
 ** s->order (the part of hb_fast_build that rip_sim_retarget redoes). */
 int hb_fast_release(rip_sim *s);

@@ -19,7 +19,7 @@
 ** drawn and evaluated again -- the same (seed, idx) gives the same layer and
 ** truths -- and only its executions are written.
 **
-** A layer is one row of layer_results (schema version 3, db_schema.c); the
+** A layer is one row of layer_results (schema version 4, db_schema.c); the
 ** batch's verdicts are added to verdict_counts in the same transaction, so
 ** a summary never reads the layers.  A finished run (the open checks count
 ** its layers) skips the walk over its batches: a no-op rerun costs the
@@ -214,8 +214,9 @@ static void abandon_batch(batch *b, crew *c)
 
 enum { ST_LAYER, ST_COUNTS, ST_EXEC, ST_COUNT };
 static const char *const insert_sql[ST_COUNT] = {
-    /* layer_results: index, generator id, 20 geometry columns, the truths, the values */
-    "INSERT INTO layer_results VALUES (?,?, ?,?,?,?,?,?,?,?,?,?, ?,?,?,?,?,?,?,?,?,?, ?,?,?,?,?,?, ?,?,?,?,?,?,?,?)",
+    /* layer_results: index, generator id, 20 geometry columns, n_in_read, the 7 truths, the 8 values */
+    "INSERT INTO layer_results VALUES (?,?, ?,?,?,?,?,?,?,?,?,?, ?,?,?,?,?,?,?,?,?,?, ?, ?,?,?,?,?,?,?, "
+    "?,?,?,?,?,?,?,?)",
     "INSERT INTO verdict_counts VALUES (?1, ?2, ?3) ON CONFLICT (ord, verdict) DO UPDATE SET n = n + excluded.n",
     "INSERT INTO executions VALUES (?,?,?,?,?,?,?,?,?)", /* prepared only with --execute */
 };
@@ -320,7 +321,7 @@ static int write_item(sqlite3_stmt *st[ST_COUNT], const item *it, bool with_laye
     const int64_t cols[] = {
         L->cin, L->cout, L->h_in, L->w_in, L->k_h, L->k_w, L->s_h, L->s_w, L->d_h, L->d_w,
         L->p_top, L->p_bottom, L->p_left, L->p_right, L->h_out, L->w_out,
-        rip_layer_is_restricted(L), L->n_in_padded, L->n_in_dense, L->n_out,
+        rip_layer_is_restricted(L), L->n_in_padded, L->n_in_dense, L->n_out, ev->n_in_read,
     };
     int col = 1;
     sqlite3_bind_int64(s, col++, it->idx);

@@ -80,11 +80,13 @@ static inline char *db_dump(const char *path, const char *const *q, size_t nq)
 }
 
 /*
-** Write to `to` the database of schema version 1 or 2 that an older ripsim
-** would have written for the run in the version 3 database `from`: the
-** version 2 schema (rip_db_schema_v2_sql, db.h) filled from the views of
-** the same names (version 1: without table executions).  The inverse of
-** `ripsim migrate`, so a migration can be compared with the original.
+** Write to `to` the database of schema version 1, 2 or 3 that an older
+** ripsim would have written for the run in the version 4 database `from`:
+** the version 2 schema (rip_db_schema_v2_sql, db.h) filled from the views of
+** the same names (version 1: without table executions), or the version 3
+** schema (rip_db_schema_v3_sql) filled from the tables; either without
+** herringbone_pruned, which no older version has.  The inverse of `ripsim
+** migrate`, so a migration can be compared with the original.
 */
 static inline void db_make_old(const char *from, const char *to, int version)
 {
@@ -92,10 +94,24 @@ static inline void db_make_old(const char *from, const char *to, int version)
     char *msg = NULL;
     unlink(to);
     cr_assert_eq(sqlite3_open(to, &db), SQLITE_OK, "%s", to);
-    char *sql = sqlite3_mprintf(
+    char *sql = version == 3 ? sqlite3_mprintf(
+        "%s; ATTACH %Q AS s; BEGIN;"
+        "INSERT INTO runs SELECT * FROM s.runs;"
+        "INSERT INTO configs SELECT exec_config, config_id, dense FROM s.configs WHERE pruned = 0;"
+        "INSERT INTO formulas SELECT * FROM s.formulas; INSERT INTO generators SELECT * FROM s.generators;"
+        "INSERT INTO layer_results SELECT layer_idx, gen, cin, cout, h_in, w_in, k_h, k_w, s_h, s_w, d_h, d_w,"
+        " p_top, p_bottom, p_left, p_right, h_out, w_out, restricted, n_in_padded, n_in_dense, n_out,"
+        " rip_padded_gather, rip_padded_taps, rip_dense_gather, rip_dense_taps, herringbone_taps,"
+        " herringbone_taps_reader, gm2019_eq1, corollary1, thm11, thm4_gather, thm4_taps, thm13_gather,"
+        " thm13_taps, naive_workspace FROM s.layer_results;"
+        "INSERT INTO verdict_counts SELECT * FROM s.verdict_counts;"
+        "INSERT INTO executions SELECT * FROM s.executions; INSERT INTO run_log SELECT * FROM s.run_log;"
+        "COMMIT; DETACH s; PRAGMA user_version = 3;",
+        rip_db_schema_v3_sql, from) : sqlite3_mprintf(
         "%s; ATTACH %Q AS s; BEGIN;"
         "INSERT INTO runs SELECT * FROM s.runs; INSERT INTO layers SELECT * FROM s.layers;"
-        "INSERT INTO truths SELECT * FROM s.truths; INSERT INTO verdicts SELECT * FROM s.verdicts;"
+        "INSERT INTO truths SELECT * FROM s.truths WHERE exec_config <> 'herringbone_pruned';"
+        "INSERT INTO verdicts SELECT * FROM s.verdicts;"
         "INSERT INTO formulas SELECT * FROM s.formulas; INSERT INTO generators SELECT * FROM s.generators;"
         "INSERT INTO executions SELECT * FROM s.executions; INSERT INTO run_log SELECT * FROM s.run_log;"
         "%s COMMIT; DETACH s; PRAGMA user_version = %d;",

@@ -51,7 +51,10 @@ Test(cli, json_has_every_design_key)
         "\"k_w\":1", "\"s_h\":2", "\"s_w\":2", "\"d_h\":1", "\"d_w\":1", "\"p_h\":1",
         "\"p_w\":0", "\"h_out\":6", "\"w_out\":5", "\"truth\":{", "\"rip_padded_gather\":",
         "\"rip_padded_taps\":", "\"rip_dense_gather\":", "\"rip_dense_taps\":",
-        "\"herringbone_taps\":", "\"herringbone_taps_reader\":", "\"formulas\":{",
+        "\"herringbone_taps\":", "\"herringbone_taps_reader\":", "\"herringbone_pruned\":",
+        /* read padded input: rows 0..12 of 14 (6 outputs, stride 2, 3 taps) times
+        ** columns 0,2,4,6,8 of 10 (5 outputs, stride 2, 1 tap) times 5 channels */
+        "\"n_in_read\":325", "\"formulas\":{",
         "\"gm2019_eq1\":null", "\"corollary1\":null", "\"thm11\":", "\"thm4_gather\":",
         "\"thm4_taps\":", "\"thm13_gather\":", "\"thm13_taps\":",
         /* naive = padded input 14*10*5 + output 6*5*8 */

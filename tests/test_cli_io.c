@@ -399,7 +399,7 @@ Test(cli_io, progress_only_on_a_terminal)
     cr_assert_eq(system(cmd), 0);
     char *err = slurp(tmp("tty.err"), NULL), *tty_out = slurp(tmp("tty.out"), NULL);
     cr_expect(strstr(err, "\rlayer: ") != NULL, "no progress line on the terminal: '%s'", err);
-    cr_expect(strstr(err, "/6 configs") != NULL, "the line counts the six configurations: '%s'", err);
+    cr_expect(strstr(err, "/7 configs") != NULL, "the line counts the seven configurations: '%s'", err);
     cr_expect(strstr(err, "herringbone_taps") != NULL, "names the configuration simulated: '%s'", err);
     run_result *r = RUN("layer", "--engine", "plain", "--full-bisection", spec);
     cr_assert_eq(r->status, 0);

@@ -431,7 +431,7 @@ Test(execute, schema_v1_is_refused_then_migrated_and_executed)
     /* migrate converts it; --execute then executes the stored layers */
     r = RUN("migrate", "--db", v1);
     cr_assert_eq(r->status, 0, "%s", r->err);
-    cr_expect_eq(db_scalar(v1, "PRAGMA user_version"), 3);
+    cr_expect_eq(db_scalar(v1, "PRAGMA user_version"), RIP_DB_SCHEMA_VERSION);
     cr_expect_eq(db_scalar(v1, "SELECT count(*) FROM executions"), 0);
     r = RUN("sweep", "--execute", "--n", "20", "--seed", "17", "--db", v1, "--quiet");
     cr_assert_eq(r->status, 0, "%s", r->err);
@@ -468,7 +468,7 @@ Test(execute, damaged_executions_and_other_versions_are_refused_untouched)
          "caught_at_truth_minus_1, catch_step, checksum FROM executions WHERE layer_idx = 0",
          "without their layer"},
         {"DROP VIEW execution_summary; DROP TABLE executions", "without table executions"},
-        {"PRAGMA user_version = 4", "schema version 4"},
+        {"PRAGMA user_version = 5", "schema version 5"},  /* newer than this ripsim */
     };
     for (size_t i = 0; i < sizeof damage / sizeof damage[0]; i++) {
         char copy[320], cmd[800];

@@ -76,7 +76,7 @@ Test(migrate, version_2_converts_back_to_every_row)
     int files = entries(tmpdir, first, sizeof first);
     run_result *r = RUN("migrate", "--db", v2);
     cr_assert_eq(r->status, 0, "%s", r->err);
-    cr_expect_not_null(strstr(r->out, "schema version 2 -> 3, 40 layers"), "%s", r->out);
+    cr_expect_not_null(strstr(r->out, "schema version 2 -> 4, 40 layers"), "%s", r->out);
     cr_expect_eq(entries(tmpdir, first, sizeof first), files, "a temporary file was left (%s)", first);
     char *got = dump(v2);
     cr_expect_str_eq(got, want);
@@ -99,6 +99,39 @@ Test(migrate, version_2_converts_back_to_every_row)
     free(after);
 }
 
+/*
+** Version 3 (one row per layer, six configurations) converts to version 4:
+** every row of the original comes back, and the truths migrate adds for
+** herringbone_pruned are the ones a version 4 sweep of the same run wrote
+** (the original, before db_make_old dropped them).
+*/
+Test(migrate, version_3_converts_back_to_every_row)
+{
+    char v4[320], v3[320], first[256];
+    snprintf(v4, sizeof v4, "%s", tmp("b4.db"));
+    snprintf(v3, sizeof v3, "%s", tmp("b3.db"));
+    sweep(v4, "60", "11", true);
+    db_make_old(v4, v3, 3);
+    cr_assert_eq(db_scalar(v3, "SELECT count(*) FROM truths WHERE exec_config = 'herringbone_pruned'"), 0);
+    /* a version 3 database is refused by the commands that read, with the hint */
+    run_result *r = RUN("report", "--db", v3);
+    cr_expect_eq(r->status, 65, "%s", r->err);
+    cr_expect_not_null(strstr(r->err, "ripsim migrate --db"), "%s", r->err);
+    char *want = dump(v4);
+    int files = entries(tmpdir, first, sizeof first);
+    r = RUN("migrate", "--db", v3);
+    cr_assert_eq(r->status, 0, "%s", r->err);
+    cr_expect_not_null(strstr(r->out, "schema version 3 -> 4, 60 layers"), "%s", r->out);
+    cr_expect_eq(entries(tmpdir, first, sizeof first), files, "a temporary file was left (%s)", first);
+    char *got = dump(v3);
+    cr_expect_str_eq(got, want);
+    cr_expect_eq(db_scalar(v3, "SELECT count(*) FROM truths WHERE exec_config = 'herringbone_pruned'"), 60);
+    r = RUN("report", "--db", v3);
+    cr_expect_eq(r->status, 0, "%s", r->err);
+    free(want);
+    free(got);
+}
+
 /* layer_wide: one row per layer, a column per configuration and formula, equal to the long views. */
 Test(migrate, wide_view_has_one_row_per_layer_and_a_column_each)
 {
@@ -106,7 +139,7 @@ Test(migrate, wide_view_has_one_row_per_layer_and_a_column_each)
     sweep(db, "300", "4", false);
     cr_expect_eq(db_scalar(db, "SELECT count(*) FROM layer_wide"), 300);
     cr_expect_eq(db_scalar(db, "SELECT count(*) FROM pragma_table_info('layer_wide') p JOIN configs c"
-                            " ON c.exec_config = p.name"), 6);
+                            " ON c.exec_config = p.name"), 7);
     cr_expect_eq(db_scalar(db, "SELECT count(*) FROM pragma_table_info('layer_wide') p JOIN formulas f"
                             " ON f.formula = p.name"), 8);
     /* gap of rip_dense_taps and value of thm13_taps through both shapes */
@@ -114,6 +147,11 @@ Test(migrate, wide_view_has_one_row_per_layer_and_a_column_each)
                             " AND t.exec_config = 'rip_dense_taps' WHERE t.gap = w.rip_dense_taps"), 300);
     cr_expect_eq(db_scalar(db, "SELECT count(*) FROM layer_wide w JOIN verdicts v ON v.layer_idx = w.layer_idx"
                             " AND v.formula = 'thm13_taps' WHERE v.value IS w.thm13_taps"), 300);
+    /* herringbone_pruned's workspace is its gap plus the read input, never more than the padded input */
+    cr_expect_eq(db_scalar(db, "SELECT count(*) FROM layer_wide w JOIN truths t ON t.layer_idx = w.layer_idx"
+                            " AND t.exec_config = 'herringbone_pruned' WHERE t.gap = w.herringbone_pruned"
+                            " AND t.workspace = w.herringbone_pruned + w.n_in_read AND w.n_in_read > 0"
+                            " AND w.n_in_read <= w.n_in_padded"), 300);
     /* the schema's own size goal: at most 400 bytes per layer */
     cr_expect_leq(db_scalar(db, "SELECT page_count * page_size FROM pragma_page_count, pragma_page_size"), 300 * 400);
 }
@@ -212,7 +250,7 @@ Test(migrate, killed_migration_loses_nothing)
             saw_old++;
         } else {
             char *got = dump(db);
-            cr_expect_str_eq(got, want, "kill after %.3f s: version 3 file incomplete", wait);
+            cr_expect_str_eq(got, want, "kill after %.3f s: version 4 file incomplete", wait);
             free(got);
             saw_new++;
         }
@@ -225,7 +263,7 @@ Test(migrate, killed_migration_loses_nothing)
     }
     cr_expect_gt(saw_old, 0, "no kill landed before the rename");
     cr_expect_gt(saw_new, 0, "no kill landed after the rename");
-    cr_log_info("killed migrations: %d left version 2, %d version 3", saw_old, saw_new);
+    cr_log_info("killed migrations: %d left version 2, %d version 4", saw_old, saw_new);
     free(want);
     free(old);
 }

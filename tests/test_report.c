@@ -170,17 +170,19 @@ static int exec_sql(sqlite3 *db, const char *sql)
 }
 
 /* A new database at path with the schema of version 2 (filled by insert_layer,
-** then converted by rip_db_migrate) or 3 (its configs filled); NULL on failure. */
+** then converted by rip_db_migrate) or 4, the current one (its configs
+** filled); NULL on failure. */
 static sqlite3 *new_schema_db(const char *path, int version)
 {
     sqlite3 *db = NULL;
     unlink(path);
     if (sqlite3_open(path, &db) != SQLITE_OK ||
         exec_sql(db, version == 2 ? rip_db_schema_v2_sql : rip_db_schema_sql) != 0 ||
-        exec_sql(db, version == 2 ? "PRAGMA user_version = 2" : "PRAGMA user_version = 3") != 0 ||
-        (version == 3 && exec_sql(db, "INSERT INTO configs VALUES ('rip_padded_gather', 0, 0), "
-                                      "('rip_padded_taps', 1, 0), ('rip_dense_gather', 2, 1), ('rip_dense_taps', 3, 1), "
-                                      "('herringbone_taps', 4, 0), ('herringbone_taps_reader', 5, 0)") != 0)) {
+        exec_sql(db, version == 2 ? "PRAGMA user_version = 2" : "PRAGMA user_version = 4") != 0 ||
+        (version == 4 && exec_sql(db, "INSERT INTO configs VALUES ('rip_padded_gather', 0, 0, 0), "
+                                      "('rip_padded_taps', 1, 0, 0), ('rip_dense_gather', 2, 1, 0), "
+                                      "('rip_dense_taps', 3, 1, 0), ('herringbone_taps', 4, 0, 0), "
+                                      "('herringbone_taps_reader', 5, 0, 0), ('herringbone_pruned', 6, 0, 1)") != 0)) {
         sqlite3_close(db);
         return NULL;
     }
@@ -213,7 +215,7 @@ static int insert_layer(sqlite3 *db, int idx, const char *gen, int tier, rip_lay
     st = NULL;
     if (rc == SQLITE_OK)
         rc = sqlite3_prepare_v2(db, "INSERT INTO truths VALUES (1,?1,?2,?3,?4)", -1, &st, NULL);
-    for (int e = 0; rc == SQLITE_OK && e < RIP_EXEC_COUNT; e++) {
+    for (int e = 0; rc == SQLITE_OK && e < RIP_DB_V3_CONFIGS; e++) { /* version 2: no herringbone_pruned */
         bool dense = e == RIP_EXEC_DENSE_GATHER || e == RIP_EXEC_DENSE_TAPS;
         sqlite3_bind_int(st, 1, idx);
         sqlite3_bind_text(st, 2, rip_exec_name((rip_exec)e), -1, SQLITE_STATIC);
@@ -293,7 +295,7 @@ static int make_tab2_db(const char *path)
     if (rc == 0)
         rc = exec_sql(db, "COMMIT");
     sqlite3_close(db);
-    /* written as schema version 2, the way the rows were written before; read as version 3 */
+    /* written as schema version 2, the way the rows were written before; read as version 4 */
     char err[RIP_ERR_LEN];
     int64_t from = 0, layers = 0;
     if (rc == 0 && rip_db_migrate(path, &from, &layers, err) != RIP_OK) {
@@ -330,12 +332,12 @@ static int make_error_dbs(void)
         rc = -1;
     sqlite3_close(db);
     if (rc == 0) {
-        db = new_schema_db(in_dir("norun.db"), 3);
+        db = new_schema_db(in_dir("norun.db"), 4);
         rc = db ? 0 : -1;
         sqlite3_close(db);
     }
     if (rc == 0) {
-        db = new_schema_db(in_dir("nolayers.db"), 3);
+        db = new_schema_db(in_dir("nolayers.db"), 4);
         rc = db ? exec_sql(db, "INSERT INTO runs VALUES (1, 7, 200, 0, 1, 'x', 'fixture')") : -1;
         sqlite3_close(db);
     }
@@ -627,6 +629,34 @@ Test(report, csv_matches_the_database)
     csv_doc d = parse_csv(p.out);
     int64_t n = q_int(db, "SELECT count(*) FROM layers");
     int64_t restricted = q_int(db, "SELECT count(*) FROM layers WHERE restricted = 1");
+    /* App. E.3 section: the counts again, through the truths view (workspace column) rather
+    ** than layer_results; a layer has stale input when its pruned store is below the padded one */
+    static const char *const prow[2] = {"all_input_read", "stale_input"};
+    for (int st = 0; st < 2; st++) {
+        static const char *const ops[3][2] = {{"lt", "<"}, {"eq", "="}, {"gt", ">"}};
+        const char *join = "FROM truths p JOIN truths h USING (layer_idx) JOIN truths r USING (layer_idx)"
+                           " JOIN layer_wide l USING (layer_idx) WHERE p.exec_config = 'herringbone_pruned'"
+                           " AND h.exec_config = 'herringbone_taps' AND r.exec_config = 'herringbone_taps_reader'";
+        cr_assert_eq(cv_int(&d, "pruned", prow[st], "n"),
+                     q_int(db, "SELECT count(*) %s AND (l.n_in_read < l.n_in_padded) = %d", join, st));
+        for (int o = 0; o < 3; o++) {
+            char key[32];
+            snprintf(key, sizeof key, "%s_hb", ops[o][0]);
+            cr_assert_eq(cv_int(&d, "pruned", prow[st], key),
+                         q_int(db, "SELECT count(*) %s AND (l.n_in_read < l.n_in_padded) = %d AND p.workspace %s "
+                                   "h.workspace", join, st, ops[o][1]), "%s %s", prow[st], key);
+            snprintf(key, sizeof key, "%s_reader", ops[o][0]);
+            cr_assert_eq(cv_int(&d, "pruned", prow[st], key),
+                         q_int(db, "SELECT count(*) %s AND (l.n_in_read < l.n_in_padded) = %d AND p.workspace %s "
+                                   "r.workspace", join, st, ops[o][1]), "%s %s", prow[st], key);
+        }
+        cr_assert_eq(cv_int(&d, "pruned", prow[st], "max_saving"),
+                     q_int(db, "SELECT coalesce(max(h.workspace - p.workspace), 0) %s AND (l.n_in_read < "
+                               "l.n_in_padded) = %d", join, st));
+    }
+    /* without stale input pruning stores the same input: the same workspace, never a saving */
+    cr_assert_eq(cv_int(&d, "pruned", "all_input_read", "eq_hb"), cv_int(&d, "pruned", "all_input_read", "n"));
+    cr_assert_eq(cv_int(&d, "pruned", "stale_input", "gt_hb"), 0);
 
     cr_assert_eq(cv_int(&d, "run", "layers_present", "value"), n);
     cr_assert_eq(cv_int(&d, "run", "layers_expected", "value"), SWEEP_N);
@@ -816,6 +846,17 @@ Test(report, tab2_fixture_gives_the_paper_numbers)
     cr_assert_str_eq(cv(&d, "claims", "lemma9_shortfall", "check"), "agrees");
     cr_assert_eq(cv_int(&d, "claims", "corollary1_tight", "holds"), 7);
     cr_assert_str_eq(cv(&d, "claims", "corollary1_tight", "check"), "agrees");
+    /* App. E.3: only the F.4 layer (7) has stale input, its real column (2 scalars; test_sim's
+    ** f4_stale_from_the_outset): pruned 4 stored + gap 2 = 6 against herringbone_taps 6 + 2 = 8
+    ** and herringbone_taps_reader 6 + 0 = 6.  The other eight read all their input. */
+    cr_assert_eq(cv_int(&d, "pruned", "stale_input", "n"), 1);
+    cr_assert_eq(cv_int(&d, "pruned", "stale_input", "lt_hb"), 1);
+    cr_assert_eq(cv_int(&d, "pruned", "stale_input", "eq_reader"), 1);
+    cr_assert_eq(cv_int(&d, "pruned", "stale_input", "max_saving"), 2);
+    cr_assert_eq(cv_int(&d, "pruned", "stale_input", "max_saving_layer"), 7);
+    cr_assert_str_eq(cv(&d, "pruned", "stale_input", "mean_saving_pct"), "25.00");
+    cr_assert_eq(cv_int(&d, "pruned", "all_input_read", "n"), 8);
+    cr_assert_eq(cv_int(&d, "pruned", "all_input_read", "eq_hb"), 8);
     cr_assert_eq(cv_int(&d, "claims", "restricted_share", "holds"), 7);
     /* App. F.4: the single loose dense layer overshoots by sigma = C_out = 2 */
     cr_assert_str_eq(cv(&d, "loose_margins", "thm13_taps", "n"), "1");

@@ -157,7 +157,7 @@ Test(sim, appendix_i_full_size_dense_gather)
 ** So gather first never corrupts (truth 0), while taps-from-workspace
 ** corrupts at q = 0 (pixel 0 is read by output 0 itself) and, by the same
 ** inequalities shifted by one pixel, delta = 64 = cout clears everything.
-** Also: all six truths with the fast engine well within the time budget.
+** Also: all seven truths with the fast engine well within the time budget.
 */
 Test(sim, vgg_conv1_2_padded_by_hand_and_fast)
 {
@@ -170,7 +170,7 @@ Test(sim, vgg_conv1_2_padded_by_hand_and_fast)
     cr_expect_eq(g[RIP_EXEC_PADDED_GATHER], 0);
     cr_expect_eq(g[RIP_EXEC_PADDED_TAPS], 64);
     cr_expect_eq(g[RIP_EXEC_DENSE_GATHER], 14400);
-    cr_expect(secs < 5.0, "six fast truths on VGG conv1_2 took %.2f s", secs);
+    cr_expect(secs < 5.0, "seven fast truths on VGG conv1_2 took %.2f s", secs);
 }
 
 /*
@@ -184,7 +184,10 @@ Test(sim, vgg_conv1_2_padded_by_hand_and_fast)
 **   herringbone window: the single output's rectangle covers every input,
 **     nothing is released before the 2 writes, delta 2;
 **   herringbone reader: the real column (2 scalars) is never read and is
-**     released before the first write, delta 0.
+**     released before the first write, delta 0;
+**   herringbone pruned: the real column is never stored; the two pad
+**     columns (4 scalars) are all released after the only step, whose 2
+**     writes need 2 free slots: delta 2.
 */
 Test(sim, f4_stale_from_the_outset)
 {
@@ -192,7 +195,7 @@ Test(sim, f4_stale_from_the_outset)
     const int64_t want[RIP_EXEC_COUNT] = {
         [RIP_EXEC_PADDED_GATHER] = 0, [RIP_EXEC_PADDED_TAPS] = 2,
         [RIP_EXEC_DENSE_GATHER] = 0, [RIP_EXEC_DENSE_TAPS] = 0,
-        [RIP_EXEC_HB_TAPS] = 2, [RIP_EXEC_HB_TAPS_READER] = 0,
+        [RIP_EXEC_HB_TAPS] = 2, [RIP_EXEC_HB_TAPS_READER] = 0, [RIP_EXEC_HB_PRUNED] = 2,
     };
     expect_truths(&L, want);
 }
@@ -211,12 +214,13 @@ Test(sim, f4_stale_from_the_outset)
 **     the input under the pixel just written: reader rule, its only reader;
 **     window rule, its rectangle r' <= r, c' <= c, whose pixels the
 **     herringbone (rows, then the column below, peeling inward) has all
-**     visited by the time it reaches (r,c).  So delta 1.
+**     visited by the time it reaches (r,c).  So delta 1.  Every input is
+**     read, so pruning stores the same input: delta 1.
 */
 Test(sim, hand_pointwise_3x3)
 {
     rip_layer L = make(1, 1, 3, 3, 1, 1, 1, 1, 1, 1, 0, 0);
-    const int64_t want[RIP_EXEC_COUNT] = {0, 1, 0, 1, 1, 1};
+    const int64_t want[RIP_EXEC_COUNT] = {0, 1, 0, 1, 1, 1, 1};
     expect_truths(&L, want);
     expect_report(&L, RIP_EXEC_PADDED_TAPS, 0, RIP_RUN_CORRUPTION, 0, 0, 0, 0);
     expect_report(&L, RIP_EXEC_HB_TAPS, 0, RIP_RUN_NO_SLOT, 0, 0, 0, -1);
@@ -227,12 +231,13 @@ Test(sim, hand_pointwise_3x3)
 ** nine padded cells (the real pixel in the middle).  Every input's last
 ** reader is q = 0.  Gather: nothing is live while q = 0 writes (0 > 0 is
 ** false): 0.  Taps: all live: 1.  Dense: same.  Herringbone: nothing is
-** released before the only write: 1 under both rules.
+** released before the only write: 1 under all three rules (every padded
+** cell is read, so pruning drops nothing).
 */
 Test(sim, hand_single_output_padded)
 {
     rip_layer L = make(1, 1, 1, 1, 3, 3, 1, 1, 1, 1, 1, 1);
-    const int64_t want[RIP_EXEC_COUNT] = {0, 1, 0, 1, 1, 1};
+    const int64_t want[RIP_EXEC_COUNT] = {0, 1, 0, 1, 1, 1, 1};
     expect_truths(&L, want);
 }
 
@@ -245,13 +250,82 @@ Test(sim, hand_single_output_padded)
 **   herringbone window: corner of column j is min(j/2, 1): columns 0 and 1
 **     are freed after step 0, column 2 after step 1; step 0 needs 1 free
 **     slot: 1;
-**   herringbone reader: column 1 is freed before the first write: 0.
+**   herringbone reader: column 1 is freed before the first write: 0;
+**   herringbone pruned: columns 0 and 2 stored (2 scalars), column 0 freed
+**     after step 0, so each step finds delta free: 1 (workspace 2 + 1 = 3
+**     against 3 + 1 for herringbone_taps).
 */
 Test(sim, hand_strided_dead_column)
 {
     rip_layer L = make(1, 1, 1, 3, 1, 1, 1, 2, 1, 1, 0, 0);
-    const int64_t want[RIP_EXEC_COUNT] = {0, 1, 0, 1, 1, 0};
+    const int64_t want[RIP_EXEC_COUNT] = {0, 1, 0, 1, 1, 0, 1};
     expect_truths(&L, want);
+    cr_expect_eq(rip_sim_read_scalars(&L), 2);
+}
+
+/*
+** Appendix E.3's pruning, by hand: 1x5 input, 1x1 kernel, s_w = 2 (outputs
+** read columns 0, 2, 4; columns 1 and 3 are stale), no padding, w_out 3.
+** Window corners: columns 0,1 -> output 0, 2,3 -> 1, 4 -> 2.
+** cin 1, cout 2:
+**   herringbone_taps: step 0 needs 2 free (delta >= 2), then columns 0,1
+**     come back (+2), so each later step finds delta again: 2, workspace
+**     5 + 2 = 7;
+**   reader: columns 1, 3 freed at once (delta + 2), step 0 leaves delta,
+**     column 0 back: delta + 1 >= 2 at step 1, then column 2 back: delta
+**     >= 2 at step 2: 2, workspace 7;
+**   pruned: 3 stored; delta >= 2 at step 0, +1 (column 0): delta - 1 >= 2
+**     at step 1, +1 (column 2): delta - 2 >= 2 at step 2: 4, workspace
+**     3 + 4 = 7.  Pruning saves nothing here: the stale columns leave the
+**     unpruned pool before its peak.
+** cin 2, cout 1: herringbone_taps: 1 (workspace 10 + 1); reader: the four
+** stale scalars are free at once: 0 (workspace 10); pruned: 6 stored, step
+** 0 needs 1, column 0's two scalars come back after it: 1 (workspace 7).
+*/
+Test(sim, hand_pruned_stale_columns)
+{
+    rip_layer L = make(1, 2, 1, 5, 1, 1, 1, 2, 1, 1, 0, 0);
+    cr_expect_eq(rip_sim_read_scalars(&L), 3);
+    for (int eng = 0; eng < 2; eng++) {
+        cr_expect_eq(truth(&L, RIP_EXEC_HB_TAPS, (rip_engine)eng), 2);
+        cr_expect_eq(truth(&L, RIP_EXEC_HB_TAPS_READER, (rip_engine)eng), 2);
+        cr_expect_eq(truth(&L, RIP_EXEC_HB_PRUNED, (rip_engine)eng), 4);
+    }
+    expect_report(&L, RIP_EXEC_HB_PRUNED, 3, RIP_RUN_NO_SLOT, 2, 0, 2, -1);
+    rip_layer M = make(2, 1, 1, 5, 1, 1, 1, 2, 1, 1, 0, 0);
+    cr_expect_eq(rip_sim_read_scalars(&M), 6);
+    for (int eng = 0; eng < 2; eng++) {
+        cr_expect_eq(truth(&M, RIP_EXEC_HB_TAPS, (rip_engine)eng), 1);
+        cr_expect_eq(truth(&M, RIP_EXEC_HB_TAPS_READER, (rip_engine)eng), 0);
+        cr_expect_eq(truth(&M, RIP_EXEC_HB_PRUNED, (rip_engine)eng), 1);
+    }
+}
+
+/*
+** rip_sim_read_scalars against brute force: on 300 random layers, mark
+** every channel of every tap of every output in a scalar map and count.
+*/
+Test(sim, read_scalars_brute_force)
+{
+    rng_state = 4242;
+    for (int n = 0; n < 300; n++) {
+        rip_layer L = random_layer();
+        unsigned char *seen = calloc((size_t)L.n_in_padded, 1);
+        cr_assert_not_null(seen);
+        int64_t count = 0;
+        for (int64_t r = 0; r < L.h_out; r++)
+            for (int64_t c = 0; c < L.w_out; c++)
+                for (int64_t a = 0; a < L.k_h; a++)
+                    for (int64_t b = 0; b < L.k_w; b++)
+                        for (int64_t ch = 0; ch < L.cin; ch++) {
+                            int64_t x = ((r * L.s_h + a * L.d_h) * L.w_p + c * L.s_w + b * L.d_w) * L.cin + ch;
+                            count += !seen[x];
+                            seen[x] = 1;
+                        }
+        cr_expect_eq(rip_sim_read_scalars(&L), count, "layer %d", n);
+        free(seen);
+    }
+    cr_expect_eq(rip_sim_read_scalars(NULL), -1);
 }
 
 /*
@@ -261,14 +335,14 @@ Test(sim, hand_strided_dead_column)
 **     1 + 2: overflow at step 1, address 3.  delta 2: fits: truth 2;
 **   taps, delta 2: q = 1 writes 3 = input 1, live at q = 1: corruption at
 **     step 1, address 3.  delta 3: truth 3;
-**   herringbone (order (0,0), (0,1)), both rules: step 0 takes 2 slots and
-**     frees input 0, step 1 takes 2 more: delta - 2 + 1 >= 2, truth 3; with
-**     delta 2 step 1 finds no slot.
+**   herringbone (order (0,0), (0,1)), all three rules (nothing is stale):
+**     step 0 takes 2 slots and frees input 0, step 1 takes 2 more:
+**     delta - 2 + 1 >= 2, truth 3; with delta 2 step 1 finds no slot.
 */
 Test(sim, hand_channel_expansion_reports)
 {
     rip_layer L = make(1, 2, 1, 2, 1, 1, 1, 1, 1, 1, 0, 0);
-    const int64_t want[RIP_EXEC_COUNT] = {2, 3, 2, 3, 3, 3};
+    const int64_t want[RIP_EXEC_COUNT] = {2, 3, 2, 3, 3, 3, 3};
     expect_truths(&L, want);
     expect_report(&L, RIP_EXEC_PADDED_GATHER, 1, RIP_RUN_OVERFLOW, 1, 0, 1, 3);
     expect_report(&L, RIP_EXEC_DENSE_GATHER, 0, RIP_RUN_CORRUPTION, 0, 0, 0, 1);
@@ -457,7 +531,8 @@ Test(sim, names_round_trip)
 {
     const char *want[RIP_EXEC_COUNT] = {"rip_padded_gather", "rip_padded_taps",
                                         "rip_dense_gather", "rip_dense_taps",
-                                        "herringbone_taps", "herringbone_taps_reader"};
+                                        "herringbone_taps", "herringbone_taps_reader",
+                                        "herringbone_pruned"};
     for (int e = 0; e < RIP_EXEC_COUNT; e++) {
         cr_expect_str_eq(rip_exec_name((rip_exec)e), want[e]);
         cr_expect_eq(rip_exec_from_name(want[e]), (rip_exec)e);

@@ -90,11 +90,11 @@ Test(sweep, writes_every_layer_config_and_formula)
     cr_assert_eq(r->status, 0, "%s", r->err);
     cr_expect(strstr(r->out, "verdict") != NULL || strstr(r->out, "tight") != NULL, "%s", r->out);
     cr_expect_eq(db_scalar(db, "SELECT count(*) FROM layers"), 600);
-    cr_expect_eq(db_scalar(db, "SELECT count(*) FROM truths"), 600 * 6);
+    cr_expect_eq(db_scalar(db, "SELECT count(*) FROM truths"), 600 * 7);
     cr_expect_eq(db_scalar(db, "SELECT count(*) FROM verdicts"), 600 * 8);
     cr_expect_eq(db_scalar(db, "SELECT seed FROM runs"), 5);
     cr_expect_eq(db_scalar(db, "SELECT n_layers FROM runs"), 600);
-    cr_expect_eq(db_scalar(db, "PRAGMA user_version"), 3);
+    cr_expect_eq(db_scalar(db, "PRAGMA user_version"), 4);
     cr_expect_eq(db_scalar(db, "SELECT count(*) FROM executions"), 0, "no executions without --execute");
     /* the view answers and accounts for every verdict row */
     cr_expect_eq(db_scalar(db, "SELECT sum(unsafe + tight + loose + na) FROM verdict_summary"), 600 * 8);
@@ -109,9 +109,15 @@ Test(sweep, writes_every_layer_config_and_formula)
                             "WHEN value IS NULL OR truth IS NULL THEN 'n/a' WHEN value < truth THEN 'unsafe' "
                             "WHEN value = truth THEN 'tight' ELSE 'loose' END"), 0);
     /* truths agree with the workspace column */
-    cr_expect_eq(db_scalar(db, "SELECT count(*) FROM truths t JOIN layers l USING (run_id, layer_idx) "
+    cr_expect_eq(db_scalar(db, "SELECT count(*) FROM truths t JOIN layer_wide l USING (run_id, layer_idx) "
                             "WHERE t.workspace <> t.gap + CASE WHEN t.exec_config LIKE 'rip_dense%' "
-                            "THEN l.n_in_dense ELSE l.n_in_padded END"), 0);
+                            "THEN l.n_in_dense WHEN t.exec_config = 'herringbone_pruned' THEN l.n_in_read "
+                            "ELSE l.n_in_padded END"), 0);
+    /* pruning never needs more workspace than the window-release herringbone it prunes
+    ** (sim/README.md): checked here on every stored layer */
+    cr_expect_eq(db_scalar(db, "SELECT count(*) FROM truths p JOIN truths h USING (run_id, layer_idx) "
+                            "WHERE p.exec_config = 'herringbone_pruned' AND h.exec_config = 'herringbone_taps' "
+                            "AND (p.workspace > h.workspace OR p.gap < h.gap)"), 0);
     /* every registered category is drawn, 6 per 100 layers for weight 6 */
     cr_expect_eq(db_scalar(db, "SELECT count(DISTINCT generator) FROM layers"),
                  db_scalar(db, "SELECT count(*) FROM generators"));
@@ -566,7 +572,7 @@ Test(sweep, inconsistent_rows_are_refused_untouched)
 {
     run_result *r = RUN("sweep", "--n", "300", "--seed", "4", "--db", tmp("whole.db"), "--quiet");
     cr_assert_eq(r->status, 0, "%s", r->err);
-    /* schema version 3 keeps a layer's truths and values in one row: the
+    /* schema version 3 (and 4) keeps a layer's truths and values in one row: the
     ** damage of version 2 (a layer lacking some truth or verdict rows) is a
     ** NULL truth or a layer row gone or added without its verdict counts */
     static const char *const damage[] = {
@@ -581,8 +587,9 @@ Test(sweep, inconsistent_rows_are_refused_untouched)
         "DELETE FROM layer_results WHERE layer_idx = 250",           /* a layer gone, its counts kept */
         "UPDATE verdict_counts SET n = n - 1 WHERE ord = 3 AND verdict = 2",     /* a verdict gone */
         "INSERT INTO layer_results SELECT 777, gen, cin, cout, h_in, w_in, k_h, k_w, s_h, s_w, d_h, d_w, p_top, "
-        "p_bottom, p_left, p_right, h_out, w_out, restricted, n_in_padded, n_in_dense, n_out, rip_padded_gather, "
-        "rip_padded_taps, rip_dense_gather, rip_dense_taps, herringbone_taps, herringbone_taps_reader, gm2019_eq1, "
+        "p_bottom, p_left, p_right, h_out, w_out, restricted, n_in_padded, n_in_dense, n_out, n_in_read, "
+        "rip_padded_gather, rip_padded_taps, rip_dense_gather, rip_dense_taps, herringbone_taps, "
+        "herringbone_taps_reader, herringbone_pruned, gm2019_eq1, "
         "corollary1, thm11, thm4_gather, thm4_taps, thm13_gather, thm13_taps, naive_workspace "
         "FROM layer_results WHERE layer_idx = 3",                  /* a layer outside --n */
         "UPDATE layer_results SET gen = 99 WHERE layer_idx = 5",     /* a generator id nobody knows */

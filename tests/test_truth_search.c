@@ -4,7 +4,7 @@
 **
 ** The bisection over [0, N_out] uses rip_sim_run() alone, so it is the
 ** independent computation here: on 100,000 layers drawn by the sweep's
-** generators (fixed seed; every category, all six configurations) the
+** generators (fixed seed; every category, all seven configurations) the
 ** bracketed search with tables shared per layout (rip_sim_truths) must give
 ** exactly the bisected truth of a fresh simulation per configuration.  The
 ** plain engine's own one-pass gap (per scalar) is checked the same way on

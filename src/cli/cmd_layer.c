@@ -43,8 +43,11 @@ static const rip_exit_doc exits[] = {
 
 static const char *const engines[] = {"fast", "plain", NULL};
 
-static int64_t stored_input(const rip_layer *L, rip_exec e)
+/* The input scalars configuration e stores (its workspace is gap + this). */
+static int64_t stored_input(const rip_layer *L, const rip_eval *ev, rip_exec e)
 {
+    if (e == RIP_EXEC_HB_PRUNED)
+        return ev->n_in_read;
     return (e == RIP_EXEC_DENSE_GATHER || e == RIP_EXEC_DENSE_TAPS) ? L->n_in_dense : L->n_in_padded;
 }
 
@@ -61,7 +64,10 @@ static void print_json(const rip_layer *L, const rip_eval *ev, bool with_sim)
         else
             printf("null");
     }
-    printf("},\"formulas\":{");
+    if (with_sim)
+        printf("},\"n_in_read\":%lld,\"formulas\":{", (long long)ev->n_in_read);
+    else
+        printf("},\"n_in_read\":null,\"formulas\":{");
     for (size_t i = 0; i < ev->n_formulas; i++) {
         printf("%s\"%s\":", i ? "," : "", ev->info[i].name);
         if (ev->defined[i])
@@ -94,8 +100,9 @@ static void print_table(const rip_layer *L, const rip_eval *ev, bool with_sim, r
         printf("  %-26s %14s %16s\n", "execution config", "gap", "workspace");
         for (int e = 0; e < RIP_EXEC_COUNT; e++)
             printf("  %-26s %14lld %16lld\n", rip_exec_name((rip_exec)e), (long long)ev->truth[e],
-                   (long long)(ev->truth[e] + stored_input(L, (rip_exec)e)));
-        printf("\n");
+                   (long long)(ev->truth[e] + stored_input(L, ev, (rip_exec)e)));
+        printf("  (herringbone_pruned stores only the %lld input scalars some tap reads, App. E.3)\n\n",
+               (long long)ev->n_in_read);
     }
     printf("closed forms\n");
     printf("  %-16s %-40s %14s  %-24s %14s  %s\n", "formula", "paper", "value", "judged against",
@@ -126,7 +133,7 @@ int rip_cmd_layer(int argc, char **argv)
     const char *spec = NULL;
     const rip_opt opts[] = {
         {.name = "--json", .kind = RIP_OPT_FLAG, .dest = &json, .flag_value = true,
-         .help = "print one JSON object (keys: layer, truth, formulas)"},
+         .help = "print one JSON object (keys: layer, truth, n_in_read, formulas)"},
         {.name = "--engine", .kind = RIP_OPT_ENUM, .dest = &engine_ix, .metavar = "E", .choices = engines,
          .help = "simulator engine: fast (default, per pixel) or plain\n(per scalar, slow; same answers)"},
         {.name = "--no-sim", .kind = RIP_OPT_FLAG, .dest = &no_sim, .flag_value = true,

@@ -1,6 +1,6 @@
 /*
 ** cmd_migrate.c — `ripsim migrate --db FILE`: convert a sweep database of
-** schema version 1 or 2 to the current version, in place.
+** schema version 1, 2 or 3 to the current version (4), in place.
 **
 ** The work is rip_db_migrate (src/db/db_migrate.c): the database is checked
 ** read-only, converted into a temporary file beside it, compared row for
@@ -14,12 +14,15 @@
 
 static const char about[] =
     "Convert a sweep database written by an older ripsim (schema version 1 or 2:\n"
-    "a row per truth and per verdict) to schema version 3 (a row per layer; the\n"
-    "old tables stay readable as views of the same names, so saved queries run\n"
-    "unchanged).  The database is checked first, converted under a temporary\n"
-    "name beside it, every row compared with the original, then renamed over it:\n"
-    "interrupted at any point, it is left as it was.  A database already at\n"
-    "version 3 is left untouched.\n";
+    "a row per truth and per verdict; version 3: a row per layer, six\n"
+    "configurations) to schema version 4 (a row per layer, seven configurations;\n"
+    "the old tables stay readable as views of the same names, so saved queries\n"
+    "run unchanged).  The truth of the seventh, herringbone_pruned, and the read\n"
+    "input it stores are simulated for every stored layer (fast engine).  The\n"
+    "database is checked first, converted under a temporary name beside it,\n"
+    "every row compared with the original, then renamed over it: interrupted at\n"
+    "any point, it is left as it was.  A database already at version 4 is left\n"
+    "untouched.\n";
 
 static const rip_exit_doc exits[] = {
     {0, "converted, or already at the current version"},

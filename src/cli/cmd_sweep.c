@@ -17,8 +17,9 @@
 
 static const char about[] =
     "Draw N seeded layers from the 20 generator categories of paper Tab. 5, run\n"
-    "each under the six execution configurations of the simulator, evaluate every\n"
-    "closed form, and write layers, truths and verdicts to an SQLite database.\n"
+    "each under the seven execution configurations of the simulator, evaluate\n"
+    "every closed form, and write layers, truths and verdicts to an SQLite\n"
+    "database.\n"
     "With --execute, also run every layer with the int8 kernels in place at the\n"
     "truth of each rip_* configuration and at truth - 1, against dual buffering\n"
     "(table executions; see 'ripsim execute --help').\n";

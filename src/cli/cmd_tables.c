@@ -18,10 +18,13 @@
 #include "out.h"
 #include "paper_tables.h"
 #include "progress_line.h"
+#include "table2.h"
 #include "table6.h"
 
 static const char about[] =
     "Regenerate one of the paper's tables or figures from data:\n"
+    "  table2   Tab. 2: the seven layers of Eq. 1's two limitations, Truth,\n"
+    "           Eq. 1, Err. and Corollary 1, each ours (paper) (results/table2.md)\n"
     "  table3   Tab. 3: eleven MCUNet models, TinyEngine baseline against RiP,\n"
     "           fits Pico 1 (results/table3.md)\n"
     "  table6   Tab. 6: RiP against generalized herringbone on real layers, with\n"
@@ -51,8 +54,8 @@ static const rip_exit_doc exits[] = {
     {74, "the output cannot be written (or rsvg-convert failed)"},
 };
 
-static const char *const names[] = {"table3", "table6", "table7", "fig1", "deployment", NULL};
-enum { TABLE3, TABLE6, TABLE7, FIG1, DEPLOYMENT };
+static const char *const names[] = {"table3", "table6", "table7", "fig1", "deployment", "table2", NULL};
+enum { TABLE3, TABLE6, TABLE7, FIG1, DEPLOYMENT, TABLE2 };
 
 /* fig1: the PNG beside the SVG, through a temporary file renamed when complete. */
 static int write_png(const char *svg)
@@ -118,6 +121,26 @@ static int write_deployment(const char *lines, const char *out)
     return rc;
 }
 
+/* table2: no input files; the seven layers are simulated here. */
+static int write_table2(const char *out)
+{
+    char err[RIP_ERR_LEN];
+    rip_out o;
+    int rc;
+    if ((rc = rip_out_open(&o, "tables", out)) != 0)
+        return rc;
+    rip_status s = rip_table2_write(o.f, err);
+    if (s != RIP_OK) {
+        rip_out_abort(&o);
+        fprintf(stderr, "ripsim tables: %s\n", err);
+        return rip_exit_status(s);
+    }
+    bool to_stdout = o.f == stdout;
+    if ((rc = rip_out_commit(&o)) == 0 && !to_stdout)
+        fprintf(stderr, "ripsim tables: wrote %s\n", out);
+    return rc;
+}
+
 int rip_cmd_tables(int argc, char **argv)
 {
     const char *name = NULL, *out = NULL, *dir = NULL, *models = NULL, *deployment = NULL, *lines = NULL;
@@ -146,7 +169,7 @@ int rip_cmd_tables(int argc, char **argv)
         .synopsis = "NAME [--out FILE] [--layers-dir DIR] [--models-dir DIR]\n"
                     "       [--time-limit S] [--no-times] [--deployment FILE] [--lines FILE]",
         .about = about, .opts = opts, .n_opts = sizeof opts / sizeof opts[0], .pos = &name, .min_pos = 1,
-        .max_pos = 1, .missing = "which table? table3, table6, table7, fig1 or deployment", .notes = notes, .exits = exits,
+        .max_pos = 1, .missing = "which table? table2, table3, table6, table7, fig1 or deployment", .notes = notes, .exits = exits,
         .n_exits = sizeof exits / sizeof exits[0], .example = "ripsim tables table6 --out /tmp/table6.md",
     };
     int rc = rip_args_parse(&cmd, argc, argv, stdout, stderr);
@@ -157,12 +180,12 @@ int rip_cmd_tables(int argc, char **argv)
         if (strcmp(name, names[k]) == 0)
             which = k;
     if (which < 0)
-        return rip_args_usage(&cmd, "unknown table '%s' (known: table3, table6, table7, fig1, deployment)", name);
+        return rip_args_usage(&cmd, "unknown table '%s' (known: table2, table3, table6, table7, fig1, deployment)", name);
     if ((which == DEPLOYMENT) != (lines != NULL))
         return rip_args_usage(&cmd, which == DEPLOYMENT ? "deployment needs --lines FILE"
                                                         : "--lines is only for deployment");
     static const char *const defaults[] = {"results/table3.md", "results/table6.md", "results/table7.md",
-                                           "results/fig1.svg", "results/deployment.json"};
+                                           "results/fig1.svg", "results/deployment.json", "results/table2.md"};
     char outbuf[4096], dirbuf[4096], modbuf[4096], depbuf[4096];
     bool dep_given = deployment != NULL;
     if ((!out && !(out = rip_root_path("tables", "--out", defaults[which], outbuf, sizeof outbuf))) ||
@@ -188,6 +211,8 @@ int rip_cmd_tables(int argc, char **argv)
         }
         have_dep = true;
     }
+    if (which == TABLE2)
+        return write_table2(out);
     if ((rc = which == TABLE6 ? rip_out_refuse_in_dir("tables", out, dir, "an input of table6 (--layers-dir)")
                               : rip_out_refuse_in_dir("tables", out, models, "an input graph (--models-dir)")) != 0)
         return rc;

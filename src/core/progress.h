@@ -2,7 +2,7 @@
 ** progress.h — how long-running library work reports its progress.
 **
 ** Library code never prints; work that can take seconds to minutes (a
-** table over dozens of models, the six simulations of a large layer)
+** table over dozens of models, the seven simulations of a large layer)
 ** calls an optional callback instead, and the command line decides
 ** whether and how to show it (src/cli/progress.h: a line on a terminal's
 ** stderr, nothing otherwise).

@@ -3,8 +3,9 @@
 **
 ** Schema: db_schema.c (version RIP_DB_SCHEMA_VERSION, stored in PRAGMA
 ** user_version).  One database holds one run, run_id 1.  Versions 1 and 2
-** (a row per truth and per verdict) are refused by every command with the
-** hint to convert them with `ripsim migrate` (rip_db_migrate, in place).
+** (a row per truth and per verdict) and 3 (one row per layer, six
+** configurations) are refused by every command with the hint to convert
+** them with `ripsim migrate` (rip_db_migrate, in place).
 **
 ** The rules this interface keeps:
 **  - A database is checked through a read-only connection before anything
@@ -34,8 +35,9 @@
 #include "layer.h"
 #include "status.h"
 
-#define RIP_DB_SCHEMA_VERSION 3
-#define RIP_DB_SCHEMA_OLDEST 1  /* versions 1 and 2 are read only by rip_db_migrate */
+#define RIP_DB_SCHEMA_VERSION 4
+#define RIP_DB_SCHEMA_OLDEST 1  /* versions 1 to 3 are read only by rip_db_migrate */
+#define RIP_DB_V3_CONFIGS 6     /* configurations of versions 1 to 3 (all but herringbone_pruned) */
 #define RIP_DB_N_FORMULAS 8     /* value columns of layer_results: the registry's formulas */
 #define RIP_DB_EXEC_CONFIGS 4   /* rows of table executions per executed layer: the four rip_* */
 #define RIP_DB_RUN_ID 1
@@ -43,8 +45,9 @@
 
 extern const char rip_db_schema_sql[];
 extern const char rip_db_executions_sql[];   /* what version 2 added to version 1 */
-extern const char rip_db_recount_sql[];      /* version 3: rebuild verdict_counts from the rows */
+extern const char rip_db_recount_sql[];      /* versions 3, 4: rebuild verdict_counts from the rows */
 extern const char rip_db_schema_v2_sql[];    /* version 2, as older ripsim created it (tests) */
+extern const char rip_db_schema_v3_sql[];    /* version 3, as older ripsim created it (tests) */
 
 typedef struct rip_run_info {
     int64_t seed, n_layers, shard_index, shard_count;
@@ -107,8 +110,10 @@ rip_status rip_db_create(const char *path, const rip_run_info *run, sqlite3 **db
 rip_status rip_db_open_read_unchecked(const char *path, sqlite3 **db, char err[RIP_ERR_LEN]);
 
 /*
-** Convert the database at path (schema version 1 or 2, checked read-only
-** first) to the current version: built under a temporary name beside it,
+** Convert the database at path (schema version 1, 2 or 3, checked read-only
+** first) to the current version (the truths of herringbone_pruned and
+** n_in_read, which older versions lack, computed by the fast simulator
+** from each stored layer's geometry): built under a temporary name beside it,
 ** every row compared with the original, then renamed over it, so that a
 ** kill or failure at any point leaves path as it was (at worst a stale
 ** temporary ".NAME.migrate-PID-N" beside it).  *from receives the version

@@ -17,7 +17,8 @@
 ** layer has all RIP_DB_EXEC_CONFIGS execution rows or none (a sweep without
 ** --execute stores none), none without its layer.
 **
-** Schema version 3 keeps a layer's truths and values in its one row
+** Schema version 3 (and 4, which adds n_in_read and the column of
+** herringbone_pruned) keeps a layer's truths and values in its one row
 ** (NOT NULL truths, which quick_check verifies), so "every layer has all
 ** its rows" holds by construction and the checks that cost a pass per
 ** truth and verdict are gone.  What remains is cheap: the lookup tables
@@ -185,7 +186,7 @@ static rip_status check_rows_v2(sqlite3 *db, const char *path, const rip_run_inf
                  path, (long long)bad[0], (long long)bad[1]);
         return RIP_S_DATA;
     }
-    const int64_t per[2] = {RIP_EXEC_COUNT, formulas};
+    const int64_t per[2] = {RIP_DB_V3_CONFIGS, formulas};
     rc = row_ints(db,
                   "SELECT count(*), min(layer_idx) FROM layers l WHERE "
                   "(SELECT count(*) FROM truths t WHERE t.run_id = l.run_id AND t.layer_idx = l.layer_idx) <> ?1"
@@ -201,7 +202,7 @@ static rip_status check_rows_v2(sqlite3 *db, const char *path, const rip_run_inf
         return RIP_S_DATA;
     }
     /* every layer has exactly its rows, so equal totals mean no orphans */
-    if (truths != layers * RIP_EXEC_COUNT || verdicts != layers * formulas) {
+    if (truths != layers * RIP_DB_V3_CONFIGS || verdicts != layers * formulas) {
         snprintf(err, RIP_ERR_LEN,
                  "%s: damaged database, refused (%lld truths and %lld verdicts for %lld layers)", path,
                  (long long)truths, (long long)verdicts, (long long)layers);
@@ -219,14 +220,16 @@ static rip_status damaged(const char *path, const char *why, int64_t a, int64_t 
     return RIP_S_DATA;
 }
 
-/* Schema version 3 (see the top of this file). */
+/* Schema versions 3 and 4 (see the top of this file). */
 static rip_status check_rows_v3(sqlite3 *db, const char *path, const rip_run_info *run, rip_db_found *found,
                                 char err[RIP_ERR_LEN])
 {
     int64_t c[4] = {0}, bad[2] = {0};
-    /* layer_results: layer_idx, gen, 20 geometry columns, then the configurations and the formulas */
-    enum { FIRST_TRUTH = 22 };
-    const int64_t col[2] = {FIRST_TRUTH, FIRST_TRUTH + RIP_EXEC_COUNT};
+    /* layer_results: layer_idx, gen, 20 geometry columns (version 4: and n_in_read), then the
+    ** configurations (version 3: all but herringbone_pruned) and the formulas */
+    const bool v4 = found->schema_version >= 4;
+    const int64_t first_truth = v4 ? 23 : 22, n_configs = v4 ? RIP_EXEC_COUNT : RIP_DB_V3_CONFIGS;
+    const int64_t col[2] = {first_truth, first_truth + n_configs};
     int rc = row_ints(db,
                       "SELECT (SELECT count(*) FROM runs), (SELECT count(*) FROM layer_results),"
                       " (SELECT count(*) FROM formulas), (SELECT count(*) FROM configs)",
@@ -253,7 +256,7 @@ static rip_status check_rows_v3(sqlite3 *db, const char *path, const rip_run_inf
     if (rc != SQLITE_OK)
         return sql_failed(db, rc, path, err);
     /* (an empty formulas table is damage only once layers are stored, as in version 2) */
-    if (configs != RIP_EXEC_COUNT || c[0] != configs || c[1] != formulas ||
+    if (configs != n_configs || c[0] != configs || c[1] != formulas ||
         c[2] != col[1] + RIP_DB_N_FORMULAS || (layers > 0 && formulas != RIP_DB_N_FORMULAS))
         return damaged(path, "%lld configurations and %lld formulas do not name the columns of layer_results",
                        configs, formulas, err);

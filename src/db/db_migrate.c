@@ -1,12 +1,14 @@
 /*
-** db_migrate.c — convert a schema version 1 or 2 database to version 3 in
-** place (see db.h, rip_db_migrate).
+** db_migrate.c — convert a schema version 1, 2 or 3 database to version 4
+** in place (see db.h, rip_db_migrate).
 **
 ** Order of work, so that nothing is lost however it ends: check the input
-** read-only (the checks of its own version), build version 3 in a
+** read-only (the checks of its own version), build version 4 in a
 ** temporary file beside it (".NAME.migrate-PID-N", one transaction),
-** compare every row the views of version 3 give with the rows of the input
-** (layers, truths, verdicts, executions), flush, and rename over the input.
+** simulate herringbone_pruned (which no older version has) for every
+** layer, compare every row the views of version 4 give with the rows of
+** the input (layers, truths, verdicts, executions; version 3 gives them by
+** its views), flush, and rename over the input.
 ** Until the rename the input is untouched; after it, it is the converted
 ** database.  A kill leaves at worst the temporary file.
 */
@@ -20,6 +22,7 @@
 #include <unistd.h>
 
 #include "formulas.h"
+#include "sim.h"
 
 /* A value of one row of sql, or -1 when it fails. */
 static int64_t one(sqlite3 *db, const char *sql)
@@ -32,18 +35,59 @@ static int64_t one(sqlite3 *db, const char *sql)
     return n;
 }
 
-/* The INSERT of layer_results from the version 2 tables of schema s; false if it does not fit. */
-static bool pivot_sql(char *sql, size_t len)
+/* Columns of layer_results that every version has, up to n_out. */
+static const char geometry_cols[] =
+    "layer_idx, gen, cin, cout, h_in, w_in, k_h, k_w, s_h, s_w, d_h, d_w, p_top, p_bottom, p_left, p_right,"
+    " h_out, w_out, restricted, n_in_padded, n_in_dense, n_out";
+
+/* ", name" for the first RIP_DB_V3_CONFIGS configurations and every formula, appended at sql + n. */
+static size_t append_names(char *sql, size_t len, size_t n, bool formulas)
 {
-    static const char head[] =
-        "INSERT INTO main.layer_results SELECT l.layer_idx, g.ord, l.cin, l.cout, l.h_in, l.w_in, l.k_h, l.k_w,"
-        " l.s_h, l.s_w, l.d_h, l.d_w, l.p_top, l.p_bottom, l.p_left, l.p_right, l.h_out, l.w_out, l.restricted,"
-        " l.n_in_padded, l.n_in_dense, l.n_out";
-    size_t n = (size_t)snprintf(sql, len, "%s", head), nf = 0;
-    for (int e = 0; e < RIP_EXEC_COUNT && n < len; e++)
+    size_t nf = 0;
+    const rip_formula_info *f = rip_formulas(&nf);
+    if (!formulas)
+        for (int e = 0; e < RIP_DB_V3_CONFIGS && n < len; e++)
+            n += (size_t)snprintf(sql + n, len - n, ", %s", rip_exec_name((rip_exec)e));
+    for (size_t i = 0; formulas && i < nf && n < len; i++)
+        n += (size_t)snprintf(sql + n, len - n, ", %s", f[i].name);
+    return n;
+}
+
+/*
+** The INSERT of layer_results from the rows of schema s (version 1 or 2:
+** its tables; version 3: its layer_results, column for column).  n_in_read
+** and herringbone_pruned, which no older version has, are 0 here and
+** computed by fill_pruned().  False if it does not fit in len.
+*/
+static bool pivot_sql(char *sql, size_t len, int64_t version)
+{
+    size_t n = (size_t)snprintf(sql, len, "INSERT INTO main.layer_results (%s", geometry_cols), nf = 0;
+    n = append_names(sql, len, n, false);
+    if (n < len)
+        n += (size_t)snprintf(sql + n, len - n, ", n_in_read, herringbone_pruned");
+    n = append_names(sql, len, n, true);
+    if (version >= 3) {
+        if (n < len)
+            n += (size_t)snprintf(sql + n, len - n, ") SELECT %s", geometry_cols);
+        n = append_names(sql, len, n, false);
+        if (n < len)
+            n += (size_t)snprintf(sql + n, len - n, ", 0, 0");
+        n = append_names(sql, len, n, true);
+        if (n < len)
+            n += (size_t)snprintf(sql + n, len - n, " FROM s.layer_results ORDER BY layer_idx");
+        return n < len;
+    }
+    if (n < len)
+        n += (size_t)snprintf(sql + n, len - n,
+                              ") SELECT l.layer_idx, g.ord, l.cin, l.cout, l.h_in, l.w_in, l.k_h, l.k_w,"
+                              " l.s_h, l.s_w, l.d_h, l.d_w, l.p_top, l.p_bottom, l.p_left, l.p_right, l.h_out,"
+                              " l.w_out, l.restricted, l.n_in_padded, l.n_in_dense, l.n_out");
+    for (int e = 0; e < RIP_DB_V3_CONFIGS && n < len; e++)
         n += (size_t)snprintf(sql + n, len - n,
                               ", (SELECT gap FROM s.truths t WHERE t.run_id = 1 AND t.layer_idx = l.layer_idx"
                               " AND t.exec_config = '%s')", rip_exec_name((rip_exec)e));
+    if (n < len)
+        n += (size_t)snprintf(sql + n, len - n, ", 0, 0");
     const rip_formula_info *f = rip_formulas(&nf);
     for (size_t i = 0; i < nf && n < len; i++)
         n += (size_t)snprintf(sql + n, len - n,
@@ -54,6 +98,64 @@ static bool pivot_sql(char *sql, size_t len)
                               " FROM s.layers l JOIN main.generators g USING (generator) WHERE l.run_id = 1"
                               " ORDER BY l.layer_idx");
     return n < len;
+}
+
+/*
+** Version 4's additions for every converted layer: n_in_read and the truth
+** of herringbone_pruned, by the fast simulator (the engine and search of a
+** default sweep, so a migrated database holds the rows a sweep would
+** write).  Returns 0, or -1 with why[] (a layer that does not derive, the
+** simulator, SQLite).
+*/
+static int fill_pruned(sqlite3 *db, char why[RIP_ERR_LEN])
+{
+    sqlite3_stmt *q = NULL, *u = NULL;
+    int rc = sqlite3_prepare_v2(db,
+        "SELECT layer_idx, cin, cout, h_in, w_in, k_h, k_w, s_h, s_w, d_h, d_w, p_top, p_bottom, p_left, p_right"
+        " FROM main.layer_results ORDER BY layer_idx", -1, &q, NULL);
+    if (rc == SQLITE_OK)
+        rc = sqlite3_prepare_v2(db, "UPDATE main.layer_results SET n_in_read = ?2, herringbone_pruned = ?3"
+                                    " WHERE layer_idx = ?1", -1, &u, NULL);
+    int result = rc == SQLITE_OK ? 0 : -1;
+    if (result != 0)
+        snprintf(why, RIP_ERR_LEN, "%s", sqlite3_errmsg(db));
+    while (result == 0 && (rc = sqlite3_step(q)) == SQLITE_ROW) {
+        int64_t v[15];
+        for (int i = 0; i < 15; i++)
+            v[i] = sqlite3_column_int64(q, i);
+        rip_layer L = rip_layer_make(v[1], v[2], v[3], v[4], v[5], v[6], v[7], v[8], v[9], v[10], 0, 0);
+        L.p_top = v[11];
+        L.p_bottom = v[12];
+        L.p_left = v[13];
+        L.p_right = v[14];
+        char e[RIP_ERR_LEN];
+        int64_t gap = -1, n_read = -1;
+        if (rip_layer_derive(&L, e) != 0) {
+            snprintf(why, RIP_ERR_LEN, "layer %lld: %.300s", (long long)v[0], e);
+            result = -1;
+        } else if ((n_read = rip_sim_read_scalars(&L)) < 0 ||
+                   rip_sim_truth_by(&L, RIP_EXEC_HB_PRUNED, RIP_ENGINE_FAST, RIP_SEARCH_BRACKET, &gap, e) != 0) {
+            snprintf(why, RIP_ERR_LEN, "layer %lld: herringbone_pruned not simulated (%.300s)", (long long)v[0],
+                     n_read < 0 ? "out of memory" : e);
+            result = -1;
+        } else {
+            sqlite3_bind_int64(u, 1, v[0]);
+            sqlite3_bind_int64(u, 2, n_read);
+            sqlite3_bind_int64(u, 3, gap);
+            if (sqlite3_step(u) != SQLITE_DONE) {
+                snprintf(why, RIP_ERR_LEN, "%s", sqlite3_errmsg(db));
+                result = -1;
+            }
+            sqlite3_reset(u);
+        }
+    }
+    if (result == 0 && rc != SQLITE_DONE) {
+        snprintf(why, RIP_ERR_LEN, "%s", sqlite3_errmsg(db));
+        result = -1;
+    }
+    sqlite3_finalize(q);
+    sqlite3_finalize(u);
+    return result;
 }
 
 /*
@@ -86,10 +188,11 @@ static int64_t rows_lost(sqlite3 *db, bool with_exec)
 }
 
 /* Fill the temporary database db (schema, reference tables and run made) from s. */
-static rip_status convert(sqlite3 *db, const char *path, bool with_exec, char err[RIP_ERR_LEN])
+static rip_status convert(sqlite3 *db, const char *path, int64_t version, char err[RIP_ERR_LEN])
 {
+    const bool with_exec = version >= 2;
     char sql[8192], why[RIP_ERR_LEN];
-    if (!pivot_sql(sql, sizeof sql)) {
+    if (!pivot_sql(sql, sizeof sql, version)) {
         snprintf(err, RIP_ERR_LEN, "internal: the conversion query does not fit");
         return RIP_S_INTERNAL;
     }
@@ -99,7 +202,7 @@ static rip_status convert(sqlite3 *db, const char *path, bool with_exec, char er
         rip_db_exec(db, "DELETE FROM main.generators; INSERT INTO main.generators SELECT * FROM s.generators;"
                         "DELETE FROM main.formulas; INSERT INTO main.formulas SELECT f.* FROM s.formulas f"
                         " JOIN pragma_table_info('layer_results') p ON p.name = f.formula", why) != 0 ||
-        rip_db_exec(db, sql, why) != 0 ||
+        rip_db_exec(db, sql, why) != 0 || fill_pruned(db, why) != 0 ||
         (with_exec && rip_db_exec(db, "INSERT INTO main.executions SELECT * FROM s.executions", why) != 0) ||
         rip_db_exec(db, "INSERT INTO main.run_log SELECT * FROM s.run_log", why) != 0 ||
         rip_db_exec(db, rip_db_recount_sql, why) != 0) {
@@ -171,7 +274,7 @@ rip_status rip_db_migrate(const char *path, int64_t *from, int64_t *layers, char
         s = RIP_S_NOINPUT;
         goto done;
     }
-    if ((s = convert(db, path, found.schema_version >= 2, err)) != RIP_OK)
+    if ((s = convert(db, path, found.schema_version, err)) != RIP_OK)
         goto done;
     sqlite3_exec(db, "DETACH s", NULL, NULL, NULL);
     snprintf(why, sizeof why, "from schema version %lld, %lld layers", (long long)found.schema_version,

@@ -15,7 +15,7 @@
 #include "evaluate.h"
 
 typedef struct rip_compare {
-    rip_eval ev;              /* every formula and the six truths (row-major) */
+    rip_eval ev;              /* every formula and the seven truths (row-major) */
     rip_layer T;              /* the transposed layer: column-major traversal */
     int64_t col_gap_formula;  /* Theorem 4, sigma = C_out, on T */
     int64_t col_gap_truth;    /* simulated rip_padded_taps on T (-1 without sim) */

@@ -75,9 +75,14 @@ int rip_evaluate_search(const rip_layer *L, rip_engine engine, rip_search how, b
 
     for (int e = 0; e < RIP_EXEC_COUNT; e++)
         ev->truth[e] = -1;
+    ev->n_in_read = -1;
     if (with_sim) {
         if (rip_sim_size_ok(L, engine, err) != 0)
             return -1;
+        if ((ev->n_in_read = rip_sim_read_scalars(L)) < 0) {
+            snprintf(err, RIP_ERR_LEN, "layer: out of memory while counting the read input");
+            return -1;
+        }
         /* const dropped for the callback's void *: report_config only reads it */
         int rc = rip_sim_truths(L, engine, how, ev->truth, report_config, (void *)(uintptr_t)progress, err);
         if (rc != 0) {
@@ -86,6 +91,7 @@ int rip_evaluate_search(const rip_layer *L, rip_engine engine, rip_search how, b
             snprintf(err, RIP_ERR_LEN, "layer: %.480s", what);
             for (int e = 0; e < RIP_EXEC_COUNT; e++)
                 ev->truth[e] = -1;
+            ev->n_in_read = -1;
             return -1;
         }
         rip_progress_report(progress, RIP_EXEC_COUNT, RIP_EXEC_COUNT, "done");

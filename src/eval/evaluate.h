@@ -2,7 +2,7 @@
 ** evaluate.h — one layer through every closed form and every simulator.
 **
 ** This is where formulas/ and sim/ meet (by design only sweeps/ and src/
-** compare them).  The result holds, for one layer, the six truths, the value
+** compare them).  The result holds, for one layer, the seven truths, the value
 ** of every formula of the registry and its verdict against the truth of the
 ** execution configuration that judges it.
 */
@@ -20,6 +20,8 @@ typedef enum { RIP_NA = 0, RIP_UNSAFE, RIP_TIGHT, RIP_LOOSE } rip_verdict;
 
 typedef struct rip_eval {
     int64_t truth[RIP_EXEC_COUNT];
+    int64_t n_in_read;   /* padded input scalars some tap reads (herringbone_pruned's
+                            store, rip_sim_read_scalars); -1 without the simulator */
     size_t n_formulas;
     const rip_formula_info *info;           /* the registry rows */
     bool defined[RIP_MAX_FORMULAS];

@@ -13,7 +13,8 @@
 **   csv  RFC 4180, flat long ("tidy") format, one cell per line:
 **          section,row,column,value
 **        section  the table (run, claims, verdicts, loose_margins,
-**                 unsafe_shortfalls, tab5, tab5_tiers, executions -- the
+**                 unsafe_shortfalls, tab5, tab5_tiers, pruned (App. E.3's
+**                 pruned herringbone against herringbone), executions -- the
 **                 last only when the database holds executions of
 **                 `sweep --execute`) or a text block
 **                 (warning, findings);

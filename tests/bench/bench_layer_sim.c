@@ -1,5 +1,5 @@
 /*
-** bench_layer_sim.c — time the six truths of one layer, per execution
+** bench_layer_sim.c — time the seven truths of one layer, per execution
 ** configuration and engine, by the one-pass gap confirmed by two runs
 ** (the default) and by the full bisection over [0, N_out].
 **
@@ -7,7 +7,7 @@
 **
 ** Prints one line per configuration (gap, milliseconds: bracket with a
 ** fresh build, full bisection with a fresh build) and the totals, then the
-** six truths through rip_sim_truths() (tables built once per layout, what
+** seven truths through rip_sim_truths() (tables built once per layout, what
 ** `ripsim layer` does): best of REPEAT (default 5) runs, wall and CPU.  It
 ** is a benchmark, not a test: it asserts nothing about time.
 */
@@ -47,7 +47,7 @@ static int bench(const rip_layer *L, rip_engine engine, int repeat)
                rip_exec_name((rip_exec)e), (long long)gap[0], 1e3 * dt[0], 1e3 * dt[1],
                gap[0] == gap[1] ? "" : "  DIFFERENT");
     }
-    printf("%-6s %-26s %17s  bracket %8.1f ms  bisection %8.1f ms\n", name, "all six, one build each", "",
+    printf("%-6s %-26s %17s  bracket %8.1f ms  bisection %8.1f ms\n", name, "all seven, one build each", "",
            1e3 * total[0], 1e3 * total[1]);
     double best_wall = 1e9, best_cpu = 1e9;
     for (int k = 0; k < repeat; k++) {
@@ -62,7 +62,7 @@ static int bench(const rip_layer *L, rip_engine engine, int repeat)
         best_cpu = c < best_cpu ? c : best_cpu;
     }
     printf("%-6s %-26s best of %d: %.1f ms wall, %.1f ms CPU (rip_sim_truths, tables shared per layout)\n",
-           name, "six truths", repeat, 1e3 * best_wall, 1e3 * best_cpu);
+           name, "seven truths", repeat, 1e3 * best_wall, 1e3 * best_cpu);
     return 0;
 }
 

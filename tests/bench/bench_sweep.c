@@ -4,7 +4,7 @@
 **   bench_sweep DB [N] [JOBS]
 **
 ** 1. draws the N layers alone, then evaluates the closed forms alone, then
-**    the six simulated truths alone (one thread each; the default search,
+**    the seven simulated truths alone (one thread each; the default search,
 **    then the full bisection), to split the cost;
 ** 2. runs the real sweep (rip_sweep_run, SQLite writes) into a fresh DB
 **    with 1 thread and then JOBS threads, reporting wall and CPU time,
@@ -72,7 +72,7 @@ int main(int argc, char **argv)
         t_sim[how] = now() - t0 - t_draw;
     }
 
-    printf("one thread, %lld layers: draw %.3f s, closed forms %.3f s, six truths %.3f s "
+    printf("one thread, %lld layers: draw %.3f s, closed forms %.3f s, seven truths %.3f s "
            "(full bisection: %.3f s)\n", (long long)n, t_draw, t_formulas, t_sim[0], t_sim[1]);
 
     double wall_of[2] = {0, 0};

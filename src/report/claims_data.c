@@ -33,11 +33,11 @@ static const char layer_cols[] =
     " d_h INT, d_w INT, p_top INT, p_bottom INT, p_left INT, p_right INT, h_out INT, w_out INT,"
     " n_in_padded INT, n_in_dense INT, n_out INT, restricted INT,"
     " rip_padded_gather INT, rip_padded_taps INT, rip_dense_gather INT, rip_dense_taps INT,"
-    " herringbone_taps INT, herringbone_taps_reader INT,"
+    " herringbone_taps INT, herringbone_taps_reader INT, herringbone_pruned INT,"
     " gm2019_eq1 INT, corollary1 INT, thm11 INT, thm4_gather INT, thm4_taps INT, thm13_gather INT,"
     " thm13_taps INT, naive_workspace INT,"
     " w_naive INT, w_hb INT, w_rip INT, w_rip_col INT, w_rip_col_truth INT, w_dense INT, spec TEXT, size INT";
-enum { N_LAYER_COLS = 44 };
+enum { N_LAYER_COLS = 45 };
 
 static rip_status sql_exec(sqlite3 *db, const char *sql, char err[RIP_ERR_LEN])
 {
@@ -86,7 +86,7 @@ static rip_status insert_layer(sqlite3_stmt *st, const char *network, const char
     sqlite3_bind_text(st, col++, name, -1, SQLITE_TRANSIENT);
     for (size_t i = 0; i < sizeof geo / sizeof geo[0]; i++)
         sqlite3_bind_int64(st, col++, geo[i]);
-    for (int e = 0; e < RIP_EXEC_COUNT; e++)
+    for (int e = 0; e < RIP_EXEC_COUNT; e++)   /* the columns above, in rip_exec order */
         sqlite3_bind_int64(st, col++, c.ev.truth[e]);
     for (size_t f = 0; f < sizeof forms / sizeof forms[0]; f++)
         bind_formula(st, col++, &c.ev, forms[f]);

@@ -17,6 +17,7 @@ static const struct {
     const char *summary;
 } commands[] = {
     {"layer", rip_cmd_layer, "one layer: closed forms beside simulated truths (paper Tab. 2)"},
+    {"optimal", rip_cmd_optimal, "one small layer: the smallest herringbone gap over every visiting order"},
     {"layers", rip_cmd_layers, "a CSV table of layers: every closed form, every truth, the workspace ratios"},
     {"execute", rip_cmd_execute, "one layer run by the int8 kernels in place and in dual buffers, compared"},
     {"sweep", rip_cmd_sweep, "the seeded 10,000-layer sweep: verdicts of every closed form into SQLite"},

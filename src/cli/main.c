@@ -24,7 +24,7 @@ static const struct {
     {"merge", rip_cmd_merge, "combine sweep shards into one database"},
     {"migrate", rip_cmd_migrate, "convert a sweep database of an older schema (version 1 or 2) in place"},
     {"report", rip_cmd_report, "paper Sec. 5.2 and Tab. 5 from a sweep database, beside the paper"},
-    {"tables", rip_cmd_tables, "regenerate the paper's tables and figures from data (table3, table6, table7, fig1)"},
+    {"tables", rip_cmd_tables, "regenerate the paper's tables and figures from data (table3, table6, table7, fig1, fig3, optimum, ...)"},
     {"plan", rip_cmd_plan, "place a model graph's tensors in one arena (paper Sec. 4.3 strategies)"},
     {"codegen", rip_cmd_codegen, "C code for one model under the base or rip plan (arena, kernels, seeded weights)"},
 };

@@ -117,18 +117,23 @@ static int64_t ref_gap(const rip_layer *L, const int64_t *order, bool window)
         else
             cnt[rel[x]] += L->cin;
     }
-    int64_t gap = 0;
-    for (;; gap++) {
-        int64_t free_slots = gap + at_start;
+    /* completion is monotone in the gap: bisect on [0, N_out]; a step's
+    ** cout writes all find a slot iff cout are free before it */
+    int64_t lo = 0, hi = L->n_out;
+    while (lo < hi) {
+        const int64_t mid = lo + (hi - lo) / 2;
+        int64_t free_slots = mid + at_start;
         bool ok = true;
         for (int64_t t = 0; t < P && ok; t++) {
-            for (int64_t g = 0; g < L->cout && ok; g++)
-                ok = free_slots-- > 0;
-            free_slots += cnt[t];
+            ok = free_slots >= L->cout;
+            free_slots += cnt[t] - L->cout;
         }
         if (ok)
-            break;
+            hi = mid;
+        else
+            lo = mid + 1;
     }
+    const int64_t gap = lo;
     free(rel);
     free(vt);
     free(cnt);
@@ -278,6 +283,14 @@ static void check_brute(const rip_layer *L)
     cr_assert_leq(o.gap, o.hb_gap);
     cr_assert_leq(o.lower, o.gap);
     rip_optimum_free(&o);
+}
+
+/* Value ranges over 65,535 take the search's 32-bit table. */
+Test(optimum, brute_force_wide_value_range)
+{
+    rip_layer a = make(30000, 80000, 4, 5, 3), b = make(7, 90000, 3, 4, 2); /* 2x3 grids */
+    check_brute(&a);
+    check_brute(&b);
 }
 
 Test(optimum, brute_force_tiny_grids_random)

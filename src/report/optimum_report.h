@@ -29,8 +29,8 @@ rip_status rip_optimum_md_write(FILE *out, const rip_progress_cb *progress, char
 rip_status rip_fig_optimum_write(FILE *out, const rip_progress_cb *progress, char err[RIP_ERR_LEN]);
 
 /* results/fig3.svg to out: row-major and herringbone orders on two uneven
-** grids, legs numbered, and the optimal order beside them where its gap is
-** smaller.  Statuses as above. */
+** grids, legs numbered, and an optimal order beside them (titled with its
+** gap, or as equal to herringbone's).  Statuses as above. */
 rip_status rip_fig3_write(FILE *out, char err[RIP_ERR_LEN]);
 
 #endif

@@ -97,15 +97,77 @@ static bool exec_is_rip(rip_exec e)
            e == RIP_EXEC_DENSE_GATHER || e == RIP_EXEC_DENSE_TAPS;
 }
 
-/*
-** Contract (sim.h): a simulation of derived layer L under e with engine.
-** Returns NULL when L is not derived, e or engine is out of range, or
-** memory runs out; never a half-built object.
-*/
+/* Contract (sim.h): rip_sim_new_order() with the herringbone order. */
 rip_sim *rip_sim_new(const rip_layer *L, rip_exec e, rip_engine engine)
 {
+    return rip_sim_new_order(L, e, engine, NULL);
+}
+
+/*
+** True iff the visit time vt (pixel -> step) is non-decreasing along every
+** row and every column of the H x W grid: then the latest visit over any
+** up-left rectangle, and over any product of row and column sets, is the
+** visit time of its largest corner (hb_fast.c relies on this, and checks it
+** here instead of assuming it of the herringbone order).
+*/
+static bool visit_monotone(const int64_t *vt, int64_t H, int64_t W)
+{
+    for (int64_t r = 0; r < H; r++)
+        for (int64_t c = 0; c < W; c++) {
+            if (r > 0 && vt[(r - 1) * W + c] > vt[r * W + c])
+                return false;
+            if (c > 0 && vt[r * W + c - 1] > vt[r * W + c])
+                return false;
+        }
+    return true;
+}
+
+/*
+** Fill s->order from order (NULL: the herringbone order) and set
+** s->order_monotone.  Returns 0, or -1 when memory runs out or order is
+** not a permutation of the n_pix output pixels.
+*/
+static int set_order(rip_sim *s, const int64_t *order)
+{
+    int rc = -1;
+    int64_t *vt = NULL;
+    if ((s->order = rip_sim_alloc_i64_raw(s->n_pix)) == NULL || (vt = rip_sim_alloc_i64_raw(s->n_pix)) == NULL)
+        goto out;
+    if (order == NULL) {
+        if (rip_herringbone_order(s->L.h_out, s->L.w_out, s->order) != 0)
+            goto out;
+    } else {
+        for (int64_t t = 0; t < s->n_pix; t++)
+            s->order[t] = order[t];
+    }
+    for (int64_t q = 0; q < s->n_pix; q++)
+        vt[q] = -1;
+    for (int64_t t = 0; t < s->n_pix; t++) {
+        const int64_t q = s->order[t];
+        if (q < 0 || q >= s->n_pix || vt[q] >= 0)
+            goto out; /* out of range or visited twice: not a permutation */
+        vt[q] = t;
+    }
+    s->order_monotone = visit_monotone(vt, s->L.h_out, s->L.w_out);
+    rc = 0;
+out:
+    free(vt);
+    return rc;
+}
+
+/*
+** Contract (sim.h): a simulation of derived layer L under e with engine,
+** visiting the output pixels in order (herringbone configurations; NULL:
+** the herringbone order).  Returns NULL when L is not derived, e or engine
+** is out of range, order is given for a RiP configuration or
+** herringbone_pruned or is not a permutation, or memory runs out; never a
+** half-built object.
+*/
+rip_sim *rip_sim_new_order(const rip_layer *L, rip_exec e, rip_engine engine, const int64_t *order)
+{
     if (L == NULL || (int)e < 0 || e >= RIP_EXEC_COUNT ||
-        (engine != RIP_ENGINE_PLAIN && engine != RIP_ENGINE_FAST) || !layer_is_derived(L))
+        (engine != RIP_ENGINE_PLAIN && engine != RIP_ENGINE_FAST) || !layer_is_derived(L) ||
+        (order != NULL && exec_is_rip(e)))
         return NULL;
 
     rip_sim *s = calloc(1, sizeof *s);
@@ -122,9 +184,9 @@ rip_sim *rip_sim_new(const rip_layer *L, rip_exec e, rip_engine engine)
     int rc;
     if (exec_is_rip(e))
         rc = engine == RIP_ENGINE_PLAIN ? rip_plain_build(s) : rip_fast_build(s);
-    else if (e == RIP_EXEC_HB_PRUNED)
-        rc = hb_pruned_build(s);
-    else
+    else if (e == RIP_EXEC_HB_PRUNED)   /* visits in herringbone order only (App. E.3) */
+        rc = order != NULL ? -1 : hb_pruned_build(s);
+    else if ((rc = set_order(s, order)) == 0)
         rc = engine == RIP_ENGINE_PLAIN ? hb_plain_build(s) : hb_fast_build(s);
     if (rc != 0) {
         rip_sim_free(s);
@@ -167,9 +229,8 @@ int rip_sim_retarget(rip_sim *s, rip_exec e)
     s->exec = e;
     if (s->engine == RIP_ENGINE_FAST)
         return hb_fast_release(s);
-    free(s->order);
-    free(s->released);
-    s->order = s->released = NULL;
+    free(s->released); /* the order stays: both rules visit the same one */
+    s->released = NULL;
     s->released_at_start = 0;
     return hb_plain_build(s);
 }

@@ -14,9 +14,63 @@
 **   reader rule  max vt over rows(i) x cols(j) is vt(maxrow(i), maxcol(j)),
 **                and an empty product means never read.
 ** The plain engine assumes none of this (prefix-max DP, tap enumeration),
-** so the tests that compare the two also check the argument.
+** so the tests that compare the two also check the argument.  The same
+** holds for the row-major order; exec.c checks the property on the order
+** it is given, and any other order takes release_any_order().
 */
 #include "sim_internal.h"
+
+/*
+** released[] for an order whose visit times are not monotone along rows
+** and columns (exec.c decides), where the corner lookup would be wrong:
+** per input pixel, the latest visit of the outputs that read it (reader
+** rule: every tap of every output enumerated, cost O(n_pix*k_h*k_w)) or of
+** the up-left rectangle of its window corner (window rule: a 2D prefix
+** maximum of vt, cost O(n_pix)).  vt is the visit time per output pixel;
+** rowt, colt the per-axis corner tables of the window rule (unused by the
+** reader rule).  The prefix maximum is written over vt.  Returns 0, or -1
+** when memory runs out.  Cost also O(h_p*w_p).
+*/
+static int release_any_order(rip_sim *s, int64_t *vt, const int64_t *rowt, const int64_t *colt)
+{
+    const rip_layer *L = &s->L;
+    const int64_t H = L->h_out, W = L->w_out;
+    s->released_at_start = 0;
+    if (s->exec == RIP_EXEC_HB_TAPS_READER) {
+        int64_t *last = rip_sim_alloc_i64_raw(L->h_p * L->w_p); /* h_p*w_p <= n_in_padded, no overflow */
+        if (last == NULL)
+            return -1;
+        for (int64_t x = 0; x < L->h_p * L->w_p; x++)
+            last[x] = -1;
+        for (int64_t r = 0; r < H; r++)
+            for (int64_t c = 0; c < W; c++)
+                for (int64_t a = 0; a < L->k_h; a++)
+                    for (int64_t b = 0; b < L->k_w; b++) {
+                        const int64_t x = (r * L->s_h + a * L->d_h) * L->w_p + c * L->s_w + b * L->d_w;
+                        if (last[x] < vt[r * W + c])
+                            last[x] = vt[r * W + c];
+                    }
+        for (int64_t x = 0; x < L->h_p * L->w_p; x++) {
+            if (last[x] < 0)
+                s->released_at_start += L->cin;
+            else
+                s->released[last[x]] += L->cin;
+        }
+        free(last);
+        return 0;
+    }
+    for (int64_t r = 0; r < H; r++)
+        for (int64_t c = 0; c < W; c++) {
+            if (r > 0 && vt[(r - 1) * W + c] > vt[r * W + c])
+                vt[r * W + c] = vt[(r - 1) * W + c];
+            if (c > 0 && vt[r * W + c - 1] > vt[r * W + c])
+                vt[r * W + c] = vt[r * W + c - 1];
+        }
+    for (int64_t i = 0; i < L->h_p; i++)
+        for (int64_t j = 0; j < L->w_p; j++)
+            s->released[vt[rowt[i] * W + colt[j]]] += L->cin;
+    return 0;
+}
 
 /*
 ** Fill s->released and s->released_at_start for the release rule of
@@ -52,6 +106,10 @@ int hb_fast_release(rip_sim *s)
         rip_axis_window_corner(L->w_p, W, L->s_w, colt);
     }
 
+    if (!s->order_monotone) {
+        rc = release_any_order(s, vt, rowt, colt);
+        goto out;
+    }
     s->released_at_start = 0;
     for (int64_t i = 0; i < L->h_p; i++) {
         const int64_t r = rowt[i];
@@ -71,17 +129,12 @@ out:
 }
 
 /*
-** Fill s->order, s->released, s->released_at_start.  Returns 0, or -1 when
-** memory runs out.  Cost as hb_fast_release plus the order, O(n_pix).
+** Fill s->released, s->released_at_start for the order s->order (set by
+** exec.c).  Returns 0, or -1 when memory runs out.  Cost as hb_fast_release.
 */
 int hb_fast_build(rip_sim *s)
 {
-    /* Each allocation checked at once, per-pixel tables first: a layer
-    ** too large to simulate fails before anything big has been zeroed. */
-    if ((s->order = rip_sim_alloc_i64_raw(s->n_pix)) == NULL ||
-        (s->released = rip_sim_alloc_i64_raw(s->n_pix)) == NULL) /* zeroed by hb_fast_release */
-        return -1;
-    if (rip_herringbone_order(s->L.h_out, s->L.w_out, s->order) != 0)
+    if ((s->released = rip_sim_alloc_i64_raw(s->n_pix)) == NULL) /* zeroed by hb_fast_release */
         return -1;
     return hb_fast_release(s);
 }

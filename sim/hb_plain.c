@@ -19,13 +19,16 @@
 **                i.e. r <= min(floor(i/s_h), h_out-1) and likewise c: an
 **                up-left rectangle of the output grid, whose latest visit
 **                is read off a 2D prefix maximum of the visit times.
+** Nothing here depends on which order s->order is (herringbone, row-major
+** or any permutation of the output pixels).
 ** The per-scalar times are then counted one scalar at a time into
 ** released[step] and dropped, so a run costs O(n_out), not O(n_in).
 */
 #include "sim_internal.h"
 
 /*
-** Fill s->order and s->released (and s->released_at_start).  Returns 0, or
+** Fill s->released (and s->released_at_start) for the visiting order
+** s->order, any permutation (exec.c sets it).  Returns 0, or
 ** -1 when memory runs out.  Cost O(n_in_padded + n_pix*k_h*k_w*cin) time
 ** (reader rule) or O(n_in_padded + n_pix) (window rule); peak memory
 ** 8*n_in_padded bytes for the per-scalar times plus O(n_pix) int64.
@@ -39,10 +42,7 @@ int hb_plain_build(rip_sim *s)
     /* Largest table first, each checked at once: a layer too large to
     ** simulate fails before anything big has been allocated and zeroed. */
     int64_t *when = rip_sim_alloc_i64(L->n_in_padded); /* release step per scalar */
-    if (when == NULL || (s->order = rip_sim_alloc_i64(s->n_pix)) == NULL ||
-        (s->released = rip_sim_alloc_i64(s->n_pix)) == NULL)
-        goto out;
-    if (rip_herringbone_order(H, W, s->order) != 0)
+    if (when == NULL || (s->released = rip_sim_alloc_i64(s->n_pix)) == NULL)
         goto out;
 
     if (s->exec == RIP_EXEC_HB_TAPS_READER) {

@@ -12,6 +12,8 @@
 ** (i = 0..n-2): the sequence above, which covers the grid exactly once
 ** (pixel (r,c) with r <= c lies on major leg r, one with r > c on minor
 ** leg c, in the rows-major case; symmetric otherwise).
+** Also the row-major order: the two are instances of the visiting order
+** the herringbone engines take (rip_sim_new_order).
 */
 #include "sim.h"
 
@@ -40,5 +42,15 @@ int rip_herringbone_order(int64_t h_out, int64_t w_out, int64_t *order)
                 order[k++] = i * w_out + c;
         }
     }
+    return 0;
+}
+
+/* Contract (sim.h): 0, 1, ..., h_out*w_out - 1; -1 as above. */
+int rip_row_major_order(int64_t h_out, int64_t w_out, int64_t *order)
+{
+    if (h_out < 1 || w_out < 1 || order == NULL)
+        return -1;
+    for (int64_t q = 0; q < h_out * w_out; q++)
+        order[q] = q;
     return 0;
 }

@@ -63,6 +63,17 @@ typedef struct rip_sim rip_sim;
 ** rip_layer_derive(), or e / engine is out of range.  The layer is copied.
 */
 rip_sim *rip_sim_new(const rip_layer *L, rip_exec e, rip_engine engine);
+/*
+** The same for a herringbone pool configuration (herringbone_taps or
+** herringbone_taps_reader) visiting the output pixels in order[] (the
+** h_out*w_out indices r*w_out + c in visit order, copied): the
+** herringbone order and the row-major order are two instances of it
+** (sim/README.md, "Visiting orders").  order NULL is the herringbone order,
+** i.e. rip_sim_new().  Returns NULL as rip_sim_new(), and also when e is a
+** RiP configuration with order non-NULL or order is not a permutation of
+** the output pixels.
+*/
+rip_sim *rip_sim_new_order(const rip_layer *L, rip_exec e, rip_engine engine, const int64_t *order);
 void rip_sim_free(rip_sim *s);
 
 /* Run the traversal with gap delta >= 0.  Returns true iff it completes;
@@ -153,5 +164,9 @@ int64_t rip_sim_read_scalars(const rip_layer *L);
 ** order[].  Returns 0, or -1 if h_out or w_out < 1.
 */
 int rip_herringbone_order(int64_t h_out, int64_t w_out, int64_t *order);
+
+/* Row-major visiting order (0, 1, ..., h_out*w_out - 1) into order[], the
+** order of the RiP configurations.  Returns 0, or -1 as above. */
+int rip_row_major_order(int64_t h_out, int64_t w_out, int64_t *order);
 
 #endif

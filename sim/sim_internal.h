@@ -45,7 +45,9 @@ struct rip_sim {
                                first_live is built */
 
     /* herringbone configurations */
-    int64_t *order;         /* [n_pix] step -> pixel index r*w_out + c */
+    int64_t *order;         /* [n_pix] step -> pixel index r*w_out + c (any permutation) */
+    bool order_monotone;    /* visit time non-decreasing along every row and column
+                               (herringbone, row-major): the fast engine's corner lookup */
     int64_t *released;      /* [n_pix] input scalars released after step t's writes */
     int64_t released_at_start; /* never-read scalars freed before the first write (reader rule) */
 };
@@ -83,8 +85,8 @@ void rip_axis_window_corner(int64_t n_pos, int64_t n_out, int64_t s, int64_t *co
 */
 int rip_plain_build(rip_sim *s);   /* rip_plain.c: last_reader */
 int rip_fast_build(rip_sim *s);    /* rip_fast.c:  first_live */
-int hb_plain_build(rip_sim *s);    /* hb_plain.c:  order, released */
-int hb_fast_build(rip_sim *s);     /* hb_fast.c:   order, released */
+int hb_plain_build(rip_sim *s);    /* hb_plain.c:  released, from s->order */
+int hb_fast_build(rip_sim *s);     /* hb_fast.c:   released, from s->order */
 int hb_pruned_build(rip_sim *s);   /* hb_pruned.c: order, released, n_stored (both engines) */
 /* hb_fast.c: released and released_at_start for s->exec's rule, from
 ** s->order (the part of hb_fast_build that rip_sim_retarget redoes). */

@@ -12,6 +12,8 @@
 #include "args.h"
 #include "cli.h"
 #include "db.h"
+#include "optimum.h"
+#include "progress_line.h"
 #include "root.h"
 #include "sweep.h"
 
@@ -22,7 +24,11 @@ static const char about[] =
     "database.\n"
     "With --execute, also run every layer with the int8 kernels in place at the\n"
     "truth of each rip_* configuration and at truth - 1, against dual buffering\n"
-    "(table executions; see 'ripsim execute --help').\n";
+    "(table executions; see 'ripsim execute --help').\n"
+    "With --optimum P, also store the traversal-optimal gap (see 'ripsim optimal\n"
+    "--help') of every layer with at most P output pixels (table optima, view\n"
+    "optimum_gaps), which 'ripsim report' then compares with every truth and\n"
+    "closed form.\n";
 
 static const char notes[] =
     "Interrupted (Ctrl-C, kill, even kill -9) and rerun with the same arguments,\n"
@@ -98,7 +104,8 @@ static int print_executions(sqlite3 *db, const char *path)
     return 0;
 }
 
-static int print_summary(const char *path, const rip_sweep_result *r, double seconds)
+static int print_summary(const char *path, const rip_sweep_result *r, double seconds,
+                         const rip_optima_result *opt, int64_t opt_pixels)
 {
     sqlite3 *db = NULL;
     sqlite3_stmt *st = NULL;
@@ -141,6 +148,10 @@ static int print_summary(const char *path, const rip_sweep_result *r, double sec
                sqlite3_column_int64(st, 4), sqlite3_column_int64(st, 5));
     sqlite3_finalize(st);
     st = NULL;
+    if (opt_pixels > 0)
+        printf("\noptimum: %lld of %lld layers with at most %lld output pixels (%lld by this run); "
+               "table optima, view optimum_gaps\n", (long long)(opt->before + opt->added),
+               (long long)opt->eligible, (long long)opt_pixels, (long long)opt->added);
     if (print_executions(db, path) != 0) {
         rip_db_close(db);
         return RIP_EX_IOERR;
@@ -159,7 +170,7 @@ int rip_cmd_sweep(int argc, char **argv)
         .db_path = NULL, .jobs = cpus > 0 ? (int)(cpus < 64 ? cpus : 64) : 1,
         .shard_index = 0, .shard_count = 1, .progress = isatty(2) == 1,
     };
-    int64_t seed = (int64_t)o.seed, jobs = o.jobs, shard[2] = {0, 1};
+    int64_t seed = (int64_t)o.seed, jobs = o.jobs, shard[2] = {0, 1}, opt_pixels = 0;
     const rip_opt opts[] = {
         {.name = "--n", .kind = RIP_OPT_INT, .dest = &o.n_layers, .metavar = "N", .lo = 1, .hi = 1000000000,
          .help = "layers in the sweep (default 10000; 1..1000000000)"},
@@ -180,10 +191,14 @@ int rip_cmd_sweep(int argc, char **argv)
         {.name = "--full-bisection", .kind = RIP_OPT_FLAG, .dest = &o.full_bisection, .flag_value = true,
          .help = "find each truth by binary search over [0, N_out] instead of\n"
                  "the one-pass gap confirmed by two runs (same truths, slower)"},
+        {.name = "--optimum", .kind = RIP_OPT_INT, .dest = &opt_pixels, .metavar = "P", .lo = 1,
+         .hi = RIP_OPTIMUM_MAX_PIXELS,
+         .help = "also the traversal-optimal gap of every layer with at most P\n"
+                 "output pixels (1..30; 16: milliseconds a layer, 25: seconds)"},
     };
     const rip_cmd cmd = {
         .name = "sweep", .synopsis = "[--n N] [--seed S] [--db FILE] [--jobs J] [--shard I/K] [--quiet] [--execute] "
-                    "[--full-bisection]",
+                    "[--full-bisection] [--optimum P]",
         .about = about, .opts = opts, .n_opts = sizeof opts / sizeof opts[0], .notes = notes, .exits = exits,
         .n_exits = sizeof exits / sizeof exits[0], .example = "ripsim sweep --n 2000 --db /tmp/s.db",
     };
@@ -208,5 +223,17 @@ int rip_cmd_sweep(int argc, char **argv)
         return rip_exit_status(s);
     }
     double seconds = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
-    return print_summary(o.db_path, &r, seconds);
+    rip_optima_result opt = {0};
+    if (opt_pixels > 0) {
+        rip_progress pr;
+        rip_progress_init(&pr, "sweep", "optima", o.progress);
+        rip_progress_cb cb = rip_progress_callback(&pr);
+        s = rip_db_optima_fill(o.db_path, opt_pixels, &cb, &opt, err);
+        rip_progress_end(&pr);
+        if (s != RIP_OK) {
+            fprintf(stderr, "ripsim sweep: %s\n", err);
+            return rip_exit_status(s);
+        }
+    }
+    return print_summary(o.db_path, &r, seconds, &opt, opt_pixels);
 }

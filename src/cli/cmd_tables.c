@@ -20,6 +20,7 @@
 #include "progress_line.h"
 #include "table2.h"
 #include "table6.h"
+#include "optimum_report.h"
 
 static const char about[] =
     "Regenerate one of the paper's tables or figures from data:\n"
@@ -33,6 +34,12 @@ static const char about[] =
     "           MILP, program sizes and solve times (results/table7.md)\n"
     "  fig1     Fig. 1: MCUNet-in3's arena across its operators under naive dual\n"
     "           buffering, TinyEngine and RiP (results/fig1.svg and fig1.png)\n"
+    "  optimum  the traversal-optimal gap against herringbone and RiP on every\n"
+    "           small restricted layer and 2,000 anisotropic ones (results/optimum.md)\n"
+    "  fig3     Fig. 2/3: row-major, herringbone and optimal visiting orders on\n"
+    "           uneven grids (results/fig3.svg)\n"
+    "  fig_optimum  herringbone and RiP gaps against the optimum\n"
+    "           (results/fig_optimum.svg)\n"
     "  deployment  results/deployment.json from the raw output of the firmware\n"
     "           tools given by --lines (./build.sh firmware does this)\n"
     "table3 adds the deployment table when --deployment FILE (default\n"
@@ -54,8 +61,9 @@ static const rip_exit_doc exits[] = {
     {74, "the output cannot be written (or rsvg-convert failed)"},
 };
 
-static const char *const names[] = {"table3", "table6", "table7", "fig1", "deployment", "table2", NULL};
-enum { TABLE3, TABLE6, TABLE7, FIG1, DEPLOYMENT, TABLE2 };
+static const char *const names[] = {"table3", "table6", "table7", "fig1", "deployment", "table2",
+                                    "optimum", "fig3", "fig_optimum", NULL};
+enum { TABLE3, TABLE6, TABLE7, FIG1, DEPLOYMENT, TABLE2, OPTIMUM, FIG3, FIG_OPTIMUM };
 
 /* fig1: the PNG beside the SVG, through a temporary file renamed when complete. */
 static int write_png(const char *svg)
@@ -169,7 +177,7 @@ int rip_cmd_tables(int argc, char **argv)
         .synopsis = "NAME [--out FILE] [--layers-dir DIR] [--models-dir DIR]\n"
                     "       [--time-limit S] [--no-times] [--deployment FILE] [--lines FILE]",
         .about = about, .opts = opts, .n_opts = sizeof opts / sizeof opts[0], .pos = &name, .min_pos = 1,
-        .max_pos = 1, .missing = "which table? table2, table3, table6, table7, fig1 or deployment", .notes = notes, .exits = exits,
+        .max_pos = 1, .missing = "which table? table2, table3, table6, table7, fig1, deployment, optimum, fig3 or fig_optimum", .notes = notes, .exits = exits,
         .n_exits = sizeof exits / sizeof exits[0], .example = "ripsim tables table6 --out /tmp/table6.md",
     };
     int rc = rip_args_parse(&cmd, argc, argv, stdout, stderr);
@@ -180,12 +188,13 @@ int rip_cmd_tables(int argc, char **argv)
         if (strcmp(name, names[k]) == 0)
             which = k;
     if (which < 0)
-        return rip_args_usage(&cmd, "unknown table '%s' (known: table2, table3, table6, table7, fig1, deployment)", name);
+        return rip_args_usage(&cmd, "unknown table '%s' (known: table2, table3, table6, table7, fig1, deployment, optimum, fig3, fig_optimum)", name);
     if ((which == DEPLOYMENT) != (lines != NULL))
         return rip_args_usage(&cmd, which == DEPLOYMENT ? "deployment needs --lines FILE"
                                                         : "--lines is only for deployment");
     static const char *const defaults[] = {"results/table3.md", "results/table6.md", "results/table7.md",
-                                           "results/fig1.svg", "results/deployment.json", "results/table2.md"};
+                                           "results/fig1.svg", "results/deployment.json", "results/table2.md",
+                                           "results/optimum.md", "results/fig3.svg", "results/fig_optimum.svg"};
     char outbuf[4096], dirbuf[4096], modbuf[4096], depbuf[4096];
     bool dep_given = deployment != NULL;
     if ((!out && !(out = rip_root_path("tables", "--out", defaults[which], outbuf, sizeof outbuf))) ||
@@ -227,12 +236,15 @@ int rip_cmd_tables(int argc, char **argv)
     }
 
     rip_progress pr;
-    rip_progress_init(&pr, "tables", which == TABLE6 ? "layers" : "models", which != FIG1);
+    rip_progress_init(&pr, "tables", which == TABLE6 || which >= OPTIMUM ? "layers" : "models", which != FIG1);
     rip_progress_cb cb = rip_progress_callback(&pr);
     rip_progress_tick(&pr);
     rip_status s = which == TABLE3 ? rip_table3_write(o.f, models, have_dep ? &dep : NULL, &cb, err)
                  : which == TABLE6 ? rip_table6_write(o.f, dir, &cb, err)
                  : which == TABLE7 ? rip_table7_write(o.f, models, (double)time_limit, !no_times, &cb, err)
+                 : which == OPTIMUM ? rip_optimum_md_write(o.f, &cb, err)
+                 : which == FIG3 ? rip_fig3_write(o.f, err)
+                 : which == FIG_OPTIMUM ? rip_fig_optimum_write(o.f, &cb, err)
                                    : rip_fig1_write(o.f, models, err);
     rip_progress_end(&pr);
     rip_deploy_free(&dep);

@@ -17,13 +17,14 @@ static const struct {
     const char *summary;
 } commands[] = {
     {"layer", rip_cmd_layer, "one layer: closed forms beside simulated truths (paper Tab. 2)"},
+    {"optimal", rip_cmd_optimal, "one small layer: the smallest herringbone gap over every visiting order"},
     {"layers", rip_cmd_layers, "a CSV table of layers: every closed form, every truth, the workspace ratios"},
     {"execute", rip_cmd_execute, "one layer run by the int8 kernels in place and in dual buffers, compared"},
     {"sweep", rip_cmd_sweep, "the seeded 10,000-layer sweep: verdicts of every closed form into SQLite"},
     {"merge", rip_cmd_merge, "combine sweep shards into one database"},
     {"migrate", rip_cmd_migrate, "convert a sweep database of an older schema (version 1 or 2) in place"},
     {"report", rip_cmd_report, "paper Sec. 5.2 and Tab. 5 from a sweep database, beside the paper"},
-    {"tables", rip_cmd_tables, "regenerate the paper's tables and figures from data (table3, table6, table7, fig1)"},
+    {"tables", rip_cmd_tables, "regenerate the paper's tables and figures from data (table2, table3, fig3, optimum, ...)"},
     {"claims", rip_cmd_claims, "every checkable claim of the paper, verdict and evidence (results/claims.md, figures)"},
     {"plan", rip_cmd_plan, "place a model graph's tensors in one arena (paper Sec. 4.3 strategies)"},
     {"codegen", rip_cmd_codegen, "C code for one model under the base or rip plan (arena, kernels, seeded weights)"},

@@ -33,6 +33,7 @@
 
 #include "evaluate.h"
 #include "layer.h"
+#include "progress.h"
 #include "status.h"
 
 #define RIP_DB_SCHEMA_VERSION 4
@@ -45,6 +46,7 @@
 
 extern const char rip_db_schema_sql[];
 extern const char rip_db_executions_sql[];   /* what version 2 added to version 1 */
+extern const char rip_db_optima_sql[];       /* table optima, view optimum_gaps (sweep --optimum) */
 extern const char rip_db_recount_sql[];      /* versions 3, 4: rebuild verdict_counts from the rows */
 extern const char rip_db_schema_v2_sql[];    /* version 2, as older ripsim created it (tests) */
 extern const char rip_db_schema_v3_sql[];    /* version 3, as older ripsim created it (tests) */
@@ -193,5 +195,24 @@ rip_status rip_db_temp_beside(const char *path, const char *tag, const struct st
 int rip_db_replace(const char *tmp, const char *path);
 /* Remove tmp and its rollback journal, if any. */
 void rip_db_remove_temp(const char *tmp);
+
+typedef struct rip_optima_result {
+    int64_t eligible;   /* stored layers with at most max_pixels output pixels */
+    int64_t before;     /* of those, with an optimum at the start */
+    int64_t added;      /* optima this call computed and committed */
+} rip_optima_result;
+
+/*
+** `ripsim sweep --optimum P` (db_optima.c): create table optima and view
+** optimum_gaps if missing, then compute and store the traversal-optimal
+** gap (sim/optimum.h) of every stored layer with at most max_pixels output
+** pixels that has none, in committed batches (a rerun resumes).  The
+** database must have passed rip_db_inspect.  RIP_OK; RIP_S_BUSY,
+** RIP_S_CANTCREATE, RIP_S_IO, RIP_S_NOMEM, RIP_S_DATA (a stored layer that
+** does not derive), RIP_S_INTERNAL (the simulator did not confirm an
+** optimum), with err.
+*/
+rip_status rip_db_optima_fill(const char *path, int64_t max_pixels, const rip_progress_cb *progress,
+                              rip_optima_result *res, char err[RIP_ERR_LEN]);
 
 #endif

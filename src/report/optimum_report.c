@@ -1,0 +1,415 @@
+/*
+** optimum_report.c — results/optimum.md, results/fig_optimum.svg and
+** results/fig3.svg (optimum_report.h): the traversal-optimal gap
+** (sim/optimum.h) against the fixed visiting orders of the paper.
+**
+** Every number comes from the exact search and the simulator; the layer
+** sets are fixed (the restricted grid below, PCG32 streams for the
+** anisotropic set), so the files are byte-reproducible.
+*/
+#include <stdlib.h>
+#include <string.h>
+
+#include "optimum.h"
+#include "optimum_report.h"
+#include "pcg32.h"
+#include "sim.h"
+#include "spec.h"
+
+/* fig3's grids: 3x6 and 6x3 */
+#define FIG3_MAX_PIXELS 18
+/* Largest grid of both sets: 2^16 states a layer keeps each file in seconds. */
+#define SET_MAX_PIXELS 16
+
+typedef struct {
+    rip_layer L;
+    int64_t opt, lower, row;        /* optimum, its lower bound, row-major under the reader rule */
+    int64_t truth[RIP_EXEC_COUNT];
+    int64_t order[RIP_OPTIMUM_MAX_PIXELS];
+} row;
+
+static const int64_t restricted_k[] = {1, 3, 5, 7, 9};
+enum { N_K = sizeof restricted_k / sizeof restricted_k[0], N_RESTRICTED = 4 * N_K * 8 * 8 };
+
+/* Layer i of the restricted set: output n x n (n = 1..4), odd k, cin and
+** cout 1..8, p = 0, s = d = 1, square input h = n + k - 1. */
+static rip_layer restricted_layer(int i)
+{
+    const int64_t cout = i % 8 + 1, cin = i / 8 % 8 + 1, k = restricted_k[i / 64 % N_K], n = i / (64 * N_K) + 1;
+    return rip_layer_make(cin, cout, n + k - 1, n + k - 1, k, k, 1, 1, 1, 1, 0, 0);
+}
+
+/* Layer i of the anisotropic set: its own PCG32 stream; rectangular kernels,
+** stride, dilation, per-side padding; redrawn until it derives, has 2 to
+** SET_MAX_PIXELS output pixels and is not restricted. */
+static rip_layer aniso_layer(int i)
+{
+    rip_pcg32 g;
+    rip_pcg32_seed(&g, RIP_OPTIMUM_ANISO_SEED, (uint64_t)i);
+    char err[RIP_ERR_LEN];
+    for (;;) {
+        rip_layer L = rip_layer_make(rip_pcg32_range(&g, 1, 8), rip_pcg32_range(&g, 1, 8), rip_pcg32_range(&g, 1, 12),
+                                     rip_pcg32_range(&g, 1, 12), rip_pcg32_range(&g, 1, 4), rip_pcg32_range(&g, 1, 4),
+                                     rip_pcg32_range(&g, 1, 3), rip_pcg32_range(&g, 1, 3), rip_pcg32_range(&g, 1, 2),
+                                     rip_pcg32_range(&g, 1, 2), 0, 0);
+        L.p_top = rip_pcg32_range(&g, 0, L.d_h * (L.k_h - 1));
+        L.p_bottom = rip_pcg32_range(&g, 0, L.d_h * (L.k_h - 1));
+        L.p_left = rip_pcg32_range(&g, 0, L.d_w * (L.k_w - 1));
+        L.p_right = rip_pcg32_range(&g, 0, L.d_w * (L.k_w - 1));
+        if (rip_layer_derive(&L, err) == 0 && L.h_out * L.w_out >= 2 &&
+            L.h_out * L.w_out <= SET_MAX_PIXELS && !rip_layer_is_restricted(&L))
+            return L;
+    }
+}
+
+/* Optimum and the six truths of r->L (derived here).  RIP_OK or a status with err. */
+static rip_status solve(row *r, int64_t max_pixels, char err[RIP_ERR_LEN])
+{
+    if (rip_layer_derive(&r->L, err) != 0)
+        return RIP_S_INTERNAL;
+    rip_optimum o;
+    rip_status st = rip_optimum_search(&r->L, max_pixels, &o, err);
+    if (st != RIP_OK)
+        return st;
+    r->opt = o.gap;
+    r->lower = o.lower;
+    r->row = o.row_gap;
+    memcpy(r->order, o.order, (size_t)o.n_pix * sizeof *o.order);
+    rip_optimum_free(&o);
+    if (rip_sim_truths(&r->L, RIP_ENGINE_FAST, RIP_SEARCH_BRACKET, r->truth, NULL, NULL, err) != 0)
+        return RIP_S_INTERNAL;
+    return RIP_OK;
+}
+
+/* Solve n layers made by make(i) into *rows (malloc'd).  progress counts. */
+static rip_status solve_set(rip_layer (*make)(int), int n, int64_t done0, int64_t total, row **rows,
+                            const rip_progress_cb *progress, char err[RIP_ERR_LEN])
+{
+    row *rs = calloc((size_t)n, sizeof *rs);
+    if (rs == NULL) {
+        snprintf(err, RIP_ERR_LEN, "out of memory");
+        return RIP_S_NOMEM;
+    }
+    for (int i = 0; i < n; i++) {
+        if (i % 64 == 0)
+            rip_progress_report(progress, done0 + i, total, "layers");
+        rs[i].L = make(i);
+        rip_status st = solve(&rs[i], SET_MAX_PIXELS, err);
+        if (st != RIP_OK) {
+            free(rs);
+            return st;
+        }
+    }
+    *rows = rs;
+    return RIP_OK;
+}
+
+/* The visit order of r as "(row,col) (row,col) ..." into buf. */
+static void order_text(const row *r, char *buf, size_t len)
+{
+    size_t at = 0;
+    buf[0] = '\0';
+    for (int64_t t = 0; t < r->L.h_out * r->L.w_out && at + 16 < len; t++)
+        at += (size_t)snprintf(buf + at, len - at, "%s(%lld,%lld)", t ? " " : "",
+                               (long long)(r->order[t] / r->L.w_out), (long long)(r->order[t] % r->L.w_out));
+}
+
+static double pct(int64_t a, int64_t b)
+{
+    return b > 0 ? 100.0 * (double)a / (double)b : 0.0;
+}
+
+/* The four RiP configurations' smallest truth: the best RiP execution. */
+static int64_t best_rip(const row *r)
+{
+    int64_t m = r->truth[RIP_EXEC_PADDED_GATHER];
+    for (int e = RIP_EXEC_PADDED_TAPS; e <= RIP_EXEC_DENSE_TAPS; e++)
+        if (r->truth[e] < m)
+            m = r->truth[e];
+    return m;
+}
+
+/* Per fixed-order gap: how often the optimum is below it, and the largest
+** difference with its layer. */
+static void compare_rows(FILE *f, const row *rs, int n)
+{
+    static const struct { const char *name; int e; } cols[] = {
+        {"herringbone_taps_reader (herringbone order)", RIP_EXEC_HB_TAPS_READER},
+        {"herringbone_taps (window release)", RIP_EXEC_HB_TAPS},
+        {"reader rule in row-major order", -1},
+        {"rip_padded_gather", RIP_EXEC_PADDED_GATHER},
+        {"rip_padded_taps", RIP_EXEC_PADDED_TAPS},
+        {"rip_dense_gather", RIP_EXEC_DENSE_GATHER},
+        {"rip_dense_taps", RIP_EXEC_DENSE_TAPS},
+        {"best of the four RiP configurations", -2},
+    };
+    fprintf(f, "| fixed order | optimum below | optimum equal | optimum above | largest (fixed - optimum) | its layer |\n");
+    fprintf(f, "|---|---:|---:|---:|---:|---|\n");
+    for (size_t c = 0; c < sizeof cols / sizeof cols[0]; c++) {
+        int64_t below = 0, equal = 0, above = 0, worst = INT64_MIN;
+        int wi = 0;
+        for (int i = 0; i < n; i++) {
+            const int64_t v = cols[c].e >= 0 ? rs[i].truth[cols[c].e] : cols[c].e == -1 ? rs[i].row : best_rip(&rs[i]);
+            below += rs[i].opt < v;
+            equal += rs[i].opt == v;
+            above += rs[i].opt > v;
+            if (v - rs[i].opt > worst) {
+                worst = v - rs[i].opt;
+                wi = i;
+            }
+        }
+        char spec[256];
+        rip_spec_format(&rs[wi].L, spec, sizeof spec);
+        fprintf(f, "| %s | %lld (%.1f%%) | %lld (%.1f%%) | %lld (%.1f%%) | %lld | `%s` |\n", cols[c].name,
+                (long long)below, pct(below, n), (long long)equal, pct(equal, n), (long long)above, pct(above, n),
+                (long long)worst, spec);
+    }
+}
+
+/* Contract (optimum_report.h). */
+rip_status rip_optimum_md_write(FILE *f, const rip_progress_cb *progress, char err[RIP_ERR_LEN])
+{
+    row *rs = NULL, *as = NULL;
+    const int64_t total = N_RESTRICTED + RIP_OPTIMUM_ANISO_LAYERS;
+    rip_status st = solve_set(restricted_layer, N_RESTRICTED, 0, total, &rs, progress, err);
+    if (st != RIP_OK)
+        return st;
+    if ((st = solve_set(aniso_layer, RIP_OPTIMUM_ANISO_LAYERS, N_RESTRICTED, total, &as, progress, err)) != RIP_OK) {
+        free(rs);
+        return st;
+    }
+    rip_progress_report(progress, total, total, "layers");
+
+    fprintf(f, "# The traversal-optimal gap against herringbone and RiP\n\n");
+    fprintf(f, "Generated by `ripsim tables optimum` (a test regenerates it and compares byte for byte).\n\n");
+    fprintf(f, "The *optimum* of a layer is the smallest `herringbone_taps_reader` gap (count-based slot pool, "
+               "every input released after its last reader) over **every** visiting order of the output "
+               "pixels, found by `ripsim optimal`'s exact search (dynamic programming over the sets of produced "
+               "pixels) and confirmed by the simulator run on the order found (it completes at the optimum and "
+               "fails one scalar below). The fixed orders are the simulated truths of `ripsim layer`. The RiP "
+               "configurations store their input at addresses, not in a pool, so their gaps are compared with "
+               "the optimum as workspace numbers, not as the same rule in another order; the row-major order "
+               "under the pool rule is that comparison. Where a RiP gap is below the optimum (\"optimum "
+               "above\"), RiP's own rule is the cheaper one: a gather configuration reads all of a pixel's taps "
+               "before writing it, and the dense layout stores no padding.\n\n");
+
+    /* restricted: the Gural-Murmann claim */
+    int64_t eq_r = 0, eq_w = 0, below_rip = 0;
+    for (int i = 0; i < N_RESTRICTED; i++) {
+        eq_r += rs[i].opt == rs[i].truth[RIP_EXEC_HB_TAPS_READER];
+        eq_w += rs[i].opt == rs[i].truth[RIP_EXEC_HB_TAPS];
+        below_rip += rs[i].opt < best_rip(&rs[i]);
+    }
+    fprintf(f, "## Restricted layers: is herringbone optimal (Gural and Murmann)?\n\n");
+    fprintf(f, "Every restricted layer (p = 0, s = d = 1, odd square kernel, square input) with an output "
+               "grid of n x n, n = 1..4, kernel k in {1, 3, 5, 7, 9} and C_in, C_out in 1..8: %d layers.\n\n",
+            N_RESTRICTED);
+    fprintf(f, "- `herringbone_taps_reader` (the herringbone order under the optimum's own rule) equals the "
+               "optimum on **%lld of %d** layers; above it on %lld.\n", (long long)eq_r, N_RESTRICTED,
+            (long long)(N_RESTRICTED - eq_r));
+    fprintf(f, "- `herringbone_taps` (window release, the paper's herringbone) equals the optimum on %lld of %d "
+               "(it releases no earlier than the reader rule, so it is never below).\n", (long long)eq_w, N_RESTRICTED);
+    fprintf(f, "- The optimum is below the best RiP configuration on %lld of %d.\n\n", (long long)below_rip,
+            N_RESTRICTED);
+    if (eq_r < N_RESTRICTED) {
+        fprintf(f, "Every counterexample (herringbone_taps_reader above the optimum), with an optimal order "
+                   "as (row,col) in visit order:\n\n");
+        fprintf(f, "| layer | grid | optimum | herringbone reader | herringbone window | optimal order |\n");
+        fprintf(f, "|---|---|---:|---:|---:|---|\n");
+        for (int i = 0; i < N_RESTRICTED; i++) {
+            if (rs[i].opt == rs[i].truth[RIP_EXEC_HB_TAPS_READER])
+                continue;
+            char spec[256], ord[512];
+            rip_spec_format(&rs[i].L, spec, sizeof spec);
+            order_text(&rs[i], ord, sizeof ord);
+            fprintf(f, "| `%s` | %lldx%lld | %lld | %lld | %lld | %s |\n", spec, (long long)rs[i].L.h_out,
+                    (long long)rs[i].L.w_out, (long long)rs[i].opt, (long long)rs[i].truth[RIP_EXEC_HB_TAPS_READER],
+                    (long long)rs[i].truth[RIP_EXEC_HB_TAPS], ord);
+        }
+        fprintf(f, "\n");
+    } else {
+        fprintf(f, "No counterexample: on every one of these layers the herringbone order is optimal.\n\n");
+    }
+    fprintf(f, "Per fixed order on the restricted layers:\n\n");
+    compare_rows(f, rs, N_RESTRICTED);
+
+    /* anisotropic */
+    int64_t below_hb = 0, below_rp = 0, below_both = 0;
+    for (int i = 0; i < RIP_OPTIMUM_ANISO_LAYERS; i++) {
+        const bool h = as[i].opt < as[i].truth[RIP_EXEC_HB_TAPS_READER], r = as[i].opt < best_rip(&as[i]);
+        below_hb += h;
+        below_rp += r;
+        below_both += h && r;
+    }
+    fprintf(f, "\n## Anisotropic layers\n\n");
+    fprintf(f, "%d seeded layers (PCG32 seed %u, stream i for layer i): C_in, C_out 1..8, input 1..12 per "
+               "axis, kernel 1..4, stride 1..3, dilation 1..2 per axis, each side padded 0..d(k-1) on its own, "
+               "output grid of 2 to %d pixels, restricted layers redrawn.\n\n",
+            RIP_OPTIMUM_ANISO_LAYERS, RIP_OPTIMUM_ANISO_SEED, SET_MAX_PIXELS);
+    fprintf(f, "- Optimum below herringbone (`herringbone_taps_reader`): **%lld (%.1f%%)**.\n", (long long)below_hb,
+            pct(below_hb, RIP_OPTIMUM_ANISO_LAYERS));
+    fprintf(f, "- Optimum below the best RiP configuration: **%lld (%.1f%%)**.\n", (long long)below_rp,
+            pct(below_rp, RIP_OPTIMUM_ANISO_LAYERS));
+    fprintf(f, "- Below both: %lld (%.1f%%).\n\n", (long long)below_both, pct(below_both, RIP_OPTIMUM_ANISO_LAYERS));
+    compare_rows(f, as, RIP_OPTIMUM_ANISO_LAYERS);
+
+    /* the largest herringbone gaps over the optimum, with the order */
+    fprintf(f, "\nThe five layers where herringbone is furthest above the optimum:\n\n");
+    fprintf(f, "| layer | grid | optimum | herringbone reader | best RiP | optimal order |\n|---|---|---:|---:|---:|---|\n");
+    int picked[5] = {-1, -1, -1, -1, -1};
+    for (int k = 0; k < 5; k++) {
+        int64_t best = -1;
+        for (int i = 0; i < RIP_OPTIMUM_ANISO_LAYERS; i++) {
+            bool used = false;
+            for (int j = 0; j < k; j++)
+                used |= picked[j] == i;
+            const int64_t d = as[i].truth[RIP_EXEC_HB_TAPS_READER] - as[i].opt;
+            if (!used && d > best) {
+                best = d;
+                picked[k] = i;
+            }
+        }
+        const row *r = &as[picked[k]];
+        char spec[256], ord[512];
+        rip_spec_format(&r->L, spec, sizeof spec);
+        order_text(r, ord, sizeof ord);
+        fprintf(f, "| `%s` | %lldx%lld | %lld | %lld | %lld | %s |\n", spec, (long long)r->L.h_out,
+                (long long)r->L.w_out, (long long)r->opt, (long long)r->truth[RIP_EXEC_HB_TAPS_READER],
+                (long long)best_rip(r), ord);
+    }
+    free(rs);
+    free(as);
+    return RIP_OK;
+}
+
+/* One scatter panel at (x0, y0) of size s: fixed-order gap against optimum. */
+static void scatter(FILE *f, double x0, double y0, double s, const row *rs, int n, int which, const char *title,
+                    int64_t vmax)
+{
+    fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"none\" stroke=\"#444\"/>\n", x0,
+            y0, s, s);
+    fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#999\" stroke-dasharray=\"4 3\"/>\n",
+            x0, y0 + s, x0 + s, y0);
+    fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" font-size=\"14\">%s</text>\n", x0 + s / 2,
+            y0 - 10, title);
+    fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" font-size=\"12\">optimum (scalars)</text>\n",
+            x0 + s / 2, y0 + s + 34);
+    for (int t = 0; t <= 4; t++) {
+        const double v = (double)vmax * t / 4;
+        fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" font-size=\"10\">%.0f</text>\n",
+                x0 + s * t / 4, y0 + s + 14, v);
+        fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\" font-size=\"10\">%.0f</text>\n", x0 - 4,
+                y0 + s - s * t / 4 + 3, v);
+    }
+    for (int i = 0; i < n; i++) {
+        const int64_t v = which >= 0 ? rs[i].truth[which] : best_rip(&rs[i]);
+        fprintf(f, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"2\" fill=\"%s\" fill-opacity=\"0.35\"/>\n",
+                x0 + s * (double)rs[i].opt / (double)vmax, y0 + s - s * (double)v / (double)vmax,
+                v > rs[i].opt ? "#d62728" : v == rs[i].opt ? "#1f77b4" : "#2ca02c");
+    }
+}
+
+/* Contract (optimum_report.h). */
+rip_status rip_fig_optimum_write(FILE *f, const rip_progress_cb *progress, char err[RIP_ERR_LEN])
+{
+    row *as = NULL;
+    rip_status st = solve_set(aniso_layer, RIP_OPTIMUM_ANISO_LAYERS, 0, RIP_OPTIMUM_ANISO_LAYERS, &as, progress, err);
+    if (st != RIP_OK)
+        return st;
+    int64_t vmax = 1;
+    for (int i = 0; i < RIP_OPTIMUM_ANISO_LAYERS; i++) {
+        if (as[i].truth[RIP_EXEC_HB_TAPS_READER] > vmax)
+            vmax = as[i].truth[RIP_EXEC_HB_TAPS_READER];
+        if (best_rip(&as[i]) > vmax)
+            vmax = best_rip(&as[i]);
+    }
+    vmax = (vmax + 49) / 50 * 50;
+    fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"900\" height=\"480\" viewBox=\"0 0 900 480\" "
+               "font-family=\"sans-serif\">\n<rect width=\"900\" height=\"480\" fill=\"white\"/>\n");
+    fprintf(f, "<text x=\"450\" y=\"24\" text-anchor=\"middle\" font-size=\"16\">Fixed visiting orders against the "
+               "traversal optimum, %d anisotropic layers (results/optimum.md)</text>\n", RIP_OPTIMUM_ANISO_LAYERS);
+    scatter(f, 80, 70, 330, as, RIP_OPTIMUM_ANISO_LAYERS, RIP_EXEC_HB_TAPS_READER, "herringbone_taps_reader gap", vmax);
+    scatter(f, 520, 70, 330, as, RIP_OPTIMUM_ANISO_LAYERS, -1, "best RiP configuration gap", vmax);
+    fprintf(f, "<text x=\"450\" y=\"470\" text-anchor=\"middle\" font-size=\"11\">one dot per layer; red: above "
+               "the optimum, blue: equal (on the dashed diagonal), green: below (RiP's own rule is cheaper there)</text>\n</svg>\n");
+    free(as);
+    return RIP_OK;
+}
+
+/* One grid panel: cells numbered by visit step, the order drawn as legs
+** (maximal straight runs of unit moves) with the leg number at each start. */
+static void grid_panel(FILE *f, double x0, double y0, const rip_layer *L, const int64_t *order, const char *title)
+{
+    const double c = 34;
+    const int64_t H = L->h_out, W = L->w_out, P = H * W;
+    fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"13\">%s</text>\n", x0, y0 - 8, title);
+    for (int64_t t = 0; t < P; t++) {
+        const int64_t r = order[t] / W, q = order[t] % W;
+        fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"#f4f4f4\" stroke=\"#bbb\"/>\n",
+                x0 + q * c, y0 + r * c, c, c);
+        fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"9\" fill=\"#888\">%lld</text>\n", x0 + q * c + 2,
+                y0 + r * c + 10, (long long)t);
+    }
+    int64_t leg = 0;
+    for (int64_t t = 0; t < P;) {
+        int64_t u = t + 1;
+        int64_t dr = 0, dc = 0;
+        if (u < P) {
+            dr = order[u] / W - order[t] / W;
+            dc = order[u] % W - order[t] % W;
+        }
+        const bool unit = (dr == 0 && (dc == 1 || dc == -1)) || (dc == 0 && (dr == 1 || dr == -1));
+        if (unit)
+            while (u + 1 < P && order[u + 1] / W - order[u] / W == dr && order[u + 1] % W - order[u] % W == dc)
+                u++;
+        else
+            u = t;
+        fprintf(f, "<polyline fill=\"none\" stroke=\"#1f77b4\" stroke-width=\"2.5\" points=\"");
+        for (int64_t v = t; v <= u; v++)
+            fprintf(f, "%s%.1f,%.1f", v > t ? " " : "", x0 + (order[v] % W) * c + c / 2, y0 + (order[v] / W) * c + c / 2);
+        fprintf(f, "\"/>\n<circle cx=\"%.1f\" cy=\"%.1f\" r=\"8\" fill=\"#d62728\"/>\n", x0 + (order[t] % W) * c + c / 2,
+                y0 + (order[t] / W) * c + c / 2);
+        fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" font-size=\"10\" fill=\"white\">%lld</text>\n",
+                x0 + (order[t] % W) * c + c / 2, y0 + (order[t] / W) * c + c / 2 + 3.5, (long long)++leg);
+        t = u + 1;
+    }
+}
+
+/* Contract (optimum_report.h). */
+rip_status rip_fig3_write(FILE *f, char err[RIP_ERR_LEN])
+{
+    /* two uneven grids: a wide restricted-style one, where herringbone is
+    ** optimal, and the tall anisotropic layer of results/optimum.md where
+    ** herringbone is furthest above the optimum */
+    static const char *const specs[2] = {"cin=1,cout=4,h=5,w=8,k=3",
+                                         "cin=2,cout=8,h=7,w=4,k=4x3,s=2x1,d=1x2,pt=3,pb=2,pl=3,pr=0"};
+    int64_t orders[2][FIG3_MAX_PIXELS];
+    fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"900\" height=\"560\" viewBox=\"0 0 900 560\" "
+               "font-family=\"sans-serif\">\n<rect width=\"900\" height=\"560\" fill=\"white\"/>\n");
+    fprintf(f, "<text x=\"450\" y=\"24\" text-anchor=\"middle\" font-size=\"14\">Visiting orders (paper Fig. 2/3): "
+               "row-major, herringbone and traversal-optimal; legs numbered, cells by visit step</text>\n");
+    for (int g = 0; g < 2; g++) {
+        row r = {0};
+        if (rip_spec_parse(specs[g], &r.L, err) != 0)
+            return RIP_S_INTERNAL;
+        rip_status st = solve(&r, FIG3_MAX_PIXELS, err);
+        if (st != RIP_OK)
+            return st;
+        const rip_layer *L = &r.L;
+        rip_row_major_order(L->h_out, L->w_out, orders[0]);
+        rip_herringbone_order(L->h_out, L->w_out, orders[1]);
+        const double y0 = g == 0 ? 80 : 260;
+        char title[256];
+        snprintf(title, sizeof title, "row-major (RiP order): gap %lld", (long long)r.row);
+        grid_panel(f, 30, y0, L, orders[0], title);
+        snprintf(title, sizeof title, "herringbone: gap %lld", (long long)r.truth[RIP_EXEC_HB_TAPS_READER]);
+        grid_panel(f, 320, y0, L, orders[1], title);
+        snprintf(title, sizeof title, r.opt < r.truth[RIP_EXEC_HB_TAPS_READER] ? "optimal: gap %lld"
+                                      : "optimal: gap %lld (= herringbone)", (long long)r.opt);
+        grid_panel(f, 610, y0, L, r.order, title);
+        fprintf(f, "<text x=\"30\" y=\"%.1f\" font-size=\"11\" fill=\"#555\">%s: %lldx%lld output pixels, "
+                   "herringbone_taps_reader rule</text>\n", y0 - 28, specs[g], (long long)L->h_out, (long long)L->w_out);
+    }
+    fprintf(f, "</svg>\n");
+    return RIP_OK;
+}

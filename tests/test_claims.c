@@ -485,3 +485,32 @@ Test(claims, figure_counts_match_the_rows)
     free(svg);
     free(r);
 }
+
+/* C79: the pruned workspace against herringbone_taps', counted in C over the stored columns. */
+Test(claims, pruned_strictly_less_counted_in_c)
+{
+    sqlite3 *db;
+    cr_assert_eq(sqlite3_open_v2(in_dir("sweep.db"), &db, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
+    sqlite3_stmt *st;
+    cr_assert_eq(sqlite3_prepare_v2(db,
+                                    "SELECT n_in_read, n_in_padded, herringbone_pruned, herringbone_taps "
+                                    "FROM layer_results",
+                                    -1, &st, NULL),
+                 SQLITE_OK);
+    int64_t stale = 0, less = 0;
+    while (sqlite3_step(st) == SQLITE_ROW) {
+        int64_t rd = sqlite3_column_int64(st, 0), pd = sqlite3_column_int64(st, 1);
+        if (rd >= pd)
+            continue;
+        stale++;
+        less += sqlite3_column_int64(st, 2) + rd < sqlite3_column_int64(st, 3) + pd;
+    }
+    sqlite3_finalize(st);
+    sqlite3_close(db);
+    char want[160];
+    snprintf(want, sizeof want, "holds on %lld of %lld layers with input no output reads", (long long)less,
+             (long long)stale);
+    cr_expect_not_null(strstr(claim_row("pruned_strictly_less"), want), "pruned_strictly_less: %s", want);
+    expect_verdict("pruned_strictly_less", less == stale ? "agrees" : "contradicted");
+    cr_expect_gt(stale, 0);
+}

@@ -115,7 +115,9 @@ int rip_cmd_claims(int argc, char **argv)
         status = RIP_EX_OSERR;
         goto done;
     }
-    if ((status = rip_exit_status(rip_claims_build_aux(aux, layers, models, err))) != 0) {
+    if ((status = rip_exit_status(rip_claims_build_aux(aux, layers, models, err))) != 0 ||
+        (status = rip_exit_status(rip_claims_sweep_views(db, err))) != 0 ||
+        (status = rip_exit_status(rip_claims_build_optima(aux, db, RIP_CLAIMS_OPT_PIXELS, err))) != 0) {
         fprintf(stderr, "ripsim claims: %s\n", err);
         goto done;
     }

@@ -116,6 +116,23 @@ static void cell(FILE *o, const char *s)
             fputc(*s, o);
 }
 
+rip_status rip_claims_sweep_views(sqlite3 *sweep, char err[RIP_ERR_LEN])
+{
+    sqlite3_stmt *st = NULL;
+    char *msg = NULL;
+    int have = 0;
+    if (sqlite3_prepare_v2(sweep, "SELECT count(*) FROM temp.sqlite_master WHERE name = 'cl'", -1, &st, NULL) ==
+            SQLITE_OK &&
+        sqlite3_step(st) == SQLITE_ROW)
+        have = sqlite3_column_int(st, 0);
+    sqlite3_finalize(st);
+    if (have || sqlite3_exec(sweep, rip_claims_sweep_views_sql, NULL, NULL, &msg) == SQLITE_OK)
+        return RIP_OK;
+    snprintf(err, RIP_ERR_LEN, "claims: cannot create the views: %.300s", msg ? msg : "?");
+    sqlite3_free(msg);
+    return RIP_S_DATA;
+}
+
 rip_status rip_claims_write(sqlite3 *sweep, sqlite3 *aux, const char *const *figures, FILE *o,
                             char err[RIP_ERR_LEN])
 {
@@ -128,8 +145,9 @@ rip_status rip_claims_write(sqlite3 *sweep, sqlite3 *aux, const char *const *fig
     }
     rip_status s = RIP_OK;
     char *msg = NULL;
-    if (sqlite3_exec(sweep, rip_claims_sweep_views_sql, NULL, NULL, &msg) != SQLITE_OK ||
-        sqlite3_exec(aux, aux_views_sql, NULL, NULL, &msg) != SQLITE_OK) {
+    if (rip_claims_sweep_views(sweep, err) != RIP_OK)
+        s = RIP_S_DATA;
+    else if (sqlite3_exec(aux, aux_views_sql, NULL, NULL, &msg) != SQLITE_OK) {
         snprintf(err, RIP_ERR_LEN, "claims: cannot create the views: %.300s", msg ? msg : "?");
         sqlite3_free(msg);
         s = RIP_S_DATA;

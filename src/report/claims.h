@@ -50,6 +50,21 @@ const rip_claim *rip_claims(size_t *n);
 ** connection, in its temp schema: the database itself is not written). */
 extern const char rip_claims_sweep_views_sql[];
 
+/* Create the temporary views of rip_claims_sweep_views_sql on sweep unless
+** they exist.  RIP_OK, or RIP_S_DATA with err. */
+rip_status rip_claims_sweep_views(sqlite3 *sweep, char err[RIP_ERR_LEN]);
+
+/* Output grids up to this many pixels get their traversal optimum in table small_opt. */
+#define RIP_CLAIMS_OPT_PIXELS 12
+
+/*
+** Table small_opt of aux: the traversal-optimal gap of every sweep layer
+** with at most max_pixels output pixels (the sweep's views must exist:
+** rip_claims_sweep_views), beside its herringbone truths.  RIP_OK, or
+** RIP_S_DATA / RIP_S_NOMEM / RIP_S_INTERNAL with err.
+*/
+rip_status rip_claims_build_optima(sqlite3 *aux, sqlite3 *sweep, int64_t max_pixels, char err[RIP_ERR_LEN]);
+
 /*
 ** Build the tables the aux queries read (claims_data.c) into db, an empty
 ** writable database (normally ":memory:"): every channel-mixing layer of

@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "compare.h"
+#include "optimum.h"
 #include "layer_csv.h"
 #include "paper_tables.h"
 #include "spec.h"
@@ -324,5 +325,82 @@ rip_status rip_claims_build_aux(sqlite3 *db, const char *layers_dir, const char 
     for (int t = 0; t < 3; t++)
         sqlite3_finalize(ins[t]);
     free(sel);
+    return s;
+}
+
+/*
+** Table small_opt of aux: the traversal-optimal gap (sim/optimum.h) of
+** every sweep layer with at most max_pixels output pixels, beside its
+** herringbone truths, with the witness columns of the sweep's cl view
+** (size, witness).  The exact search costs 2^P states, so only small grids;
+** each optimum is confirmed by the simulator inside rip_optimum_search.
+** RIP_OK, or RIP_S_DATA / RIP_S_NOMEM / RIP_S_INTERNAL with err.
+*/
+rip_status rip_claims_build_optima(sqlite3 *aux, sqlite3 *sweep, int64_t max_pixels, char err[RIP_ERR_LEN])
+{
+    sqlite3_stmt *q = NULL, *ins = NULL;
+    rip_status s = sql_exec(aux, "BEGIN; CREATE TABLE small_opt (layer_idx INT, restricted INT, n_pix INT,"
+                                 " stale INT, optimum INT, herringbone_taps INT, herringbone_taps_reader INT,"
+                                 " herringbone_pruned INT, n_in_read INT, n_in_padded INT, size INT, witness TEXT)",
+                            err);
+    if (s != RIP_OK)
+        return s;
+    if (sqlite3_prepare_v2(sweep,
+                           "SELECT layer_idx, cin, cout, h_in, w_in, k_h, k_w, s_h, s_w, d_h, d_w, p_top, p_bottom,"
+                           " p_left, p_right, restricted, herringbone_taps, herringbone_taps_reader,"
+                           " herringbone_pruned, n_in_read, n_in_padded, size, witness"
+                           " FROM cl WHERE h_out * w_out <= ?1 ORDER BY layer_idx",
+                           -1, &q, NULL) != SQLITE_OK ||
+        sqlite3_bind_int64(q, 1, max_pixels) != SQLITE_OK ||
+        sqlite3_prepare_v2(aux, "INSERT INTO small_opt VALUES (?,?,?,?,?,?,?,?,?,?,?,?)", -1, &ins, NULL) !=
+            SQLITE_OK) {
+        snprintf(err, RIP_ERR_LEN, "claims: cannot read the small grids: %.200s", sqlite3_errmsg(sweep));
+        s = RIP_S_INTERNAL;
+    }
+    int rc = SQLITE_OK;
+    while (s == RIP_OK && (rc = sqlite3_step(q)) == SQLITE_ROW) {
+        int64_t g[15];
+        for (int i = 0; i < 15; i++)
+            g[i] = sqlite3_column_int64(q, i);
+        rip_layer L = rip_layer_make(g[1], g[2], g[3], g[4], g[5], g[6], g[7], g[8], g[9], g[10], 0, 0);
+        L.p_top = g[11];
+        L.p_bottom = g[12];
+        L.p_left = g[13];
+        L.p_right = g[14];
+        rip_optimum o;
+        char why[RIP_ERR_LEN];
+        if (rip_layer_derive(&L, why) != 0) {
+            snprintf(err, RIP_ERR_LEN, "claims: sweep layer %lld: %.300s", (long long)g[0], why);
+            s = RIP_S_DATA;
+            break;
+        }
+        if ((s = rip_optimum_search(&L, max_pixels, &o, why)) != RIP_OK) {
+            snprintf(err, RIP_ERR_LEN, "claims: optimum of sweep layer %lld: %.300s", (long long)g[0], why);
+            break;
+        }
+        const int64_t v[] = {g[0], sqlite3_column_int64(q, 15), o.n_pix,
+                             sqlite3_column_int64(q, 19) < sqlite3_column_int64(q, 20), o.gap,
+                             sqlite3_column_int64(q, 16), sqlite3_column_int64(q, 17), sqlite3_column_int64(q, 18),
+                             sqlite3_column_int64(q, 19), sqlite3_column_int64(q, 20), sqlite3_column_int64(q, 21)};
+        rip_optimum_free(&o);
+        sqlite3_reset(ins);
+        for (int i = 0; i < 11; i++)
+            sqlite3_bind_int64(ins, i + 1, v[i]);
+        sqlite3_bind_text(ins, 12, (const char *)sqlite3_column_text(q, 22), -1, SQLITE_TRANSIENT);
+        if (sqlite3_step(ins) != SQLITE_DONE) {
+            snprintf(err, RIP_ERR_LEN, "claims: cannot store an optimum: %.200s", sqlite3_errmsg(aux));
+            s = RIP_S_INTERNAL;
+        }
+    }
+    if (s == RIP_OK && rc != SQLITE_DONE) {
+        snprintf(err, RIP_ERR_LEN, "claims: cannot read the small grids: %.200s", sqlite3_errmsg(sweep));
+        s = RIP_S_DATA;
+    }
+    sqlite3_finalize(q);
+    sqlite3_finalize(ins);
+    if (s == RIP_OK)
+        s = sql_exec(aux, "COMMIT", err);
+    else
+        sqlite3_exec(aux, "ROLLBACK", NULL, NULL, NULL);
     return s;
 }

@@ -620,8 +620,12 @@ static const rip_claim registry[] = {
     {"C79", "App. E.3",
      "A traversal that discards those before storing the input and then runs herringbone uses strictly less "
      "memory.",
-     "-", RIP_CLAIM_SWEEP, RIP_CLAIM_NONE, NULL, 0, NULL,
-     "the pruned herringbone configuration is not in schema version 3 (it is added by another branch)"},
+     "pruned_strictly_less", RIP_CLAIM_SWEEP, RIP_CLAIM_SQL,
+     ALL("cl", "n_in_read < n_in_padded", "herringbone_pruned + n_in_read < herringbone_taps + n_in_padded",
+         "layers with input no output reads (herringbone_pruned workspace < herringbone_taps workspace)"),
+     0, NULL,
+     "the pruned traversal as `herringbone_pruned` (unread input never stored, herringbone order, window "
+     "release; sim/README.md), its workspace against `herringbone_taps`' on every sweep layer with unread input"},
     {"C80", "App. E.3",
      "Evaluating the major and minor candidates here would sum a leg sequence that does not exist and would "
      "overestimate the peak by up to 128 scalars on the configurations of Appendix G.",
@@ -630,8 +634,27 @@ static const rip_claim registry[] = {
     {"C81", "Sec. 3.3; App. E.3; Sec. 6",
      "Whether herringbone remains memory-optimal among all traversals under arbitrary parameters is a separate "
      "question, and the answer is no.",
-     "-", RIP_CLAIM_SWEEP, RIP_CLAIM_NONE, NULL, 0, NULL,
-     "needs the traversal-optimal search (`ripsim optimal`, another branch); the sweep holds no optimum"},
+     "optimum_below_herringbone", RIP_CLAIM_AUX, RIP_CLAIM_SQL,
+     "WITH x AS (SELECT * FROM small_opt WHERE optimum < herringbone_taps_reader)\n"
+     "SELECT CASE WHEN count(*) > 0 THEN 'agrees' ELSE 'differs' END,\n"
+     "       printf('the traversal optimum is below herringbone on %d of %d sweep layers with at most 12 output '\n"
+     "              || 'pixels (%d of them restricted); the smallest is the example', count(*),\n"
+     "              (SELECT count(*) FROM small_opt), coalesce(sum(restricted), 0)),\n"
+     "       (SELECT witness FROM x ORDER BY size, witness LIMIT 1) FROM x",
+     0, NULL,
+     "an existence claim, checked by `ripsim optimal`'s exact search (every visiting order, last-reader release) "
+     "on the sweep's small grids against herringbone_taps_reader (the same release rule); the witness is an "
+     "example"},
+    {"C83", "Sec. 1; Sec. 2",
+     "Gural and Murmann [9] prove that a herringbone traversal minimizes activation memory for direct "
+     "convolution [...] under valid padding, unit stride, unit dilation, and odd square kernels.",
+     "herringbone_optimal_restricted", RIP_CLAIM_AUX, RIP_CLAIM_SQL,
+     ALL("small_opt", "restricted = 1", "herringbone_taps = optimum AND herringbone_taps_reader = optimum",
+         "restricted sweep layers with at most 12 output pixels (herringbone gap = traversal optimum)"),
+     0, NULL,
+     "checked by `ripsim optimal`'s exact search on the sweep's restricted small grids, both herringbone release "
+     "rules against the optimum over every visiting order; results/optimum.md covers every restricted grid up "
+     "to 4x4 with C_in, C_out <= 8"},
     {"C82", "App. G.3; Tab. 3", "Every deployed model in Tab. 3 carries an on-device checksum [...]. All eleven agree "
                                 "bit for bit.",
      "-", RIP_CLAIM_AUX, RIP_CLAIM_NONE, NULL, 0, NULL,

@@ -80,6 +80,45 @@ static int release_any_order(rip_sim *s, int64_t *vt, const int64_t *rowt, const
 ** O(h_p*w_p + n_pix + h_out*k_h + w_out*k_w) time, O(h_p + w_p + n_pix)
 ** int64 of temporary memory.
 */
+int rip_release_by_corner(rip_sim *s, const int64_t *vt, const int64_t *rowt, const int64_t *colt,
+                          int64_t *at_start, int64_t *placed)
+{
+    const rip_layer *L = &s->L;
+    const int64_t H = L->h_out, W = L->w_out;
+    int64_t *nr = rip_sim_alloc_i64(H), *nc = rip_sim_alloc_i64(W); /* zeroed */
+    int64_t neg_r = 0, neg_c = 0;
+    int rc = -1;
+    if (nr == NULL || nc == NULL)
+        goto out;
+    for (int64_t i = 0; i < L->h_p; i++) {
+        if (rowt[i] < 0)
+            neg_r++;
+        else
+            nr[rowt[i]]++;
+    }
+    for (int64_t j = 0; j < L->w_p; j++) {
+        if (colt[j] < 0)
+            neg_c++;
+        else
+            nc[colt[j]]++;
+    }
+    /* pixels with a negative row or column: all of those rows, and the other rows' negative columns */
+    *at_start = (neg_r * L->w_p + (L->h_p - neg_r) * neg_c) * L->cin;
+    *placed = (L->h_p - neg_r) * (L->w_p - neg_c) * L->cin;
+    for (int64_t r = 0; r < H; r++) {
+        if (nr[r] == 0)
+            continue;
+        const int64_t per = nr[r] * L->cin;
+        for (int64_t c = 0; c < W; c++)
+            s->released[vt[r * W + c]] += per * nc[c];
+    }
+    rc = 0;
+out:
+    free(nr);
+    free(nc);
+    return rc;
+}
+
 int hb_fast_release(rip_sim *s)
 {
     const rip_layer *L = &s->L;
@@ -110,17 +149,8 @@ int hb_fast_release(rip_sim *s)
         rc = release_any_order(s, vt, rowt, colt);
         goto out;
     }
-    s->released_at_start = 0;
-    for (int64_t i = 0; i < L->h_p; i++) {
-        const int64_t r = rowt[i];
-        for (int64_t j = 0; j < L->w_p; j++) {
-            if (r < 0 || colt[j] < 0) /* only the reader rule has -1 */
-                s->released_at_start += L->cin;
-            else
-                s->released[vt[r * W + colt[j]]] += L->cin;
-        }
-    }
-    rc = 0;
+    int64_t placed;
+    rc = rip_release_by_corner(s, vt, rowt, colt, &s->released_at_start, &placed);
 out:
     free(rowt);
     free(colt);

@@ -119,18 +119,14 @@ static int pruned_fast_release(rip_sim *s)
     rip_axis_last_reader(L->w_p, W, L->k_w, L->s_w, L->d_w, colr);
     rip_axis_window_corner(L->h_p, L->h_out, L->s_h, roww);
     rip_axis_window_corner(L->w_p, W, L->s_w, colw);
-    s->n_stored = 0;
-    for (int64_t i = 0; i < L->h_p; i++) {
-        if (rowr[i] < 0)
-            continue;
-        for (int64_t j = 0; j < L->w_p; j++) {
-            if (colr[j] < 0)
-                continue;
-            s->released[vt[roww[i] * W + colw[j]]] += L->cin;
-            s->n_stored += L->cin;
-        }
-    }
-    rc = 0;
+    /* a stale row or column is not stored: mark it so that it is not counted */
+    for (int64_t i = 0; i < L->h_p; i++)
+        roww[i] = rowr[i] < 0 ? -1 : roww[i];
+    for (int64_t j = 0; j < L->w_p; j++)
+        colw[j] = colr[j] < 0 ? -1 : colw[j];
+    int64_t stale;
+    rc = rip_release_by_corner(s, vt, roww, colw, &stale, &s->n_stored);
+    s->released_at_start = 0;
 out:
     free(vt);
     free(rowr);

@@ -78,6 +78,18 @@ void rip_axis_last_reader(int64_t n_pos, int64_t n_out, int64_t k, int64_t s, in
 void rip_axis_window_corner(int64_t n_pos, int64_t n_out, int64_t s, int64_t *corner);
 
 /*
+** The separable release table (hb_fast.c): padded input pixel (i,j), cin
+** scalars, is released after the visit (vt: visit step per output pixel)
+** of output (rowt[i], colt[j]); a pixel whose row or column entry is
+** negative is not placed but counted in *at_start.  Adds to s->released
+** (which the caller zeroed); *placed receives the scalars placed.  Grouped
+** by output row and column: O(h_out w_out + h_p + w_p), not O(h_p w_p).
+** Returns 0, or -1 when memory runs out.
+*/
+int rip_release_by_corner(rip_sim *s, const int64_t *vt, const int64_t *rowt, const int64_t *colt,
+                          int64_t *at_start, int64_t *placed);
+
+/*
 ** Engine builders: fill the tables of s (whose L, exec, engine, n_pix,
 ** n_stored and taps are set).  Each returns 0, or -1 when memory runs out;
 ** on -1 whatever they allocated is either freed or left in s for

@@ -665,59 +665,6 @@ done:
 }
 
 /*
-** App. E.3's pruned herringbone against the two unpruned ones, in workspace
-** (gap + stored input: n_in_read pruned, n_in_padded otherwise), read
-** straight from layer_results, split by whether the layer has stale input
-** (n_in_read < n_in_padded).  0 or -1 with err.
-*/
-static int gather_pruned(sqlite3 *db, report_data *r, char err[RIP_ERR_LEN])
-{
-#define PR_WS " (herringbone_pruned + n_in_read)"
-#define HB_WS " (herringbone_taps + n_in_padded)"
-#define RD_WS " (herringbone_taps_reader + n_in_padded)"
-    for (int stale = 0; stale < 2; stale++) {
-        const char *const p[] = {stale ? "1" : "0", NULL};
-        int64_t v[10];
-        if (query_ints(db,
-                       "SELECT count(*), coalesce(sum(" PR_WS " < " HB_WS "), 0), coalesce(sum(" PR_WS " = " HB_WS
-                       "), 0), coalesce(sum(" PR_WS " > " HB_WS "), 0), coalesce(sum(" PR_WS " < " RD_WS "), 0),"
-                       " coalesce(sum(" PR_WS " = " RD_WS "), 0), coalesce(sum(" PR_WS " > " RD_WS "), 0),"
-                       " coalesce(sum(herringbone_pruned >= herringbone_taps), 0),"
-                       " coalesce(CAST(round(avg(100.0 * (" HB_WS " - " PR_WS ") / " HB_WS ") * 100) AS INTEGER), 0),"
-                       " coalesce(max(" HB_WS " - " PR_WS "), 0)"
-                       " FROM layer_results WHERE (n_in_read < n_in_padded) = CAST(?1 AS INTEGER)",
-                       p, v, 10, err) != 0)
-            return -1;
-        r->pr_n[stale] = v[0];
-        r->pr_lt_hb[stale] = v[1];
-        r->pr_eq_hb[stale] = v[2];
-        r->pr_gt_hb[stale] = v[3];
-        r->pr_lt_rd[stale] = v[4];
-        r->pr_eq_rd[stale] = v[5];
-        r->pr_gt_rd[stale] = v[6];
-        r->pr_gap_ge[stale] = v[7];
-        r->pr_save_centi[stale] = v[8];
-        r->pr_max_save[stale] = v[9];
-        int64_t idx[1];
-        if (query_ints(db,
-                       "SELECT coalesce((SELECT layer_idx FROM layer_results WHERE (n_in_read < n_in_padded) ="
-                       " CAST(?1 AS INTEGER) ORDER BY " HB_WS " - " PR_WS " DESC, layer_idx LIMIT 1), -1)",
-                       p, idx, 1, err) != 0)
-            return -1;
-        r->pr_max_idx[stale] = idx[0];
-    }
-    if (query_ints(db,
-                   "SELECT coalesce((SELECT layer_idx FROM layer_results WHERE n_in_read < n_in_padded AND " PR_WS
-                   " = " HB_WS " ORDER BY layer_idx LIMIT 1), -1)",
-                   NULL, &r->pr_eq_idx, 1, err) != 0)
-        return -1;
-#undef PR_WS
-#undef HB_WS
-#undef RD_WS
-    return 0;
-}
-
-/*
 ** The schema version and, when the database has table executions (version
 ** 2), the execution counts per rip_* configuration.  0 or -1 with err.
 */
@@ -782,7 +729,10 @@ static bool margins_push(margins *m, double v)
 }
 
 /* Leading columns of the scan, then per formula its value and its truth. */
-enum { SC_IDX, SC_GEN, SC_RESTRICTED, SC_CIN, SC_COUT, SC_KH, SC_WOUT, SC_NIP, SC_NID, SC_PAD, SC_FIRST };
+enum {
+    SC_IDX, SC_GEN, SC_RESTRICTED, SC_CIN, SC_COUT, SC_KH, SC_WOUT, SC_NIP, SC_NID, SC_PAD,
+    SC_NREAD, SC_HB_PRUNED, SC_HB_TAPS, SC_HB_READER, SC_FIRST
+};
 
 /* Append "r.\"name\"" (or NULL when name is empty) to b; false if name cannot be an identifier. */
 static bool add_column(sbuf *b, const char *name)
@@ -877,6 +827,40 @@ static void scan_checks(report_data *r, const scan_ids *id, sqlite3_stmt *st, co
 }
 
 /*
+** One row's share of App. E.3's comparison: the pruned herringbone's
+** workspace (gap + n_in_read) against herringbone_taps' and
+** herringbone_taps_reader's (gap + n_in_padded), in class 1 when the layer
+** has input no output reads (n_in_read < n_in_padded), else class 0;
+** save_sum[class] adds the percent saved against herringbone_taps (rows in
+** layer order, as the SQL avg() it replaces).  pr_max_idx and pr_eq_idx
+** start at -1.
+*/
+static void scan_pruned(report_data *r, sqlite3_stmt *st, double save_sum[2])
+{
+    const int64_t idx = sqlite3_column_int64(st, SC_IDX), nip = sqlite3_column_int64(st, SC_NIP);
+    const int64_t nrd = sqlite3_column_int64(st, SC_NREAD);
+    const int64_t pr = sqlite3_column_int64(st, SC_HB_PRUNED) + nrd;
+    const int64_t hb = sqlite3_column_int64(st, SC_HB_TAPS) + nip;
+    const int64_t rd = sqlite3_column_int64(st, SC_HB_READER) + nip;
+    const int k = nrd < nip;
+    r->pr_n[k]++;
+    r->pr_lt_hb[k] += pr < hb;
+    r->pr_eq_hb[k] += pr == hb;
+    r->pr_gt_hb[k] += pr > hb;
+    r->pr_lt_rd[k] += pr < rd;
+    r->pr_eq_rd[k] += pr == rd;
+    r->pr_gt_rd[k] += pr > rd;
+    r->pr_gap_ge[k] += sqlite3_column_int64(st, SC_HB_PRUNED) >= sqlite3_column_int64(st, SC_HB_TAPS);
+    save_sum[k] += 100.0 * (double)(hb - pr) / (double)hb;
+    if (r->pr_max_idx[k] < 0 || hb - pr > r->pr_max_save[k]) {   /* the first layer of the largest saving */
+        r->pr_max_save[k] = hb - pr;
+        r->pr_max_idx[k] = idx;
+    }
+    if (k == 1 && pr == hb && r->pr_eq_idx < 0)
+        r->pr_eq_idx = idx;
+}
+
+/*
 ** Everything the report needs per layer, in one pass over layer_results
 ** (a report of 1,000,000 layers reads each row once instead of once per
 ** query): layers present, restricted and outside the run; layers drawn
@@ -895,7 +879,11 @@ static int scan_layers(sqlite3 *db, report_data *r, bool *oom, char err[RIP_ERR_
     bool *have = calloc(r->nf ? r->nf : 1, sizeof *have);
     int64_t (*counts)[4] = calloc(r->nf ? r->nf : 1, sizeof *counts);   /* unsafe, tight, loose, n/a */
     bool f4_any = false, l9_any = false;
+    double save_sum[2] = {0, 0};   /* percent saved against herringbone_taps, summed per class */
     int result = -1, rc = SQLITE_OK;
+    for (int k = 0; k < 2; k++)
+        r->pr_max_idx[k] = -1;
+    r->pr_eq_idx = -1;
     if (!m || !v || !have || !counts) {
         *oom = true;
         snprintf(err, RIP_ERR_LEN, "out of memory");
@@ -906,7 +894,8 @@ static int scan_layers(sqlite3 *db, report_data *r, bool *oom, char err[RIP_ERR_
                    {formula_index(r, "thm4_gather"), formula_index(r, "thm13_gather")},
                    formula_index(r, "thm13_taps")};
     sb_printf(&q, "SELECT r.layer_idx, r.gen, r.restricted, r.cin, r.cout, r.k_h, r.w_out, r.n_in_padded,"
-                  " r.n_in_dense, r.p_top + r.p_bottom + r.p_left + r.p_right");
+                  " r.n_in_dense, r.p_top + r.p_bottom + r.p_left + r.p_right, r.n_in_read, r.herringbone_pruned,"
+                  " r.herringbone_taps, r.herringbone_taps_reader");
     for (size_t i = 0; i < r->nf; i++)
         if (!add_column(&q, r->f[i].name) || !add_column(&q, r->f[i].is_workspace ? "" : r->f[i].exec_config)) {
             snprintf(err, RIP_ERR_LEN, "formula %.60s or its configuration is not a column name", r->f[i].name);
@@ -963,11 +952,14 @@ static int scan_layers(sqlite3 *db, report_data *r, bool *oom, char err[RIP_ERR_
         }
         r->partial += partial;
         scan_checks(r, &id, st, v, t, have, &f4_any, &l9_any);
+        scan_pruned(r, st, save_sum);
     }
     if (rc != SQLITE_DONE) {
         snprintf(err, RIP_ERR_LEN, "database query failed: %s", sqlite3_errmsg(db));
         goto done;
     }
+    for (int k = 0; k < 2; k++)   /* as SQLite's round(avg(x) * 100): half away from zero */
+        r->pr_save_centi[k] = r->pr_n[k] > 0 ? (int64_t)round(save_sum[k] / (double)r->pr_n[k] * 100.0) : 0;
     for (size_t i = 0; i < r->nf; i++) {
         formula_row *f = &r->f[i];
         /* verdict_counts is written with the rows; a difference is damage (or rows edited by hand) */
@@ -1077,7 +1069,7 @@ static rip_status gather(sqlite3 *db, report_data *r, char err[RIP_ERR_LEN])
                  (long long)r->run.seed, (long long)r->expected);
         return RIP_S_DATA;
     }
-    if (gather_pruned(db, r, err) != 0 || gather_executions(db, r, err) != 0 || gather_optima(db, r, err) != 0)
+    if (gather_executions(db, r, err) != 0 || gather_optima(db, r, err) != 0)
         return RIP_S_DATA;
     return 0;
 }

@@ -27,6 +27,28 @@
 #include "sim_internal.h"
 
 /*
+** prefix[r*w_out + c] = the latest visit step (s->order) among the outputs
+** (r',c') <= (r,c) on both axes: the window rule's release step of an input
+** whose window corner is (r,c).  prefix holds n_pix entries.  The plain
+** engines' own computation (the fast one reads window corners instead).
+*/
+void rip_plain_visit_prefix(const rip_sim *s, int64_t *prefix)
+{
+    const int64_t H = s->L.h_out, W = s->L.w_out;
+    for (int64_t t = 0; t < s->n_pix; t++)
+        prefix[s->order[t]] = t;
+    for (int64_t r = 0; r < H; r++)
+        for (int64_t c = 0; c < W; c++) {
+            int64_t m = prefix[r * W + c];
+            if (r > 0 && prefix[(r - 1) * W + c] > m)
+                m = prefix[(r - 1) * W + c];
+            if (c > 0 && prefix[r * W + c - 1] > m)
+                m = prefix[r * W + c - 1];
+            prefix[r * W + c] = m;
+        }
+}
+
+/*
 ** Fill s->released (and s->released_at_start) for the visiting order
 ** s->order, any permutation (exec.c sets it).  Returns 0, or
 ** -1 when memory runs out.  Cost O(n_in_padded + n_pix*k_h*k_w*cin) time
@@ -65,17 +87,7 @@ int hb_plain_build(rip_sim *s)
         prefix = rip_sim_alloc_i64(s->n_pix);
         if (prefix == NULL)
             goto out;
-        for (int64_t t = 0; t < s->n_pix; t++)
-            prefix[s->order[t]] = t;
-        for (int64_t r = 0; r < H; r++)
-            for (int64_t c = 0; c < W; c++) {
-                int64_t m = prefix[r * W + c];
-                if (r > 0 && prefix[(r - 1) * W + c] > m)
-                    m = prefix[(r - 1) * W + c];
-                if (c > 0 && prefix[r * W + c - 1] > m)
-                    m = prefix[r * W + c - 1];
-                prefix[r * W + c] = m;
-            }
+        rip_plain_visit_prefix(s, prefix);
         int64_t x = 0;
         for (int64_t i = 0; i < L->h_p; i++)
             for (int64_t j = 0; j < L->w_p; j++)

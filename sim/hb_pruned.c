@@ -69,18 +69,7 @@ static int pruned_plain_release(rip_sim *s)
                     read[base + ch] = 1;
             }
     }
-    /* prefix[r*W + c] = latest visit among outputs (r',c') <= (r,c) */
-    for (int64_t t = 0; t < s->n_pix; t++)
-        prefix[s->order[t]] = t;
-    for (int64_t r = 0; r < H; r++)
-        for (int64_t c = 0; c < W; c++) {
-            int64_t m = prefix[r * W + c];
-            if (r > 0 && prefix[(r - 1) * W + c] > m)
-                m = prefix[(r - 1) * W + c];
-            if (c > 0 && prefix[r * W + c - 1] > m)
-                m = prefix[r * W + c - 1];
-            prefix[r * W + c] = m;
-        }
+    rip_plain_visit_prefix(s, prefix);
     s->n_stored = 0;
     int64_t x = 0;
     for (int64_t i = 0; i < L->h_p; i++)

@@ -77,6 +77,9 @@ void rip_axis_last_reader(int64_t n_pos, int64_t n_out, int64_t k, int64_t s, in
                           int64_t *last);
 void rip_axis_window_corner(int64_t n_pos, int64_t n_out, int64_t s, int64_t *corner);
 
+/* The window rule's release step per window corner, plain engines (hb_plain.c). */
+void rip_plain_visit_prefix(const rip_sim *s, int64_t *prefix);
+
 /*
 ** The separable release table (hb_fast.c): padded input pixel (i,j), cin
 ** scalars, is released after the visit (vt: visit step per output pixel)

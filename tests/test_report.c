@@ -314,6 +314,25 @@ static int write_text(const char *path, const char *text)
     return fclose(f) == 0 ? rc : -1;
 }
 
+/* A copy of sweep.db named name with the SQL steps a and b run on it; 0 or -1. */
+static int altered_copy(const char *name, const char *a, const char *b)
+{
+    sqlite3 *db = NULL;
+    int rc = -1;
+    unlink(in_dir(name));
+    if (sqlite3_open_v2(in_dir("sweep.db"), &db, SQLITE_OPEN_READONLY, NULL) == SQLITE_OK) {
+        char *q = sqlite3_mprintf("VACUUM INTO %Q", in_dir(name));
+        rc = q ? exec_sql(db, q) : -1;
+        sqlite3_free(q);
+    }
+    sqlite3_close(db);
+    db = NULL;
+    if (rc == 0 && (sqlite3_open(in_dir(name), &db) != SQLITE_OK || exec_sql(db, a) != 0 || exec_sql(db, b) != 0))
+        rc = -1;
+    sqlite3_close(db);
+    return rc;
+}
+
 /* The broken and partial databases of the error cases. */
 static int make_error_dbs(void)
 {
@@ -342,42 +361,16 @@ static int make_error_dbs(void)
         sqlite3_close(db);
     }
     /* incomplete.db: the sweep with layers 150.. removed, as if interrupted */
-    db = NULL;
-    unlink(in_dir("incomplete.db"));
-    if (rc == 0 && sqlite3_open_v2(in_dir("sweep.db"), &db, SQLITE_OPEN_READONLY, NULL) == SQLITE_OK) {
-        char *q = sqlite3_mprintf("VACUUM INTO %Q", in_dir("incomplete.db"));
-        rc = q ? exec_sql(db, q) : -1;
-        sqlite3_free(q);
-    } else {
-        rc = -1;
-    }
-    sqlite3_close(db);
-    db = NULL;
-    if (rc == 0 && (sqlite3_open(in_dir("incomplete.db"), &db) != SQLITE_OK ||
-                    exec_sql(db, "DELETE FROM layer_results WHERE layer_idx >= 150;") != 0 ||
-                    exec_sql(db, rip_db_recount_sql) != 0))
-        rc = -1;
-    sqlite3_close(db);
+    if (rc == 0)
+        rc = altered_copy("incomplete.db", "DELETE FROM layer_results WHERE layer_idx >= 150;", rip_db_recount_sql);
     /* shifted.db: one thm11 verdict moved from tight to loose in verdict_counts; the
     ** per-formula sums still match the layers, so only the report's pass sees it */
-    db = NULL;
-    unlink(in_dir("shifted.db"));
-    if (rc == 0 && sqlite3_open_v2(in_dir("sweep.db"), &db, SQLITE_OPEN_READONLY, NULL) == SQLITE_OK) {
-        char *q = sqlite3_mprintf("VACUUM INTO %Q", in_dir("shifted.db"));
-        rc = q ? exec_sql(db, q) : -1;
-        sqlite3_free(q);
-    } else {
-        rc = -1;
-    }
-    sqlite3_close(db);
-    db = NULL;
-    if (rc == 0 && (sqlite3_open(in_dir("shifted.db"), &db) != SQLITE_OK ||
-                    exec_sql(db, "UPDATE verdict_counts SET n = n - 1 WHERE verdict = 2 AND ord ="
-                                 " (SELECT ord FROM formulas WHERE formula = 'thm11');"
-                                 "INSERT INTO verdict_counts SELECT ord, 3, 1 FROM formulas WHERE formula = 'thm11'"
-                                 " ON CONFLICT DO UPDATE SET n = n + 1;") != 0))
-        rc = -1;
-    sqlite3_close(db);
+    if (rc == 0)
+        rc = altered_copy("shifted.db",
+                          "UPDATE verdict_counts SET n = n - 1 WHERE verdict = 2 AND ord ="
+                          " (SELECT ord FROM formulas WHERE formula = 'thm11');",
+                          "INSERT INTO verdict_counts SELECT ord, 3, 1 FROM formulas WHERE formula = 'thm11'"
+                          " ON CONFLICT DO UPDATE SET n = n + 1;");
     return rc;
 }
 

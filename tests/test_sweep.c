@@ -593,6 +593,7 @@ Test(sweep, inconsistent_rows_are_refused_untouched)
         "corollary1, thm11, thm4_gather, thm4_taps, thm13_gather, thm13_taps, naive_workspace "
         "FROM layer_results WHERE layer_idx = 3",                  /* a layer outside --n */
         "UPDATE layer_results SET gen = 99 WHERE layer_idx = 5",     /* a generator id nobody knows */
+        "UPDATE generators SET ord = ord + 100",                     /* ids no longer 0..n-1: the lookup check */
         "UPDATE configs SET config_id = config_id + 10; UPDATE configs SET config_id = 15 - config_id",
         /* the lookup table no longer names the columns it indexes */
         "DELETE FROM runs",

@@ -829,7 +829,7 @@ static const struct {
     bool by_section;
     char keys[4];
 } ex_configs[] = {
-    {false, "WAT"}, {false, "TAW"}, {true, "ZAW"}, {false, "TWA"}, {true, "WZA"},
+    {true, "ZAW"}, {false, "WAT"}, {false, "TAW"}, {false, "TWA"}, {true, "WZA"},
     {false, "AWT"}, {false, "tAW"}, {true, "tWA"}, {true, "TAW"},
 };
 

@@ -51,20 +51,23 @@
 **     the set being completed and each unplaced buffer's floor and lift
 **     level, with the target): a state reached again by another order of
 **     placements is not searched twice.
+**   - Dominance: levels never fall along a branch, so a buffer that can no
+**     longer sit at its floor f while the level has reached f + its size
+**     could drop to f in any completion: such a node is cut.
 **   - Restarts: the time a search takes depends heavily on its order (one
 **     finds a plan in milliseconds where another needs minutes), so a
-**     target is attacked by a small portfolio of orders (section / level
-**     branching; candidates by size, by size x lifetime, by lifetime), round
-**     robin with a doubling time slice.  Each run is complete on its own;
-**     the first to end decides.
+**     target is attacked by a portfolio of static and dynamic orders
+**     (ex_configs), round robin with a node budget doubling per round.
+**     Each run is complete on its own; the first to end decides.
 **
 ** Target.  opts.capacity > 0: stop at the first plan whose peak is within
 ** it (a greedy first-fit plan that already fits is returned at once).
 ** opts.capacity == 0: minimize.  Tight targets prune hardest, so targets
 ** are probed between lo (proven: no plan below it; first the live-bytes
 ** bound) and the best peak found (first the greedy one): lo itself, then
-** midpoints; a probe that runs out of its budget is skipped over, the
-** budget doubling each time the probes meet the best peak.  The plan is
+** midpoints with a quarter of lo's node budget; a probe that runs out of
+** its budget is skipped over, the budget doubling each time the probes
+** meet the best peak.  The plan is
 ** proven optimal when lo reaches the best peak (or the best peak is the
 ** lower bound).  opts.time_limit > 0 stops the search; minimizing then
 ** returns the best plan so far (optimal = false).

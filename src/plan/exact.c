@@ -51,20 +51,23 @@
 **     the set being completed and each unplaced buffer's floor and lift
 **     level, with the target): a state reached again by another order of
 **     placements is not searched twice.
+**   - Dominance: levels never fall along a branch, so a buffer that can no
+**     longer sit at its floor f while the level has reached f + its size
+**     could drop to f in any completion: such a node is cut.
 **   - Restarts: the time a search takes depends heavily on its order (one
 **     finds a plan in milliseconds where another needs minutes), so a
-**     target is attacked by a small portfolio of orders (section / level
-**     branching; candidates by size, by size x lifetime, by lifetime), round
-**     robin with a doubling time slice.  Each run is complete on its own;
-**     the first to end decides.
+**     target is attacked by a portfolio of static and dynamic orders
+**     (ex_configs), round robin with a node budget doubling per round.
+**     Each run is complete on its own; the first to end decides.
 **
 ** Target.  opts.capacity > 0: stop at the first plan whose peak is within
 ** it (a greedy first-fit plan that already fits is returned at once).
 ** opts.capacity == 0: minimize.  Tight targets prune hardest, so targets
 ** are probed between lo (proven: no plan below it; first the live-bytes
 ** bound) and the best peak found (first the greedy one): lo itself, then
-** midpoints; a probe that runs out of its budget is skipped over, the
-** budget doubling each time the probes meet the best peak.  The plan is
+** midpoints with a quarter of lo's node budget; a probe that runs out of
+** its budget is skipped over, the budget doubling each time the probes
+** meet the best peak.  The plan is
 ** proven optimal when lo reaches the best peak (or the best peak is the
 ** lower bound).  opts.time_limit > 0 stops the search; minimizing then
 ** returns the best plan so far (optimal = false).
@@ -105,6 +108,8 @@ typedef struct ex_search {
     double *key1;               /* branching order: larger key1, then larger key2 */
     int64_t *key2;
     bool by_section;            /* branch on a section (else on the whole level) */
+    bool dyn_t;                 /* order candidates first by dkey, then key1 */
+    int64_t *dkey;              /* per buffer: the largest size still to place in its sections */
     int64_t slack;              /* align - 1 if some size is not aligned, else 0 */
     /* dynamic state */
     int64_t *placed;            /* 0/1 (int64_t so the trail can restore it) */
@@ -120,7 +125,9 @@ typedef struct ex_search {
     /* scratch, per depth */
     int64_t *minlow;            /* per section */
     int64_t *qslack;            /* per section: target - bound */
+    int slo, shi;               /* the span of sections of the node's U */
     int *cnt;                   /* per section: candidates covering it */
+    int *secid;                 /* per section: scratch */
     int64_t *low;               /* per buffer: lowest offset it can still take */
     int64_t *mem;               /* per buffer: stamp of the set it was last listed in */
     int64_t stamp;
@@ -135,8 +142,10 @@ typedef struct ex_search {
     int64_t *best_x;
     /* limits */
     uint64_t nodes;
-    double deadline;            /* of the current run; <= 0: none */
-    double end;                 /* of the whole search; <= 0: none */
+    uint64_t node_limit;        /* of the current run (nodes counts all runs) */
+    int64_t *total;             /* per buffer: the largest section total it spans */
+    int *order;                 /* scratch: n ints */
+    double deadline;            /* of the whole search; <= 0: none */
     bool timed_out;
     bool oom;
 } ex_search;
@@ -211,6 +220,8 @@ static const ex_search *ex_sort_ctx;
 static int ex_cmp(const void *a, const void *b)
 {
     int i = *(const int *)a, j = *(const int *)b;
+    if (ex_sort_ctx->dyn_t && ex_sort_ctx->dkey[i] != ex_sort_ctx->dkey[j])
+        return ex_sort_ctx->dkey[i] > ex_sort_ctx->dkey[j] ? -1 : 1;
     double ai = ex_sort_ctx->key1[i], aj = ex_sort_ctx->key1[j];
     if (ai != aj)
         return ai > aj ? -1 : 1;
@@ -229,19 +240,16 @@ static uint64_t ex_mix(uint64_t z)
 }
 
 /* The key of a node: what its subtree depends on, i.e. the set U being
-** completed and, per unplaced buffer, its floor and (if lifted) its lift
-** level.  Two nodes with the same key have the same completions. */
+** completed and, per member, its floor and (if lifted) its lift level.
+** Buffers outside U do not meet U's members in time (U is a component of
+** the unplaced buffers, or a union of them), and the tops placed in U's
+** sections are at most the floors of U's members there, so two nodes with
+** the same key have the same completions. */
 static void ex_key(const ex_search *s, size_t ub, size_t nu, uint64_t k[2])
 {
     uint64_t a = 0x1234567ULL + nu, b = 0x7654321ULL + nu;
     for (size_t i = 0; i < nu; i++) {
-        uint64_t c = (uint64_t)s->pool[ub + i];
-        a += ex_mix(c * 2 + 1);
-        b += ex_mix(c * 2 + 0x51ed27ULL);
-    }
-    for (int c = 0; c < s->n; c++) {
-        if (s->placed[c])
-            continue;
+        int c = s->pool[ub + i];
         uint64_t e = s->f[c] <= s->ex[c] ? (uint64_t)s->ex[c] + 1 : 0;
         uint64_t v = ((uint64_t)s->f[c] << 1) ^ (e * 0x2545f4914f6cdd1dULL) ^ ((uint64_t)c << 48);
         a += ex_mix(v ^ 0xa0761d6478bd642fULL);
@@ -288,6 +296,10 @@ static int ex_solve(ex_search *s, size_t ub, size_t nu)
     if (nu == 0)
         return 1;
     s->nodes++;
+    if (s->nodes >= s->node_limit) {
+        s->timed_out = true;
+        return -1;
+    }
     if ((s->nodes & 1023) == 0 && s->deadline > 0 && ex_now() > s->deadline) {
         s->timed_out = true;
         return -1;
@@ -318,41 +330,77 @@ static int64_t ex_mark_set(ex_search *s, size_t ub, size_t nu)
 }
 
 /*
-** Breadth-first search of the overlap graph restricted to U (its members
-** carry stamp): writes U's members to pool[cb, cb + nu) grouped by
-** component, component c ending at comp_end[c] (relative to cb), and
-** returns the number of components.  Stops after the first component when
-** it holds all of U.  The members visited are re-marked, so the caller
-** must restore the marks if it goes on with U.  Cannot fail: pool[cb...]
-** must be reserved already.
+** The components of the overlap graph restricted to U = pool[ub, ub + nu):
+** writes U's members to pool[cb, cb + nu) grouped by component, component
+** c ending at comp_end[c] (relative to cb), and returns the number of
+** components.  Lifetimes are intervals, so a component is a run of
+** sections and two runs split at a section boundary that no member of U
+** crosses: a difference array over the boundaries finds the splits in
+** O(nu + sections), where a graph search would walk every overlap.  The
+** order within a component is U's.  Cannot fail: pool[cb...] must be
+** reserved already.
 */
-static size_t ex_find_components(ex_search *s, size_t ub, size_t nu, int64_t stamp, size_t cb)
+static size_t ex_find_components(ex_search *s, size_t ub, size_t nu, size_t cb)
 {
-    size_t head = cb, tail = cb;
-    int64_t cstamp = ++s->stamp;
-    size_t ncomp = 0;
+    int *cross = s->cnt, *comp = s->secid;
+    int lo = s->nsec, hi = 0;
     for (size_t i = 0; i < nu; i++) {
-        int r = s->pool[ub + i];
-        if (s->mem[r] != stamp)
-            continue;
-        s->mem[r] = cstamp;
-        s->pool[tail++] = r;
-        s->comp_end[ncomp] = 0;
-        while (head < tail) {
-            int u = s->pool[head++];
-            for (int k = s->adj_start[u]; k < s->adj_start[u + 1]; k++) {
-                int v = s->adj[k];
-                if (s->mem[v] == stamp) {
-                    s->mem[v] = cstamp;
-                    s->pool[tail++] = v;
-                }
-            }
-        }
-        s->comp_end[ncomp++] = tail - cb;
-        if (ncomp == 1 && tail - cb == nu)
-            break;
+        int c = s->pool[ub + i];
+        if (s->s0[c] < lo)
+            lo = s->s0[c];
+        if (s->s1[c] > hi)
+            hi = s->s1[c];
     }
-    return ncomp;
+    for (int q = lo; q <= hi; q++)
+        cross[q] = 0;
+    for (size_t i = 0; i < nu; i++) {
+        int c = s->pool[ub + i];
+        if (s->s1[c] - s->s0[c] > 1) {
+            cross[s->s0[c] + 1]++;
+            cross[s->s1[c]]--;
+        }
+    }
+    /* comp[q]: the run of section q; run counts members crossing boundary q */
+    int run = 0, id = 0;
+    comp[lo] = 0;
+    for (int q = lo + 1; q < hi; q++) {
+        run += cross[q];
+        if (run == 0)
+            id++;
+        comp[q] = id;
+    }
+    if (id == 0) {
+        for (size_t i = 0; i < nu; i++)
+            s->pool[cb + i] = s->pool[ub + i];
+        s->comp_end[0] = nu;
+        return 1;
+    }
+    /* counting sort of U by run; empty runs dropped */
+    size_t *start = s->comp_end;
+    for (int k = 0; k <= id; k++)
+        start[k] = 0;
+    for (size_t i = 0; i < nu; i++)
+        start[comp[s->s0[s->pool[ub + i]]]]++;
+    size_t ncomp = 0, acc = 0;
+    for (int k = 0; k <= id; k++) {
+        size_t m = start[k];
+        start[k] = acc;
+        acc += m;
+        if (m)
+            ncomp++;
+    }
+    for (size_t i = 0; i < nu; i++) {
+        int c = s->pool[ub + i];
+        s->pool[cb + start[comp[s->s0[c]]]++] = c;
+    }
+    /* start[k] is now the end of run k: keep the ends of non-empty runs */
+    size_t out = 0, prev = 0;
+    for (int k = 0; k <= id; k++) {
+        if (start[k] > prev)
+            s->comp_end[out++] = start[k];
+        prev = start[k];
+    }
+    return out;
 }
 
 /* ex_solve_components's answer when U is a single component. */
@@ -373,7 +421,7 @@ static int ex_solve_components(ex_search *s, size_t ub, size_t nu, int64_t stamp
     long cb = ex_pool_push(s, nu);
     if (cb < 0)
         return -1;
-    size_t ncomp = ex_find_components(s, ub, nu, stamp, (size_t)cb);
+    size_t ncomp = ex_find_components(s, ub, nu, (size_t)cb);
     if (ncomp > 1) {
         /* comp_end is scratch shared by every depth: copy it to the pool
         ** before the recursive calls overwrite it */
@@ -415,18 +463,38 @@ static int64_t ex_level(const ex_search *s, size_t ub, size_t nu)
 }
 
 /*
-** First lower bound of every unplaced buffer, into s->low: its floor; for a
-** lifted buffer, at least its lift level plus the smallest neighbour it
-** could rest on; for a member of U (marked stamp), at least lvl.  Returns
-** false when a lifted buffer has no neighbour at all to rest on (the node
-** fails).
+** Dominance.  Every placement still to come in U is at lvl or above (levels
+** never decrease along a branch).  A member c of U that is not placeable
+** and whose floor f_c has f_c + size_c <= lvl would, in any completion,
+** sit at lvl or higher with [f_c, f_c + size_c) free below it during its
+** lifetime (placed neighbours end at or below f_c, later ones start at lvl
+** or above): it could drop to f_c without raising the peak.  A completion
+** with c dropped is found in the branch that placed c at f_c, so this node
+** cannot hold a plan the search needs.  True when the node is dominated.
 */
-static bool ex_buffer_lows(ex_search *s, int64_t lvl, int64_t stamp)
+static bool ex_dominated(const ex_search *s, size_t ub, size_t nu, int64_t lvl)
 {
-    for (int c = 0; c < s->n; c++) {
-        if (s->placed[c])
-            continue;
-        int64_t low = s->f[c];
+    for (size_t i = 0; i < nu; i++) {
+        int c = s->pool[ub + i];
+        if (s->f[c] < lvl && s->f[c] + s->size[c] <= lvl)
+            return true;
+    }
+    return false;
+}
+
+/*
+** First lower bound of every member of U = pool[ub, ub + nu), into s->low:
+** its floor, at least lvl; for a lifted buffer, at least its lift level
+** plus the smallest neighbour it could rest on.  Also sets s->slo, s->shi,
+** the span of sections U covers.  Returns false when a lifted buffer has
+** no neighbour at all to rest on (the node fails).
+*/
+static bool ex_buffer_lows(ex_search *s, size_t ub, size_t nu, int64_t lvl)
+{
+    int lo = s->nsec, hi = 0;
+    for (size_t i = 0; i < nu; i++) {
+        int c = s->pool[ub + i];
+        int64_t low = s->f[c] > lvl ? s->f[c] : lvl;
         if (s->f[c] <= s->ex[c]) {
             if (s->minnb[c] == EX_INF)
                 return false;  /* lifted with nothing left to rest on */
@@ -434,20 +502,26 @@ static bool ex_buffer_lows(ex_search *s, int64_t lvl, int64_t stamp)
             if (l2 > low)
                 low = l2;
         }
-        if (s->mem[c] == stamp && low < lvl)
-            low = lvl;
         s->low[c] = low;
+        if (s->s0[c] < lo)
+            lo = s->s0[c];
+        if (s->s1[c] > hi)
+            hi = s->s1[c];
     }
+    s->slo = lo;
+    s->shi = hi;
     return true;
 }
 
-/* A lifted buffer rests on a neighbour still to be placed: raises its
-** s->low to the lowest top an unplaced neighbour can reach.  Returns false
-** when no unplaced neighbour is left (the node fails). */
-static bool ex_lifted_lows(ex_search *s)
+/* A lifted member of U rests on a neighbour still to be placed (all of
+** them are in U): raises its s->low to the lowest top an unplaced
+** neighbour can reach.  Returns false when no unplaced neighbour is left
+** (the node fails). */
+static bool ex_lifted_lows(ex_search *s, size_t ub, size_t nu)
 {
-    for (int c = 0; c < s->n; c++) {
-        if (s->placed[c] || s->f[c] > s->ex[c])
+    for (size_t i = 0; i < nu; i++) {
+        int c = s->pool[ub + i];
+        if (s->f[c] > s->ex[c])
             continue;
         int64_t m = EX_INF;
         for (int k = s->adj_start[c]; k < s->adj_start[c + 1]; k++) {
@@ -464,19 +538,19 @@ static bool ex_lifted_lows(ex_search *s)
 }
 
 /*
-** The bounds against the target, from s->low: per buffer (its low + size)
-** and per section (the base of what is left there, the higher of the tops
-** placed and the lowest low, plus its summed sizes).  Returns false when a
+** The bounds against the target, from s->low: per member of U (its low +
+** size) and per section of U's span (the base of what is left there, the
+** higher of the tops placed and the lowest low, plus its summed sizes:
+** only U's members are left in those sections).  Returns false when a
 ** bound exceeds the target (the node fails); otherwise fills s->minlow and
 ** s->qslack (per section: target - bound) for section branching.
 */
-static bool ex_within_target(ex_search *s)
+static bool ex_within_target(ex_search *s, size_t ub, size_t nu)
 {
-    for (int q = 0; q < s->nsec; q++)
+    for (int q = s->slo; q < s->shi; q++)
         s->minlow[q] = EX_INF;
-    for (int c = 0; c < s->n; c++) {
-        if (s->placed[c])
-            continue;
+    for (size_t i = 0; i < nu; i++) {
+        int c = s->pool[ub + i];
         int64_t low = s->low[c];
         if (low + s->size[c] > s->target)
             return false;
@@ -484,7 +558,7 @@ static bool ex_within_target(ex_search *s)
             if (low < s->minlow[q])
                 s->minlow[q] = low;
     }
-    for (int q = 0; q < s->nsec; q++) {
+    for (int q = s->slo; q < s->shi; q++) {
         if (s->S[q] <= 0)
             continue;
         int64_t base = s->h[q] > s->minlow[q] ? s->h[q] : s->minlow[q];
@@ -542,14 +616,14 @@ static int ex_branch_section(ex_search *s, size_t c0, size_t nc)
     int best = -1;
     if (!s->by_section)
         return best;
-    for (int q = 0; q < s->nsec; q++)
+    for (int q = s->slo; q < s->shi; q++)
         s->cnt[q] = 0;
     for (size_t i = 0; i < nc; i++) {
         int c = s->pool[c0 + i];
         for (int q = s->s0[c]; q < s->s1[c]; q++)
             s->cnt[q]++;
     }
-    for (int q = 0; q < s->nsec; q++) {
+    for (int q = s->slo; q < s->shi; q++) {
         if (s->cnt[q] == 0)
             continue;
         if (best < 0 || s->cnt[q] < s->cnt[best] ||
@@ -570,6 +644,15 @@ static size_t ex_order_candidates(ex_search *s, size_t c0, size_t nc, int best)
         if (best < 0 || (s->s0[c] <= best && best < s->s1[c]))
             s->pool[c0 + k++] = c;
     }
+    if (s->dyn_t)
+        for (size_t i = 0; i < k; i++) {
+            int c = s->pool[c0 + i];
+            int64_t m = 0;
+            for (int q = s->s0[c]; q < s->s1[c]; q++)
+                if (s->S[q] > m)
+                    m = s->S[q];
+            s->dkey[c] = m;
+        }
     ex_sort_ctx = s;
     qsort(s->pool + c0, k, sizeof(int), ex_cmp);
     return k;
@@ -640,9 +723,11 @@ static int ex_solve_node(ex_search *s, size_t ub, size_t nu)
     int64_t lvl = ex_level(s, ub, nu);
     if (lvl == EX_INF)
         return 0;  /* every buffer left is lifted and nothing can raise it */
+    if (ex_dominated(s, ub, nu, lvl))
+        return 0;
 
     /* bounds, over every unplaced buffer (U's lie at or above the level) */
-    if (!ex_buffer_lows(s, lvl, stamp) || !ex_lifted_lows(s) || !ex_within_target(s))
+    if (!ex_buffer_lows(s, ub, nu, lvl) || !ex_lifted_lows(s, ub, nu) || !ex_within_target(s, ub, nu))
         return 0;
 
     size_t c0;
@@ -723,60 +808,109 @@ out:
 
 /*
 ** Restarts.  The time a search takes depends heavily on its branching
-** order (a heavy tail: one order finds a plan in milliseconds where
-** another needs minutes), so a target is attacked by a portfolio of
-** orders, round robin, with a time slice that doubles every round.  Each
-** run is complete on its own, so the first one that ends decides: a plan
-** (1) or none exists (0).  Failed states are facts about the problem, not
-** the order, so the memo is shared by all runs and all (decreasing)
-** targets.
+** order (a heavy tail: one order finds a plan in a few hundred nodes where
+** another needs millions), so a target is attacked by a portfolio of
+** orders, round robin, with a node budget that doubles every round
+** (counted in nodes, not seconds, so that a run is the same on a busy
+** machine).  Each run is complete on its own, so the first one that ends
+** decides: a plan (1) or none exists (0).  Failed states are facts about
+** the problem, not the order, so the memo is shared by all runs and all
+** (decreasing) targets.
+**
+** The static orders rank buffers lexicographically by up to three keys,
+** larger first: W the lifetime, A the area (size x lifetime), T the
+** largest section total the buffer spans (the summed sizes of the most
+** crowded moment it lives through), Z the size.  Ties fall to the lower
+** index.  A leading t is T taken at the node (the sizes still to place
+** in the buffer's sections), so the most crowded part of what is left
+** goes first.  Which order wins differs per instance (on MiniMalloc's
+** sets: H falls to tAW in a few thousand nodes, I to section tWA, most
+** others to the first three); the list is short so that the budget of
+** each grows fast.
 */
 static const struct {
     bool by_section;
-    char key;                   /* 's' size, 'a' size x lifetime, 'l' lifetime */
+    char keys[4];
 } ex_configs[] = {
-    {true, 's'}, {false, 'a'}, {true, 'l'}, {false, 'l'},
+    {true, "ZAW"}, {false, "WAT"}, {false, "TAW"}, {false, "TWA"}, {true, "WZA"},
+    {false, "AWT"}, {false, "tAW"}, {true, "tWA"}, {true, "TAW"},
 };
 
-static void ex_set_keys(ex_search *s, char key)
+static const ex_search *ex_rank_ctx;
+static const char *ex_rank_keys;
+
+static double ex_key_of(const ex_search *s, int i, char k)
 {
-    for (int i = 0; i < s->n; i++) {
-        const rip_tensor *t = &s->p->t[i];
-        double len = (double)(t->last - t->first + 1);
-        s->key2[i] = s->psize[i];
-        s->key1[i] = key == 's' ? (double)s->psize[i] : key == 'a' ? len * (double)s->psize[i] : len;
+    const rip_tensor *t = &s->p->t[i];
+    double len = (double)(t->last - t->first + 1);
+    switch (k) {
+    case 'W': return len;
+    case 'A': return len * (double)s->psize[i];
+    case 'T': return (double)s->total[i];
+    default: return (double)s->psize[i];
+    }
+}
+
+static int ex_rank_cmp(const void *a, const void *b)
+{
+    int i = *(const int *)a, j = *(const int *)b;
+    for (const char *k = ex_rank_keys; *k; k++) {
+        double ki = ex_key_of(ex_rank_ctx, i, *k), kj = ex_key_of(ex_rank_ctx, j, *k);
+        if (ki != kj)
+            return ki > kj ? -1 : 1;
+    }
+    return (i > j) - (i < j);
+}
+
+/* Branching keys for the order named by keys: key1 = n - rank (the first
+** in the order gets the largest), key2 = 0.  order is n ints of scratch. */
+static void ex_set_keys(ex_search *s, const char *keys, int *order)
+{
+    for (int i = 0; i < s->n; i++)
+        order[i] = i;
+    s->dyn_t = keys[0] == 't';
+    ex_rank_ctx = s;
+    ex_rank_keys = s->dyn_t ? keys + 1 : keys;
+    qsort(order, (size_t)s->n, sizeof *order, ex_rank_cmp);
+    for (int r = 0; r < s->n; r++) {
+        s->key1[order[r]] = (double)(s->n - r);
+        s->key2[order[r]] = 0;
     }
 }
 
 /* Returns 1 (plan within target, kept in best_x / best_peak), 0 (none
-** exists), -1 (time limit or OOM). */
-static int ex_portfolio(ex_search *s, size_t all, int64_t target, double budget)
+** exists), -1 (node budget, time limit or OOM).  budget caps the nodes
+** of the whole call (0: none). */
+static int ex_portfolio(ex_search *s, size_t all, int64_t target, uint64_t budget)
 {
     size_t nconf = sizeof ex_configs / sizeof ex_configs[0];
-    double stop = budget > 0 ? ex_now() + budget : 0;
-    if (s->end > 0 && (stop <= 0 || s->end < stop))
-        stop = s->end;
+    uint64_t used = 0;
     s->target = target;
-    for (double slice = 0.2;; slice *= 2) {
+    for (uint64_t slice = 2 * (uint64_t)s->n + 64;; slice *= 2) {
         for (size_t k = 0; k < nconf; k++) {
             s->by_section = ex_configs[k].by_section;
-            ex_set_keys(s, ex_configs[k].key);
-            double now = ex_now();
-            s->deadline = now + slice;
-            if (stop > 0 && stop < s->deadline)
-                s->deadline = stop;
+            ex_set_keys(s, ex_configs[k].keys, s->order);
+            uint64_t run = slice;
+            if (budget > 0 && used + run > budget)
+                run = budget > used ? budget - used : 0;
+            if (run == 0)
+                return -1;
+            uint64_t start = s->nodes;
+            s->node_limit = s->nodes + run;
             s->timed_out = false;
             s->pool_len = all + (size_t)s->n;
             int r = ex_solve(s, all, (size_t)s->n);
+            used += s->nodes - start;
             if (r == 1) {
                 s->best_peak = s->top;
                 memcpy(s->best_x, s->x, (size_t)s->n * sizeof *s->x);
                 ex_undo(s, 0);
                 return 1;
             }
+            ex_undo(s, 0);
             if (r == 0 || s->oom)
                 return s->oom ? -1 : 0;
-            if (stop > 0 && ex_now() >= stop)
+            if (s->deadline > 0 && ex_now() >= s->deadline)
                 return -1;
         }
     }
@@ -793,7 +927,7 @@ static void ex_free(ex_search *s)
     free(s->size); free(s->psize); free(s->s0); free(s->s1); free(s->minnb);
     free(s->twin_prev); free(s->adj_start); free(s->adj); free(s->key1); free(s->key2);
     free(s->placed); free(s->x); free(s->f); free(s->ex); free(s->S); free(s->h);
-    free(s->trail); free(s->minlow); free(s->qslack); free(s->cnt); free(s->low); free(s->mem); free(s->comp_end); free(s->pool); free(s->memo); free(s->best_x);
+    free(s->trail); free(s->minlow); free(s->qslack); free(s->cnt); free(s->secid); free(s->low); free(s->mem); free(s->comp_end); free(s->total); free(s->dkey); free(s->order); free(s->pool); free(s->memo); free(s->best_x);
 }
 
 static int ex_init(ex_search *s, const rip_problem *p)
@@ -820,11 +954,14 @@ static int ex_init(ex_search *s, const rip_problem *p)
     s->best_x = calloc(un, sizeof(int64_t));
     s->low = calloc(un, sizeof(int64_t));
     s->mem = calloc(un, sizeof(int64_t));
-    s->comp_end = calloc(un, sizeof(size_t));
+    s->comp_end = calloc(2 * un + 1, sizeof(size_t));   /* a run per section */
+    s->total = calloc(un, sizeof(int64_t));
+    s->dkey = calloc(un, sizeof(int64_t));
+    s->order = calloc(un, sizeof(int));
     int64_t *pts = calloc(2 * un, sizeof(int64_t));
     if (!s->size || !s->psize || !s->s0 || !s->s1 || !s->minnb || !s->twin_prev ||
         !s->adj_start || !s->key1 || !s->key2 || !s->placed || !s->x || !s->f || !s->ex || !s->best_x || !s->low ||
-        !s->mem || !s->comp_end || !pts) {
+        !s->mem || !s->comp_end || !s->total || !s->dkey || !s->order || !pts) {
         free(pts);
         return -1;
     }
@@ -870,11 +1007,16 @@ static int ex_init(ex_search *s, const rip_problem *p)
     s->minlow = calloc((size_t)s->nsec + 1, sizeof(int64_t));
     s->qslack = calloc((size_t)s->nsec + 1, sizeof(int64_t));
     s->cnt = calloc((size_t)s->nsec + 1, sizeof(int));
-    if (!s->S || !s->h || !s->minlow || !s->qslack || !s->cnt)
+    s->secid = calloc((size_t)s->nsec + 1, sizeof(int));
+    if (!s->S || !s->h || !s->minlow || !s->qslack || !s->cnt || !s->secid)
         return -1;
     for (int i = 0; i < n; i++)
         for (int q = s->s0[i]; q < s->s1[i]; q++)
             s->S[q] += s->psize[i];
+    for (int i = 0; i < n; i++)
+        for (int q = s->s0[i]; q < s->s1[i]; q++)
+            if (s->S[q] > s->total[i])
+                s->total[i] = s->S[q];
     /* overlap lists */
     size_t na = 0;
     for (int i = 0; i < n; i++)
@@ -942,7 +1084,7 @@ int rip_strategy_exact(const rip_problem *p, const rip_plan_opts *o, rip_plan *o
         return RIP_S_NOMEM;
     }
     int rc = 0;
-    ex_set_keys(&s, 's');
+    ex_set_keys(&s, "Z", s.order);
     int64_t greedy = ex_greedy(&s, s.best_x);
     s.best_peak = greedy;
     long all = greedy < 0 ? -1 : ex_pool_push(&s, (size_t)s.n);
@@ -953,7 +1095,7 @@ int rip_strategy_exact(const rip_problem *p, const rip_plan_opts *o, rip_plan *o
     }
     for (int i = 0; i < s.n; i++)
         s.pool[all + i] = i;
-    s.end = o->time_limit > 0 ? t0 + o->time_limit : 0;
+    s.deadline = o->time_limit > 0 ? t0 + o->time_limit : 0;
     /* complete: a search ran to its end without a plan within its target */
     bool complete = false;
     if (o->capacity > 0) {
@@ -962,22 +1104,24 @@ int rip_strategy_exact(const rip_problem *p, const rip_plan_opts *o, rip_plan *o
     } else {
         /*
         ** Minimize by probing targets between lo (proven: no plan below it)
-        ** and the best peak found.  Tight targets prune hardest, so the
-        ** first probe is lo itself, then the middle of [soft, best - 1]; a
-        ** probe that times out moves soft above it (unproven), and when
-        ** soft meets the best the budget doubles and soft falls back to lo.
-        ** Ends when lo reaches the best peak (proven optimal) or at the
-        ** time limit.
+        ** and the best peak found.  Tight targets prune hardest and the
+        ** bound is often the optimum, so every round first probes lo with
+        ** the round's node budget, then halves [soft, best - 1] with a
+        ** quarter of it each; a probe that runs out moves soft above it
+        ** (unproven).  When soft meets the best the budget doubles and
+        ** soft falls back to lo.  Ends when lo reaches the best peak
+        ** (proven optimal) or at the time limit.
         */
         int64_t lo = out->lower_bound, soft = lo;
-        double budget = 0.5;
+        uint64_t budget = 50000;
         while (lo < s.best_peak) {
             if (soft >= s.best_peak) {
                 soft = lo;
                 budget *= 2;
             }
-            int64_t t = soft == lo ? lo : soft + (s.best_peak - 1 - soft) / 2;
-            int r = ex_portfolio(&s, (size_t)all, t, budget);
+            bool at_lo = soft == lo;
+            int64_t t = at_lo ? lo : soft + (s.best_peak - 1 - soft) / 2;
+            int r = ex_portfolio(&s, (size_t)all, t, at_lo ? budget : budget / 4);
             if (s.oom)
                 break;
             if (r == 1) {
@@ -987,7 +1131,7 @@ int rip_strategy_exact(const rip_problem *p, const rip_plan_opts *o, rip_plan *o
             } else if (r == 0) {
                 lo = soft = t + 1;
             } else {
-                if (s.end > 0 && ex_now() >= s.end)
+                if (s.deadline > 0 && ex_now() >= s.deadline)
                     break;
                 soft = t + 1;
             }

@@ -52,7 +52,12 @@ for h in "${harnesses[@]}"; do targets+=("tests/fuzz/fuzz_$h"); done
 # Under a lock: two run.sh at once (one per core) share build-fuzz/.
 exec 9>"$bdir/.run.lock"
 flock 9
-ninja -C "$bdir" "${targets[@]}" >/dev/null
+# quiet unless the build fails: then its errors, and a failing exit
+if ! out=$(ninja -C "$bdir" "${targets[@]}" 2>&1); then
+    printf '%s\n' "$out" | grep -E 'error|FAILED' >&2 || printf '%s\n' "$out" >&2
+    echo "run.sh: the fuzz build failed (clang, $bdir)" >&2
+    exit 1
+fi
 
 export ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=1:abort_on_error=1
 export LSAN_OPTIONS=suppressions=$PWD/tests/lsan.supp:print_suppressions=0

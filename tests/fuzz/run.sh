@@ -76,7 +76,7 @@ make_db_seeds() {
     sqlite3 "$t/wal.db" 'PRAGMA journal_mode=DELETE; PRAGMA page_size=512; VACUUM;' >/dev/null
     cp "$t/wal.db" "$dbseeds/sweep_n4_seed1_p512"
     cp "$t/wal.db" "$t/x.db"
-    # schema 3: one row per layer in layer_results, verdict_counts kept equal
+    # schemas 3 and 4: one row per layer in layer_results, verdict_counts kept equal
     # to the verdicts of the rows present (as a sweep's batch commits leave it)
     local recount='DELETE FROM verdict_counts;
         INSERT INTO verdict_counts SELECT f.ord, CASE v.verdict WHEN '"'n/a'"' THEN 0 WHEN '"'unsafe'"' THEN 1

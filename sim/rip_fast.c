@@ -83,13 +83,14 @@ int rip_fast_build(rip_sim *s)
                 first[t] = RIP_SIM_NONE;
             break;
         }
-        const int64_t p = (i - i0) * (j1 - j0) + (j - j0); /* stored pixel ordinal */
-        first[t] = p;
-        const int64_t lim = p * cin;
-        if (t >= 1 && t * cout - lim > bg)
-            bg = t * cout - lim;                 /* gather, step t-1 */
-        if (t < s->n_pix && (t + 1) * cout - lim > bt)
-            bt = (t + 1) * cout - lim;           /* taps, step t */
+        first[t] = (i - i0) * (j1 - j0) + (j - j0); /* stored pixel ordinal */
+    }
+    /* the bounds in a loop of their own (no branches: the compiler keeps it in registers) */
+    for (int64_t t = 0; t <= s->n_pix && first[t] != RIP_SIM_NONE; t++) {
+        const int64_t lim = first[t] * cin;
+        const int64_t g = t >= 1 ? t * cout - lim : bg, k = t < s->n_pix ? (t + 1) * cout - lim : bt;
+        bg = g > bg ? g : bg;                    /* gather, step t-1 */
+        bt = k > bt ? k : bt;                    /* taps, step t */
     }
     s->bound_gather = bg > 0 ? bg : 0;
     s->bound_taps = bt > 0 ? bt : 0;

@@ -883,21 +883,39 @@ static void ex_set_keys(ex_search *s, const char *keys, int *order)
     }
 }
 
+/* Where a portfolio stopped for its node budget: the round's slice and
+** the first run not completed (slice 0: from the start). */
+typedef struct ex_resume {
+    uint64_t slice;
+    size_t k;
+} ex_resume;
+
 /* Returns 1 (plan within target, kept in best_x / best_peak), 0 (none
 ** exists), -1 (node budget, time limit or OOM).  budget caps the nodes
-** of the whole call (0: none). */
-static int ex_portfolio(ex_search *s, size_t all, int64_t target, uint64_t budget)
+** of the whole call (0: none).  resume (may be NULL) starts the round
+** robin where an earlier call on the same target ran out of budget, and
+** is updated when this one does: its completed runs are not repeated
+** (they would only re-walk states the memo holds or fail the same way). */
+static int ex_portfolio(ex_search *s, size_t all, int64_t target, uint64_t budget, ex_resume *resume)
 {
     size_t nconf = sizeof ex_configs / sizeof ex_configs[0];
     uint64_t used = 0;
+    bool saved = false;
     s->target = target;
-    for (uint64_t slice = 2 * (uint64_t)s->n + 64;; slice *= 2) {
-        for (size_t k = 0; k < nconf; k++) {
+    uint64_t slice0 = resume && resume->slice ? resume->slice : 2 * (uint64_t)s->n + 64;
+    size_t k0 = resume && resume->slice ? resume->k : 0;
+    for (uint64_t slice = slice0;; slice *= 2, k0 = 0) {
+        for (size_t k = k0; k < nconf; k++) {
             s->by_section = ex_configs[k].by_section;
             ex_set_keys(s, ex_configs[k].keys, s->order);
             uint64_t run = slice;
             if (budget > 0 && used + run > budget)
                 run = budget > used ? budget - used : 0;
+            if (run < slice && resume && !saved) {
+                resume->slice = slice;
+                resume->k = k;
+                saved = true;
+            }
             if (run == 0)
                 return -1;
             uint64_t start = s->nodes;
@@ -1134,7 +1152,7 @@ int rip_strategy_exact(const rip_problem *p, const rip_plan_opts *o, rip_plan *o
     bool complete = false;
     if (o->capacity > 0) {
         if (greedy > o->capacity)
-            complete = ex_portfolio(&s, (size_t)all, o->capacity, 0) == 0;
+            complete = ex_portfolio(&s, (size_t)all, o->capacity, 0, NULL) == 0;
     } else {
         /*
         ** Minimize by probing targets between lo (proven: no plan below it)
@@ -1149,6 +1167,7 @@ int rip_strategy_exact(const rip_problem *p, const rip_plan_opts *o, rip_plan *o
         int64_t g = ex_grain(&s);
         int64_t lo = (out->lower_bound + g - 1) / g * g, soft = lo;
         uint64_t budget = 50000;
+        ex_resume at_lo_resume = {0, 0};   /* lo's probes go on where the last one stopped */
         while (lo < s.best_peak) {
             if (soft >= s.best_peak) {
                 soft = lo;
@@ -1156,7 +1175,8 @@ int rip_strategy_exact(const rip_problem *p, const rip_plan_opts *o, rip_plan *o
             }
             bool at_lo = soft == lo;
             int64_t t = at_lo ? lo : (soft + (s.best_peak - 1 - soft) / 2) / g * g;
-            int r = ex_portfolio(&s, (size_t)all, t, at_lo ? budget : budget / 4);
+            int r = at_lo ? ex_portfolio(&s, (size_t)all, t, budget, &at_lo_resume)
+                          : ex_portfolio(&s, (size_t)all, t, budget / 4, NULL);
             if (s.oom)
                 break;
             if (r == 1) {
@@ -1165,6 +1185,7 @@ int rip_strategy_exact(const rip_problem *p, const rip_plan_opts *o, rip_plan *o
                             ex_now() - t0);
             } else if (r == 0) {
                 lo = soft = t + g;
+                at_lo_resume = (ex_resume){0, 0};
             } else {
                 if (s.deadline > 0 && ex_now() >= s.deadline)
                     break;

@@ -831,16 +831,21 @@ out:
 ** goes first.  Which order wins differs per instance (on MiniMalloc's
 ** sets: H falls to tAW in a few thousand nodes, I to section tWA or WZA,
 ** most others to the first three); the list is short so that the budget
-** of each grows fast.  TAW (level and section) were dropped: they decided
-** none of A..K first, and without them every set decides in as many
-** nodes or fewer (I in 1.44 M instead of 1.75 M, E 348 k instead of 442 k).
+** of each grows fast.  The last EX_EXTRA_CONFIGS (TAW, level and
+** section) decided none of A..K first: deciding a capacity and probing
+** the proven bound go without them (every set then decides in as many
+** nodes or fewer: I in 1.44 M instead of 1.75 M, E in 348 k instead of
+** 442 k), but the probes between the bound and the best plan keep them,
+** as they find better plans on J.
 */
+#define EX_EXTRA_CONFIGS 2
+
 static const struct {
     bool by_section;
     char keys[4];
 } ex_configs[] = {
     {true, "ZAW"}, {false, "WAT"}, {false, "TWA"}, {true, "WZA"},
-    {false, "AWT"}, {false, "tAW"}, {true, "tWA"},
+    {false, "AWT"}, {false, "tAW"}, {true, "tWA"}, {false, "TAW"}, {true, "TAW"},
 };
 
 static const ex_search *ex_rank_ctx;
@@ -897,10 +902,14 @@ typedef struct ex_resume {
 ** of the whole call (0: none).  resume (may be NULL) starts the round
 ** robin where an earlier call on the same target ran out of budget, and
 ** is updated when this one does: its completed runs are not repeated
-** (they would only re-walk states the memo holds or fail the same way). */
-static int ex_portfolio(ex_search *s, size_t all, int64_t target, uint64_t budget, ex_resume *resume)
+** (they would only re-walk states the memo holds or fail the same way).
+** full: every order, else all but the last EX_EXTRA_CONFIGS. */
+static int ex_portfolio(ex_search *s, size_t all, int64_t target, uint64_t budget, ex_resume *resume,
+                        bool full)
 {
     size_t nconf = sizeof ex_configs / sizeof ex_configs[0];
+    if (!full)
+        nconf -= EX_EXTRA_CONFIGS;
     uint64_t used = 0;
     bool saved = false;
     s->target = target;
@@ -1154,7 +1163,7 @@ int rip_strategy_exact(const rip_problem *p, const rip_plan_opts *o, rip_plan *o
     bool complete = false;
     if (o->capacity > 0) {
         if (greedy > o->capacity)
-            complete = ex_portfolio(&s, (size_t)all, o->capacity, 0, NULL) == 0;
+            complete = ex_portfolio(&s, (size_t)all, o->capacity, 0, NULL, false) == 0;
     } else {
         /*
         ** Minimize by probing targets between lo (proven: no plan below it)
@@ -1177,8 +1186,8 @@ int rip_strategy_exact(const rip_problem *p, const rip_plan_opts *o, rip_plan *o
             }
             bool at_lo = soft == lo;
             int64_t t = at_lo ? lo : (soft + (s.best_peak - 1 - soft) / 2) / g * g;
-            int r = at_lo ? ex_portfolio(&s, (size_t)all, t, budget, &at_lo_resume)
-                          : ex_portfolio(&s, (size_t)all, t, budget / 4, NULL);
+            int r = at_lo ? ex_portfolio(&s, (size_t)all, t, budget, &at_lo_resume, false)
+                          : ex_portfolio(&s, (size_t)all, t, budget / 4, NULL, true);
             if (s.oom)
                 break;
             if (r == 1) {

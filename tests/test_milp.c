@@ -415,6 +415,29 @@ static int64_t bf_optimum(const rip_problem *p, int *perm, size_t k, int64_t *x,
     return best;
 }
 
+/*
+** A random problem of 3 to 7 buffers over 8 steps from the LCG state *st,
+** sizes drawn from sizes[7], into *p; returns its brute-force optimum.
+*/
+static int64_t random_problem(uint64_t *st, const int64_t sizes[7], rip_problem *p)
+{
+    hand_tensor t[7];
+    *st = *st * 6364136223846793005ULL + 1442695040888963407ULL;
+    size_t n = 3 + (size_t)((*st >> 33) % 5);
+    for (size_t i = 0; i < n; i++) {
+        *st = *st * 6364136223846793005ULL + 1442695040888963407ULL;
+        int64_t a = (int64_t)((*st >> 33) % 8), b = (int64_t)((*st >> 40) % 8);
+        t[i] = (hand_tensor){a < b ? a : b, a < b ? b : a, sizes[(*st >> 50) % 7]};
+    }
+    hand_problem(p, t, n, 1);
+    int perm[7];
+    int64_t x[7];
+    bool done[7] = {false};
+    for (size_t i = 0; i < n; i++)
+        perm[i] = (int)i;
+    return bf_optimum(p, perm, 0, x, done, 0, INT64_MAX);
+}
+
 Test(milp, exact_agrees_with_brute_force_on_small_random_problems)
 {
     /* 200 problems of 3 to 7 buffers over 8 steps (a fixed LCG): exact
@@ -422,23 +445,9 @@ Test(milp, exact_agrees_with_brute_force_on_small_random_problems)
     ** at that capacity it finds a plan, one byte below it proves none. */
     uint64_t st = 12345;
     for (int it = 0; it < 200; it++) {
-        hand_tensor t[7];
-        st = st * 6364136223846793005ULL + 1442695040888963407ULL;
-        size_t n = 3 + (size_t)((st >> 33) % 5);
-        for (size_t i = 0; i < n; i++) {
-            st = st * 6364136223846793005ULL + 1442695040888963407ULL;
-            int64_t a = (int64_t)((st >> 33) % 8), b = (int64_t)((st >> 40) % 8);
-            static const int64_t sizes[] = {1, 2, 3, 4, 5, 6, 8};
-            t[i] = (hand_tensor){a < b ? a : b, a < b ? b : a, sizes[(st >> 50) % 7]};
-        }
+        static const int64_t sizes[7] = {1, 2, 3, 4, 5, 6, 8};
         rip_problem p;
-        hand_problem(&p, t, n, 1);
-        int perm[7];
-        int64_t x[7];
-        bool done[7] = {false};
-        for (size_t i = 0; i < n; i++)
-            perm[i] = (int)i;
-        int64_t opt = bf_optimum(&p, perm, 0, x, done, 0, INT64_MAX);
+        int64_t opt = random_problem(&st, sizes, &p);
         rip_plan *e = run(&p, "exact", NULL, false);
         cr_expect_eq(e->peak, opt, "problem %d: exact %lld, brute force %lld", it, (long long)e->peak,
                      (long long)opt);
@@ -470,23 +479,9 @@ Test(milp, exact_minimizes_in_steps_of_the_size_gcd)
     ** a different one from the test above). */
     uint64_t st = 987654321;
     for (int it = 0; it < 100; it++) {
-        hand_tensor t[7];
-        st = st * 6364136223846793005ULL + 1442695040888963407ULL;
-        size_t n = 3 + (size_t)((st >> 33) % 5);
-        for (size_t i = 0; i < n; i++) {
-            st = st * 6364136223846793005ULL + 1442695040888963407ULL;
-            int64_t a = (int64_t)((st >> 33) % 8), b = (int64_t)((st >> 40) % 8);
-            static const int64_t sizes[] = {4, 8, 12, 20, 24, 32, 36};
-            t[i] = (hand_tensor){a < b ? a : b, a < b ? b : a, sizes[(st >> 50) % 7]};
-        }
+        static const int64_t sizes[7] = {4, 8, 12, 20, 24, 32, 36};
         rip_problem p;
-        hand_problem(&p, t, n, 1);
-        int perm[7];
-        int64_t x[7];
-        bool done[7] = {false};
-        for (size_t i = 0; i < n; i++)
-            perm[i] = (int)i;
-        int64_t opt = bf_optimum(&p, perm, 0, x, done, 0, INT64_MAX);
+        int64_t opt = random_problem(&st, sizes, &p);
         rip_plan *e = run(&p, "exact", NULL, false);
         cr_expect_eq(e->peak, opt, "problem %d: exact %lld, brute force %lld", it, (long long)e->peak,
                      (long long)opt);

@@ -420,6 +420,29 @@ Test(sim, lemma10_herringbone_order_all_grids_to_16)
         }
 }
 
+/* The simulator takes the herringbone order as monotone without checking
+** it per layer (sim/exec.c): visit times rise along every row and every
+** column, on every grid up to 24 x 24. */
+Test(sim, herringbone_order_is_monotone_along_rows_and_columns)
+{
+    static int64_t order[24 * 24], vt[24 * 24];
+    for (int64_t H = 1; H <= 24; H++)
+        for (int64_t W = 1; W <= 24; W++) {
+            cr_assert_eq(rip_herringbone_order(H, W, order), 0);
+            for (int64_t t = 0; t < H * W; t++)
+                vt[order[t]] = t;
+            for (int64_t r = 0; r < H; r++)
+                for (int64_t c = 0; c < W; c++) {
+                    if (r > 0)
+                        cr_assert_lt(vt[(r - 1) * W + c], vt[r * W + c], "%lldx%lld column %lld row %lld",
+                                     (long long)H, (long long)W, (long long)c, (long long)r);
+                    if (c > 0)
+                        cr_assert_lt(vt[r * W + c - 1], vt[r * W + c], "%lldx%lld row %lld column %lld",
+                                     (long long)H, (long long)W, (long long)r, (long long)c);
+                }
+        }
+}
+
 Test(sim, herringbone_order_examples)
 {
     /* 3x3 (Fig. 2(a)): row 0, column 0 below it, row 1 from column 1,

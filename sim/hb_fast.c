@@ -178,17 +178,24 @@ int hb_fast_build(rip_sim *s)
 bool hb_fast_run(const rip_sim *s, int64_t delta, rip_run_report *rep)
 {
     const int64_t cout = s->L.cout;
-    int64_t free_slots = rip_sat_add(delta, s->released_at_start);
-    for (int64_t t = 0; t < s->n_pix; t++) {
-        if (free_slots < cout) {
-            rep->outcome = RIP_RUN_NO_SLOT;
-            rep->step = t;
-            rep->pixel_r = s->order[t] / s->L.w_out;
-            rep->pixel_c = s->order[t] % s->L.w_out;
-            rep->address = -1;
-            return false;
-        }
-        free_slots = rip_sat_add(free_slots - cout, s->released[t]);
+    int64_t t = 0;
+    if (delta < (INT64_C(1) << 62)) {
+        /* the pool never holds more than delta + every stored scalar
+        ** (< 2^62 each, rip_sim_new): plain sums cannot overflow */
+        int64_t free_slots = delta + s->released_at_start;
+        for (; t < s->n_pix && free_slots >= cout; t++)
+            free_slots += s->released[t] - cout;
+    } else {
+        int64_t free_slots = rip_sat_add(delta, s->released_at_start);
+        for (; t < s->n_pix && free_slots >= cout; t++)
+            free_slots = rip_sat_add(free_slots - cout, s->released[t]);
     }
-    return true;
+    if (t == s->n_pix)
+        return true;
+    rep->outcome = RIP_RUN_NO_SLOT;
+    rep->step = t;
+    rep->pixel_r = s->order[t] / s->L.w_out;
+    rep->pixel_c = s->order[t] % s->L.w_out;
+    rep->address = -1;
+    return false;
 }

@@ -64,6 +64,7 @@ int rip_fast_build(rip_sim *s)
     for (int64_t jj = j0; jj < j1; jj++)
         colmax = maxcol[jj] > colmax ? maxcol[jj] : colmax;
     int64_t i = i0, j = j0;
+    s->first_none = s->n_pix + 1;
     for (int64_t t = 0; t <= s->n_pix; t++) {
         while (i < i1) {
             const int64_t mr = maxrow[i];
@@ -79,6 +80,7 @@ int rip_fast_build(rip_sim *s)
             j = j0;
         }
         if (i == i1) { /* nothing is live from step t on */
+            s->first_none = t;
             for (; t <= s->n_pix; t++)
                 first[t] = RIP_SIM_NONE;
             break;
@@ -121,12 +123,18 @@ bool rip_fast_run(const rip_sim *s, int64_t delta, rip_run_report *rep)
     ** saturation; a larger delta takes the saturating loop below. */
     int64_t q = 0;
     if (delta <= (INT64_C(1) << 62)) {
+        /* Before the first step with nothing live (q_none) and the first
+        ** whose writes end past the workspace (q_ws), a step passes iff
+        ** its end - delta <= first*cin: one comparison per step.  The
+        ** loop below takes the steps from there on, which are few (the
+        ** traversal's tail) or fail at once. */
         const int64_t cin = L->cin, cout = L->cout;
-        for (; q < s->n_pix; q++) {
-            const int64_t end = (q + 1) * cout;
-            if (end > ws || (first[q] != RIP_SIM_NONE && end - delta > first[q] * cin))
+        const int64_t q_none = s->first_none - (s->taps ? 0 : 1), q_ws = ws / cout;
+        int64_t stop = q_none < q_ws ? q_none : q_ws;
+        stop = stop < s->n_pix ? stop : s->n_pix;
+        for (; q < stop; q++)
+            if ((q + 1) * cout - delta > first[q] * cin)
                 break;
-        }
         if (q == s->n_pix)
             return true;
     }

@@ -43,6 +43,8 @@ struct rip_sim {
                                reader is >= t, RIP_SIM_NONE if there is none */
     int64_t bound_gather, bound_taps; /* fast: one-pass gaps (bound.c), found while
                                first_live is built */
+    int64_t first_none;     /* fast: the first t with first_live[t] == RIP_SIM_NONE
+                               (n_pix + 1 when there is none) */
 
     /* herringbone configurations */
     int64_t *order;         /* [n_pix] step -> pixel index r*w_out + c (any permutation) */

@@ -4,12 +4,15 @@
 ** Shape of a run: check the database read-only (never touching a foreign
 ** or damaged one; db.h), or create it with its run row in one transaction.
 ** Then walk this shard's layers in batches of RIP_SWEEP_BATCH positions:
-** ask the database which layers of the batch it holds, evaluate the others
-** on `jobs` threads, and write them in one transaction.  The main thread
-** writes batch k while the other threads start on batch k+1, then joins
-** them: SQLite (and its fsync) no longer leaves the workers waiting.  Nothing is kept
-** per layer of the whole sweep, so memory does not grow with --n, and a
-** resumed run finds its place by asking, batch by batch.  Rows are keyed by
+** ask the database which layers of the batch it holds, and publish the
+** others to `jobs` worker threads, which take items one at a time from
+** the oldest published batch with items left.  Up to RING batches are in
+** flight, so a worker that finishes its last item of batch k goes straight
+** on with batch k+1 (no barrier between batches).  The main thread only
+** prepares batches and writes each, in order, in one transaction once all
+** its items are evaluated; SQLite and its fsyncs never hold up a worker.
+** Nothing is kept per layer of the whole sweep, so memory does not grow
+** with --n, and a resumed run finds its place by asking, batch by batch.  Rows are keyed by
 ** layer index, so the order in which threads finish does not matter, and a
 ** batch is either wholly in the database or not at all.
 **
@@ -86,11 +89,19 @@ typedef struct item {
     char err[RIP_ERR_LEN];
 } item;
 
+/* Where a batch lies: positions [lo, lo + count) of the shard. */
+typedef struct span {
+    int64_t lo, count;
+} span;
+
 typedef struct batch {
     item *items;
     int64_t *order;      /* the items by decreasing cost: largest first, so no thread idles at the end */
     int64_t count;
-    atomic_long next;
+    int64_t next;        /* items handed out (pool.mu) */
+    int64_t finished;    /* items evaluated (pool.mu) */
+    span sp;
+    unsigned char *have; /* write_batch's scratch */
     uint64_t seed;
     rip_search how;      /* how the simulator finds each truth */
 } batch;
@@ -106,19 +117,133 @@ static void evaluate_one(item *it, uint64_t seed, rip_search how)
     }
 }
 
-/* Evaluate items of b until none is left, or a stop is asked for (the
-** batch is then dropped, so Ctrl-C does not wait for a whole batch). */
+/* Batches in flight: the oldest is waited for and written by the main
+** thread while the workers evaluate the others. */
+enum { RING = 3 };
+
+/* The worker threads and the batches published to them. */
+typedef struct pool {
+    pthread_mutex_t mu;
+    pthread_cond_t work;    /* to workers: a batch was published, or quit */
+    pthread_cond_t done;    /* to the main thread: a batch is evaluated */
+    batch *q[RING];         /* published batches in span order, q[0] the oldest */
+    int n;
+    bool quit;
+    pthread_t tid[64];
+    int started;
+} pool;
+
+/*
+** A worker: evaluate items of the oldest published batch that has any
+** left, until quit or a stop is asked for (the item in hand is finished;
+** its batch is then dropped, so Ctrl-C does not wait for a whole batch).
+*/
 static void *worker(void *arg)
 {
-    batch *b = arg;
-    for (;;) {
-        if (atomic_load(&stop_requested))
-            return NULL;
-        long k = atomic_fetch_add(&b->next, 1);
-        if (k >= b->count)
-            return NULL;
-        evaluate_one(&b->items[b->order[k]], b->seed, b->how);
+    pool *p = arg;
+    pthread_mutex_lock(&p->mu);
+    while (!p->quit && !atomic_load(&stop_requested)) {
+        batch *b = NULL;
+        for (int i = 0; i < p->n && b == NULL; i++)
+            if (p->q[i]->next < p->q[i]->count)
+                b = p->q[i];
+        if (b == NULL) {
+            pthread_cond_wait(&p->work, &p->mu);
+            continue;
+        }
+        item *it = &b->items[b->order[b->next++]];
+        pthread_mutex_unlock(&p->mu);
+        evaluate_one(it, b->seed, b->how);
+        pthread_mutex_lock(&p->mu);
+        if (++b->finished == b->count)
+            pthread_cond_signal(&p->done);
     }
+    pthread_mutex_unlock(&p->mu);
+    return NULL;
+}
+
+/* Start jobs workers.  Never fails: fewer threads is slower, not wrong,
+** and with none the main thread evaluates (wait_oldest). */
+static void pool_start(pool *p, int jobs)
+{
+    for (int t = 0; t < jobs && t < 64; t++) {
+        if (pthread_create(&p->tid[p->started], NULL, worker, p) != 0)
+            break;
+        p->started++;
+    }
+}
+
+/* Publish b (items drawn and ordered) to the workers. */
+static void pool_publish(pool *p, batch *b)
+{
+    pthread_mutex_lock(&p->mu);
+    p->q[p->n++] = b;
+    pthread_cond_broadcast(&p->work);
+    pthread_mutex_unlock(&p->mu);
+}
+
+/*
+** Wait until the oldest published batch is evaluated.  Returns 0; 1 when a
+** stop was asked for (nothing more is to be written: the batches in flight
+** are dropped); -1 with the first failed layer's message in err.  Polls
+** the stop flag every 50 ms, since a signal handler cannot wake a
+** condition variable.  Without workers the main thread evaluates.
+*/
+static int wait_oldest(pool *p, char err[RIP_ERR_LEN])
+{
+    batch *b = p->q[0];
+    if (p->started == 0)
+        while (b->next < b->count && !atomic_load(&stop_requested)) {
+            evaluate_one(&b->items[b->order[b->next]], b->seed, b->how);
+            b->next++;
+            b->finished++;
+        }
+    pthread_mutex_lock(&p->mu);
+    while (b->finished < b->count && !atomic_load(&stop_requested)) {
+        struct timespec ts;
+        clock_gettime(CLOCK_REALTIME, &ts);
+        ts.tv_nsec += 50000000L;
+        if (ts.tv_nsec >= 1000000000L) {
+            ts.tv_sec++;
+            ts.tv_nsec -= 1000000000L;
+        }
+        pthread_cond_timedwait(&p->done, &p->mu, &ts);
+    }
+    pthread_mutex_unlock(&p->mu);
+    if (atomic_load(&stop_requested))
+        return 1;
+    for (int64_t k = 0; k < b->count; k++)
+        if (b->items[k].failed) {
+            snprintf(err, RIP_ERR_LEN, "layer %lld: %.200s", (long long)b->items[k].idx, b->items[k].err);
+            return -1;
+        }
+    return 0;
+}
+
+/* Drop the oldest published batch (written). */
+static void pool_pop(pool *p)
+{
+    pthread_mutex_lock(&p->mu);
+    for (int i = 1; i < p->n; i++)
+        p->q[i - 1] = p->q[i];
+    p->n--;
+    pthread_mutex_unlock(&p->mu);
+}
+
+/* Tell the workers to quit, join them (each finishes its item in hand)
+** and free the pool's locks. */
+static void pool_close(pool *p)
+{
+    pthread_mutex_lock(&p->mu);
+    p->quit = true;
+    pthread_cond_broadcast(&p->work);
+    pthread_mutex_unlock(&p->mu);
+    for (int t = 0; t < p->started; t++)
+        pthread_join(p->tid[t], NULL);
+    p->started = 0;
+    pthread_mutex_destroy(&p->mu);
+    pthread_cond_destroy(&p->work);
+    pthread_cond_destroy(&p->done);
 }
 
 /* Multiply-accumulates of executing L once (its cost with --execute); a
@@ -158,58 +283,6 @@ static void order_by_cost(batch *b)
             b->order[j] = b->order[j - 1];
         b->order[j] = k;
     }
-}
-
-/* The threads evaluating one batch besides the main thread. */
-typedef struct crew {
-    pthread_t tid[64];
-    int started;
-} crew;
-
-/*
-** Start evaluating b on jobs - 1 threads; the caller joins in with
-** finish_batch() (after writing the previous batch).  Never fails: fewer
-** threads is slower, not wrong.
-*/
-static void launch_batch(batch *b, int jobs, crew *c)
-{
-    c->started = 0;
-    atomic_store(&b->next, 0);
-    order_by_cost(b);
-    for (int t = 1; t < jobs && t < 64; t++) {
-        if (pthread_create(&c->tid[c->started], NULL, worker, b) != 0)
-            break;
-        c->started++;
-    }
-}
-
-/* Evaluate what is left of b on the calling thread, join the crew.
-** Returns 0; 1 when a stop was asked for (b is not to be written: some
-** items may be unevaluated); -1 with the first failed layer's message in
-** err. */
-static int finish_batch(batch *b, crew *c, char err[RIP_ERR_LEN])
-{
-    worker(b);
-    for (int t = 0; t < c->started; t++)
-        pthread_join(c->tid[t], NULL);
-    c->started = 0;
-    if (atomic_load(&stop_requested))
-        return 1;
-    for (int64_t k = 0; k < b->count; k++)
-        if (b->items[k].failed) {
-            snprintf(err, RIP_ERR_LEN, "layer %lld: %.200s", (long long)b->items[k].idx, b->items[k].err);
-            return -1;
-        }
-    return 0;
-}
-
-/* Stop handing out b's items and join the crew (on a failed write). */
-static void abandon_batch(batch *b, crew *c)
-{
-    atomic_store(&b->next, (long)b->count);
-    for (int t = 0; t < c->started; t++)
-        pthread_join(c->tid[t], NULL);
-    c->started = 0;
 }
 
 enum { ST_LAYER, ST_COUNTS, ST_EXEC, ST_COUNT };
@@ -358,11 +431,6 @@ static int write_counts(sqlite3_stmt *s, int64_t counts[][4])
         }
     return 0;
 }
-
-/* Where batch j of this shard lies: positions [lo, lo + count) of the shard. */
-typedef struct span {
-    int64_t lo, count;
-} span;
 
 static int64_t layer_of(const rip_sweep_opts *o, int64_t pos)
 {
@@ -588,9 +656,9 @@ rip_status rip_sweep_run(const rip_sweep_opts *o, rip_sweep_result *res, char er
 {
     sqlite3 *db = NULL;
     sqlite3_stmt *st[ST_COUNT] = {NULL}, *q = NULL, *qx = NULL;
-    batch bufs[2] = {{0}, {0}};       /* the batch being evaluated and the one being written */
-    unsigned char *haves[2] = {NULL, NULL};
-    crew crew = {.started = 0};
+    batch bufs[RING];
+    pool pool = {.n = 0, .quit = false, .started = 0};
+    bool pool_up = false;
     rip_status status = RIP_OK;
     struct sigaction sa, old_int, old_term;
     bool handlers = false;
@@ -598,6 +666,7 @@ rip_status rip_sweep_run(const rip_sweep_opts *o, rip_sweep_result *res, char er
     rip_db_found found;
 
     memset(res, 0, sizeof *res);
+    memset(bufs, 0, sizeof bufs);
     hooks_init();
 
     rip_run_info want = {0};
@@ -637,14 +706,16 @@ rip_status rip_sweep_run(const rip_sweep_opts *o, rip_sweep_result *res, char er
         status = RIP_S_INTERNAL;
         goto done;
     }
-    for (int i = 0; i < 2; i++) {
+    bool no_memory = false;
+    for (int i = 0; i < RING; i++) {
         bufs[i].seed = o->seed;
         bufs[i].how = o->full_bisection ? RIP_SEARCH_BISECT : RIP_SEARCH_BRACKET;
         bufs[i].items = calloc(RIP_SWEEP_BATCH, sizeof *bufs[i].items);
         bufs[i].order = calloc(RIP_SWEEP_BATCH, sizeof *bufs[i].order);
-        haves[i] = calloc(RIP_SWEEP_BATCH, 1);
+        bufs[i].have = calloc(RIP_SWEEP_BATCH, 1);
+        no_memory |= !bufs[i].items || !bufs[i].order || !bufs[i].have;
     }
-    if (!bufs[0].items || !bufs[0].order || !haves[0] || !bufs[1].items || !bufs[1].order || !haves[1]) {
+    if (no_memory) {
         snprintf(err, RIP_ERR_LEN, "out of memory");
         status = RIP_S_NOMEM;
         goto done;
@@ -663,61 +734,64 @@ rip_status rip_sweep_run(const rip_sweep_opts *o, rip_sweep_result *res, char er
     double started = now();
     /* a finished run (the checked counts say so) needs no pass over its batches */
     bool finished = res->already_done == res->in_shard && (!o->execute || res->executed_before == res->in_shard);
-    /* cur: filled and evaluated this round; pend: evaluated last round,
-    ** written by the main thread while cur's crew starts. */
-    int ci = 0;
-    batch *pend = NULL;
-    span pend_sp = {0, 0};
-    for (span sp = {0, 0}; !finished && sp.lo < res->in_shard && !atomic_load(&stop_requested); sp.lo += batch_size) {
-        batch *cur = &bufs[ci];
-        unsigned char *have = haves[ci];
-        int64_t n_have = 0;
-        sp.count = res->in_shard - sp.lo < batch_size ? res->in_shard - sp.lo : batch_size;
-        int rc = stored_in_span(q, qx, o, sp, have, &n_have);
-        if (rc != 0) {
-            status = rip_db_status(rc) == RIP_S_BUSY ? RIP_S_BUSY : RIP_S_IO;
-            snprintf(err, RIP_ERR_LEN, "%.200s: cannot read stored layers (%.200s)", o->db_path, sqlite3_errmsg(db));
-            goto done;
-        }
-        if (n_have == sp.count)
-            continue;
-        cur->count = 0;
-        for (int64_t k = 0; k < sp.count; k++)
-            if (!complete(o, have[k])) {
-                item *it = &cur->items[cur->count++];
-                memset(it, 0, sizeof *it);
-                it->idx = layer_of(o, sp.lo + k);
-                it->need_layer = !(have[k] & HAVE_LAYER);
-                it->need_exec = o->execute && !(have[k] & HAVE_EXEC);
-            }
-        double t0 = now(), tw = 0;
-        launch_batch(cur, o->jobs, &crew);
-        if (pend != NULL) {
-            status = write_pending(db, st, q, qx, o, pend_sp, pend, haves[1 - ci], unsafe, res, started, &tw, err);
-            if (status != RIP_OK) {
-                abandon_batch(cur, &crew);
+    /* Keep RING batches published; write the oldest once it is evaluated. */
+    if (!finished) {
+        pthread_mutex_init(&pool.mu, NULL);
+        pthread_cond_init(&pool.work, NULL);
+        pthread_cond_init(&pool.done, NULL);
+        pool_up = true;
+        pool_start(&pool, o->jobs);
+    }
+    int64_t next_lo = 0, published = 0;
+    while (!finished) {
+        while (pool.n < RING && next_lo < res->in_shard && !atomic_load(&stop_requested)) {
+            batch *b = &bufs[published % RING]; /* not in flight: the queue is in publishing order */
+            int64_t n_have = 0;
+            b->sp.lo = next_lo;
+            b->sp.count = res->in_shard - next_lo < batch_size ? res->in_shard - next_lo : batch_size;
+            next_lo += b->sp.count;
+            int rc = stored_in_span(q, qx, o, b->sp, b->have, &n_have);
+            if (rc != 0) {
+                status = rip_db_status(rc) == RIP_S_BUSY ? RIP_S_BUSY : RIP_S_IO;
+                snprintf(err, RIP_ERR_LEN, "%.200s: cannot read stored layers (%.200s)", o->db_path,
+                         sqlite3_errmsg(db));
                 goto done;
             }
-            pend = NULL;
+            if (n_have == b->sp.count)
+                continue;
+            b->count = b->next = b->finished = 0;
+            for (int64_t k = 0; k < b->sp.count; k++)
+                if (!complete(o, b->have[k])) {
+                    item *it = &b->items[b->count++];
+                    memset(it, 0, sizeof *it);
+                    it->idx = layer_of(o, b->sp.lo + k);
+                    it->need_layer = !(b->have[k] & HAVE_LAYER);
+                    it->need_exec = o->execute && !(b->have[k] & HAVE_EXEC);
+                }
+            order_by_cost(b);
+            pool_publish(&pool, b);
+            published++;
         }
-        rc = finish_batch(cur, &crew, err);
+        if (pool.n == 0)
+            break; /* every span is stored */
+        double t0 = now(), tw = 0;
+        int rc = wait_oldest(&pool, err);
+        res->seconds_eval += now() - t0;
         if (rc > 0)
-            break; /* stopped: cur is dropped, what was committed stays */
+            break; /* stopped: the batches in flight are dropped, what was committed stays */
         if (rc < 0) {
             status = RIP_S_INTERNAL;
             goto done;
         }
-        res->seconds_eval += now() - t0 - tw;
-        pend = cur;
-        pend_sp = sp;
-        ci = 1 - ci;
-    }
-    /* the last batch (also when a stop came after it was evaluated) */
-    if (pend != NULL) {
-        double tw = 0;
-        status = write_pending(db, st, q, qx, o, pend_sp, pend, haves[1 - ci], unsafe, res, started, &tw, err);
+        status = write_pending(db, st, q, qx, o, pool.q[0]->sp, pool.q[0], pool.q[0]->have, unsafe, res,
+                               started, &tw, err);
         if (status != RIP_OK)
             goto done;
+        pool_pop(&pool);
+    }
+    if (pool_up) {
+        pool_close(&pool);
+        pool_up = false;
     }
     progress(o, layers_done(o, res), res->in_shard, res->computed + res->executed, started, unsafe, true);
     if (atomic_load(&stop_requested) && layers_done(o, res) < res->in_shard) {
@@ -730,6 +804,8 @@ rip_status rip_sweep_run(const rip_sweep_opts *o, rip_sweep_result *res, char er
         rip_db_log(db, "finish", why);
     }
 done:
+    if (pool_up)
+        pool_close(&pool);
     if (handlers) {
         sigaction(SIGINT, &old_int, NULL);
         sigaction(SIGTERM, &old_term, NULL);
@@ -738,10 +814,10 @@ done:
         sqlite3_finalize(st[i]);
     sqlite3_finalize(q);
     sqlite3_finalize(qx);
-    for (int i = 0; i < 2; i++) {
+    for (int i = 0; i < RING; i++) {
         free(bufs[i].items);
         free(bufs[i].order);
-        free(haves[i]);
+        free(bufs[i].have);
     }
     rip_db_close(db);
     if (status != 0)

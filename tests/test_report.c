@@ -371,6 +371,10 @@ static int make_error_dbs(void)
                           " (SELECT ord FROM formulas WHERE formula = 'thm11');",
                           "INSERT INTO verdict_counts SELECT ord, 3, 1 FROM formulas WHERE formula = 'thm11'"
                           " ON CONFLICT DO UPDATE SET n = n + 1;");
+    /* texty.db: a geometry value turned into text by hand; layer_results
+    ** declares no column types, so SQLite keeps the text as it is */
+    if (rc == 0)
+        rc = altered_copy("texty.db", "UPDATE layer_results SET cin = 'three' WHERE layer_idx = 42;", "SELECT 1;");
     return rc;
 }
 
@@ -907,6 +911,12 @@ Test(report, empty_runs)
 Test(report, verdict_counts_that_disagree_with_the_layers_are_refused)
 {
     expect_error(in_dir("shifted.db"), 65, "verdict counts of thm11");
+}
+
+/* A value that is not an integer is refused, never read as 0. */
+Test(report, a_value_that_is_not_an_integer_is_refused)
+{
+    expect_error(in_dir("texty.db"), 65, "layer 42 holds a value that is not an integer");
 }
 
 Test(report, incomplete_run_is_loud)

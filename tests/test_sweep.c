@@ -579,11 +579,11 @@ Test(sweep, inconsistent_rows_are_refused_untouched)
         "DELETE FROM verdict_counts",                                /* the empty verdict table */
         /* one layer lacks a truth: NOT NULL forbids it to SQL, so the schema text is
         ** edited around the write, as damage to the file could leave it (quick_check finds it) */
-        "PRAGMA writable_schema = ON; UPDATE sqlite_master SET sql = replace(sql, 'rip_dense_taps INTEGER NOT NULL',"
-        " 'rip_dense_taps INTEGER') WHERE name = 'layer_results'"
+        "PRAGMA writable_schema = ON; UPDATE sqlite_master SET sql = replace(sql, 'rip_dense_taps NOT NULL',"
+        " 'rip_dense_taps') WHERE name = 'layer_results'"
         "\n--\nUPDATE layer_results SET rip_dense_taps = NULL WHERE layer_idx = 17"
-        "\n--\nPRAGMA writable_schema = ON; UPDATE sqlite_master SET sql = replace(sql, 'rip_dense_taps INTEGER,',"
-        " 'rip_dense_taps INTEGER NOT NULL,') WHERE name = 'layer_results'",
+        "\n--\nPRAGMA writable_schema = ON; UPDATE sqlite_master SET sql = replace(sql, 'rip_dense_taps,',"
+        " 'rip_dense_taps NOT NULL,') WHERE name = 'layer_results'",
         "DELETE FROM layer_results WHERE layer_idx = 250",           /* a layer gone, its counts kept */
         "UPDATE verdict_counts SET n = n - 1 WHERE ord = 3 AND verdict = 2",     /* a verdict gone */
         "INSERT INTO layer_results SELECT 777, gen, cin, cout, h_in, w_in, k_h, k_w, s_h, s_w, d_h, d_w, p_top, "

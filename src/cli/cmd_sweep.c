@@ -119,7 +119,10 @@ static int print_summary(const char *path, const rip_sweep_result *r, double sec
     rip_run_info run = {0};
     int64_t layers = 0;
     if (rip_db_read_run(db, &run, err) == 0 &&
-        sqlite3_prepare_v2(db, "SELECT count(*) FROM layer_results", -1, &st, NULL) == SQLITE_OK &&
+        /* every formula's verdicts add up to the layers (checked on open, kept
+        ** by each write): a count without a pass over layer_results */
+        sqlite3_prepare_v2(db, "SELECT coalesce(sum(n), 0) FROM verdict_counts WHERE ord = 0", -1, &st, NULL) ==
+            SQLITE_OK &&
         sqlite3_step(st) == SQLITE_ROW)
         layers = sqlite3_column_int64(st, 0);
     sqlite3_finalize(st);

@@ -748,13 +748,21 @@ static bool add_column(sbuf *b, const char *name)
 }
 
 /*
-** True iff the row's sizes and gaps are small enough for the checks'
-** arithmetic (sums and products of two; a sweep stores far smaller ones):
-** channels, kernel and width below 2^31, everything else below 2^61.
+** True iff every column of the row is an integer or NULL (layer_results
+** declares no column type, so SQLite itself would take text; a NULL where
+** a sweep always writes a number is refused by the open checks) and the
+** sizes and gaps are small enough for the checks' arithmetic (sums and
+** products of two; a sweep stores far smaller ones): channels, kernel and
+** width below 2^31, everything else below 2^61.
 */
 static bool in_range(sqlite3_stmt *st, size_t nf)
 {
-    for (int c = SC_CIN; c < SC_FIRST + 2 * (int)nf; c++) {
+    for (int c = SC_IDX; c < SC_FIRST + 2 * (int)nf; c++) {
+        const int type = sqlite3_column_type(st, c);
+        if (type != SQLITE_INTEGER && type != SQLITE_NULL)
+            return false;
+        if (c < SC_CIN)
+            continue;
         int64_t x = sqlite3_column_int64(st, c), lim = c <= SC_WOUT ? INT64_C(1) << 31 : INT64_C(1) << 61;
         if (x <= -lim || x >= lim)
             return false;
@@ -912,8 +920,8 @@ static int scan_layers(sqlite3 *db, report_data *r, bool *oom, char err[RIP_ERR_
     while (rc == SQLITE_OK && (rc = sqlite3_step(st)) == SQLITE_ROW) {
         rc = SQLITE_OK;
         if (!in_range(st, r->nf)) {
-            snprintf(err, RIP_ERR_LEN, "layer %lld holds a size or gap out of range (damaged database)",
-                     (long long)sqlite3_column_int64(st, SC_IDX));
+            snprintf(err, RIP_ERR_LEN, "layer %lld holds a value that is not an integer, or a size or gap "
+                     "out of range (damaged database)", (long long)sqlite3_column_int64(st, SC_IDX));
             goto done;
         }
         int64_t idx = sqlite3_column_int64(st, SC_IDX), gen = sqlite3_column_int64(st, SC_GEN);

@@ -162,11 +162,15 @@ static void *worker(void *arg)
     return NULL;
 }
 
-/* Start jobs workers.  Never fails: fewer threads is slower, not wrong,
-** and with none the main thread evaluates (wait_oldest). */
+/*
+** Start the workers: jobs of them, or none for jobs = 1 (the main thread
+** then evaluates and writes in turn: one thread in all).  Never fails:
+** fewer threads is slower, not wrong, and with none the main thread
+** evaluates (wait_oldest).
+*/
 static void pool_start(pool *p, int jobs)
 {
-    for (int t = 0; t < jobs && t < 64; t++) {
+    for (int t = 0; jobs > 1 && t < jobs && t < 64; t++) {
         if (pthread_create(&p->tid[p->started], NULL, worker, p) != 0)
             break;
         p->started++;

@@ -24,68 +24,65 @@
 /*
 ** Fill s->first_live[n_pix+1] and s->bound_gather, s->bound_taps.
 ** Returns 0, or -1 when memory runs out.
-** Cost O(h_p + w_p + h_out*k_h + w_out*k_w + stored pixels + n_pix) time
-** (one forward walk over the stored pixels, no per-pixel table);
-** memory (h_p + w_p + n_pix + 1) int64, of which only first_live is kept.
+** Cost O(h_p + w_p + h_out*k_h + w_out*k_w + n_pix) time (a row pointer
+** and one lookup per step, no per-pixel table); memory (h_p + w_p + w_out
+** + n_pix + 1) int64, of which only first_live is kept.
 */
 int rip_fast_build(rip_sim *s)
 {
     const rip_layer *L = &s->L;
     const bool dense = (s->exec == RIP_EXEC_DENSE_GATHER || s->exec == RIP_EXEC_DENSE_TAPS);
     int rc = -1;
-    int64_t *maxrow = NULL, *maxcol = NULL;
+    int64_t *maxrow = NULL, *maxcol = NULL, *col_from = NULL;
     /* Largest table first, each checked at once: a layer too large to
     ** simulate fails before anything big has been allocated and zeroed. */
     int64_t *first = rip_sim_alloc_i64_raw(s->n_pix + 1); /* every entry set below */
     if (first == NULL || (maxrow = rip_sim_alloc_i64_raw(L->h_p)) == NULL ||
-        (maxcol = rip_sim_alloc_i64_raw(L->w_p)) == NULL)
+        (maxcol = rip_sim_alloc_i64_raw(L->w_p)) == NULL || (col_from = rip_sim_alloc_i64_raw(L->w_out)) == NULL)
         goto out;
 
     rip_axis_last_reader(L->h_p, L->h_out, L->k_h, L->s_h, L->d_h, maxrow);
     rip_axis_last_reader(L->w_p, L->w_out, L->k_w, L->s_w, L->d_w, maxcol);
 
-    /* first[t] = min{ p : last(p) >= t } is nondecreasing in t, so one
-    ** pointer walks the stored pixels upward: it stops at the first pixel
-    ** still read at step t or later and only moves on as t grows.  (last
-    ** of a never-read pixel is -1: dead from the start, always passed.)
-    ** Stored pixel rows/columns are in padded coordinates: the dense layout
-    ** stores only the real pixels, which start at (p_top, p_left).
-    ** In the same pass, the one-pass gap of both liveness tests (bound.c):
-    ** step q fails iff (q+1)*cout exceeds delta + first*cin, with first =
+    /* first[t] = min{ p : last(p) >= t } is nondecreasing in t.  Stored
+    ** pixel (i,j) is last read at step maxrow(i)*w_out + maxcol(j) (-1:
+    ** never read, dead from the start).  Stored pixel rows/columns are in
+    ** padded coordinates: the dense layout stores only the real pixels,
+    ** which start at (p_top, p_left).
+    ** Row i holds a pixel live at t iff maxrow(i)*w_out + colmax >= t
+    ** (colmax: the largest last-reader column of any stored column), so
+    ** the lowest live row is found by a pointer that only moves down as t
+    ** grows.  In that row the lowest live pixel is the first column whose
+    ** last-reader column reaches thr = t - maxrow(i)*w_out: col_from[thr],
+    ** the first column where the running maximum of maxcol reaches thr,
+    ** tabulated once per layout.  Cost O(n_pix + h_p + w_p), not O(h_p*w_p).
+    ** After it, the one-pass gap of both liveness tests (bound.c): step q
+    ** fails iff (q+1)*cout exceeds delta + first*cin, with first =
     ** first[q+1] (gather) or first[q] (taps), or delta + n_stored, which
     ** binds hardest at the last step. */
     const int64_t i0 = dense ? L->p_top : 0, i1 = dense ? L->p_top + L->h_in : L->h_p;
     const int64_t j0 = dense ? L->p_left : 0, j1 = dense ? L->p_left + L->w_in : L->w_p;
     const int64_t cout = L->cout, cin = L->cin, w_out = L->w_out;
     int64_t bg = L->n_out - s->n_stored, bt = bg;
-    /* the pointer (i,j); a row is passed at once when even its last-read
-    ** column is done (colmax: the largest last-reader column of any column) */
     int64_t colmax = -1;
-    for (int64_t jj = j0; jj < j1; jj++)
+    for (int64_t jj = j0, v = 0; jj < j1; jj++) {
         colmax = maxcol[jj] > colmax ? maxcol[jj] : colmax;
-    int64_t i = i0, j = j0;
+        while (v <= colmax)              /* colmax < w_out: v stays in the table */
+            col_from[v++] = jj;
+    }
+    int64_t i = i0;
     s->first_none = s->n_pix + 1;
     for (int64_t t = 0; t <= s->n_pix; t++) {
-        while (i < i1) {
-            const int64_t mr = maxrow[i];
-            if (mr >= 0 && colmax >= 0 && mr * w_out + colmax >= t) {
-                /* read at step t or later iff maxcol[j] >= t - mr*w_out (and read at all) */
-                const int64_t thr = t - mr * w_out > 0 ? t - mr * w_out : 0;
-                while (j < j1 && maxcol[j] < thr)
-                    j++;
-                if (j < j1)
-                    break;
-            }
+        while (i < i1 && (maxrow[i] < 0 || colmax < 0 || maxrow[i] * w_out + colmax < t))
             i++;
-            j = j0;
-        }
         if (i == i1) { /* nothing is live from step t on */
             s->first_none = t;
             for (; t <= s->n_pix; t++)
                 first[t] = RIP_SIM_NONE;
             break;
         }
-        first[t] = (i - i0) * (j1 - j0) + (j - j0); /* stored pixel ordinal */
+        const int64_t thr = t - maxrow[i] * w_out > 0 ? t - maxrow[i] * w_out : 0; /* <= colmax */
+        first[t] = (i - i0) * (j1 - j0) + (col_from[thr] - j0); /* stored pixel ordinal */
     }
     /* the bounds in a loop of their own (no branches: the compiler keeps it in registers) */
     for (int64_t t = 0; t <= s->n_pix && first[t] != RIP_SIM_NONE; t++) {
@@ -103,6 +100,7 @@ int rip_fast_build(rip_sim *s)
 out:
     free(maxrow);
     free(maxcol);
+    free(col_from);
     free(first);
     return rc;
 }

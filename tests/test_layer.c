@@ -47,6 +47,18 @@ Test(layer, derived_sizes_by_hand)
     cr_expect_eq(L.h_out, 112);
 }
 
+/* The stored column order of a layer's geometry, field by field. */
+Test(layer, from_geometry_takes_the_stored_column_order)
+{
+    const int64_t g[RIP_LAYER_GEOMETRY] = {3, 5, 7, 9, 2, 4, 1, 2, 3, 1, 1, 2, 0, 3};
+    const rip_layer L = rip_layer_from_geometry(g);
+    const int64_t got[RIP_LAYER_GEOMETRY] = {L.cin, L.cout, L.h_in, L.w_in, L.k_h, L.k_w, L.s_h,
+                                             L.s_w, L.d_h, L.d_w, L.p_top, L.p_bottom, L.p_left, L.p_right};
+    for (int i = 0; i < RIP_LAYER_GEOMETRY; i++)
+        cr_expect_eq(got[i], g[i], "field %d", i);
+    cr_expect_eq(L.h_out, 0, "not derived");
+}
+
 Test(layer, restricted_setting)
 {
     char err[RIP_ERR_LEN];

@@ -21,6 +21,17 @@ rip_layer rip_layer_make(int64_t cin, int64_t cout, int64_t h_in, int64_t w_in,
     return L;
 }
 
+/* Contract (layer.h). */
+rip_layer rip_layer_from_geometry(const int64_t g[RIP_LAYER_GEOMETRY])
+{
+    rip_layer L = rip_layer_make(g[0], g[1], g[2], g[3], g[4], g[5], g[6], g[7], g[8], g[9], 0, 0);
+    L.p_top = g[10];
+    L.p_bottom = g[11];
+    L.p_left = g[12];
+    L.p_right = g[13];
+    return L;
+}
+
 /* a*b into *r; false on overflow or negative operands. */
 static bool mul_ok(int64_t a, int64_t b, int64_t *r)
 {

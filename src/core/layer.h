@@ -73,6 +73,14 @@ rip_layer rip_layer_make(int64_t cin, int64_t cout, int64_t h_in, int64_t w_in,
                          int64_t k_h, int64_t k_w, int64_t s_h, int64_t s_w,
                          int64_t d_h, int64_t d_w, int64_t p_h, int64_t p_w);
 
+/* The geometry columns of a stored layer, in the order of the database's
+** layer_results: cin, cout, h_in, w_in, k_h, k_w, s_h, s_w, d_h, d_w,
+** p_top, p_bottom, p_left, p_right. */
+#define RIP_LAYER_GEOMETRY 14
+
+/* The layer of those RIP_LAYER_GEOMETRY values.  Does not derive. */
+rip_layer rip_layer_from_geometry(const int64_t g[RIP_LAYER_GEOMETRY]);
+
 /*
 ** The layer with its two spatial axes swapped (heights <-> widths, top <->
 ** left, bottom <-> right), derived.  Row-major traversal of the transposed

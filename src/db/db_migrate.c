@@ -120,14 +120,10 @@ static int fill_pruned(sqlite3 *db, char why[RIP_ERR_LEN])
     if (result != 0)
         snprintf(why, RIP_ERR_LEN, "%s", sqlite3_errmsg(db));
     while (result == 0 && (rc = sqlite3_step(q)) == SQLITE_ROW) {
-        int64_t v[15];
-        for (int i = 0; i < 15; i++)
+        int64_t v[1 + RIP_LAYER_GEOMETRY]; /* layer_idx, geometry */
+        for (int i = 0; i < 1 + RIP_LAYER_GEOMETRY; i++)
             v[i] = sqlite3_column_int64(q, i);
-        rip_layer L = rip_layer_make(v[1], v[2], v[3], v[4], v[5], v[6], v[7], v[8], v[9], v[10], 0, 0);
-        L.p_top = v[11];
-        L.p_bottom = v[12];
-        L.p_left = v[13];
-        L.p_right = v[14];
+        rip_layer L = rip_layer_from_geometry(v + 1);
         char e[RIP_ERR_LEN];
         int64_t gap = -1, n_read = -1;
         if (rip_layer_derive(&L, e) != 0) {

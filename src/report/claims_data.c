@@ -359,14 +359,10 @@ rip_status rip_claims_build_optima(sqlite3 *aux, sqlite3 *sweep, int64_t max_pix
     }
     int rc = SQLITE_OK;
     while (s == RIP_OK && (rc = sqlite3_step(q)) == SQLITE_ROW) {
-        int64_t g[15];
-        for (int i = 0; i < 15; i++)
+        int64_t g[1 + RIP_LAYER_GEOMETRY]; /* layer_idx, geometry */
+        for (int i = 0; i < 1 + RIP_LAYER_GEOMETRY; i++)
             g[i] = sqlite3_column_int64(q, i);
-        rip_layer L = rip_layer_make(g[1], g[2], g[3], g[4], g[5], g[6], g[7], g[8], g[9], g[10], 0, 0);
-        L.p_top = g[11];
-        L.p_bottom = g[12];
-        L.p_left = g[13];
-        L.p_right = g[14];
+        rip_layer L = rip_layer_from_geometry(g + 1);
         rip_optimum o;
         char why[RIP_ERR_LEN];
         if (rip_layer_derive(&L, why) != 0) {

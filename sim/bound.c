@@ -11,9 +11,10 @@
 ** of the simulator confirm it (sim/README.md, "Truth").
 **
 ** Per engine, with end(q) = (q+1)*cout the end of step q's writes:
-**   RiP fast   limit of step q: min(first*cin, n_stored), first the lowest
-**              live stored pixel at q (first_live[q] for taps, [q+1] for
-**              gather); computed while first_live is built (rip_fast.c).
+**   RiP fast   limit of step q: min(first, n_stored), first the first
+**              scalar of the lowest live stored pixel at q (first_live[q]
+**              for taps, [q+1] for gather); computed while first_live is
+**              built (rip_fast.c).
 **   RiP plain  per stored scalar x with last reader lr (>= 0): its cell
 **              x + delta is written at step floor((x+delta)/cout), which
 **              must come after its last read: x + delta >= (lr+taps)*cout;
@@ -32,7 +33,7 @@ static bool exec_is_herringbone(rip_exec e)
     return e == RIP_EXEC_HB_TAPS || e == RIP_EXEC_HB_TAPS_READER || e == RIP_EXEC_HB_PRUNED;
 }
 
-/* max over steps of end(q) - min(first*cin, n_stored), at least 0: taken
+/* max over steps of end(q) - min(first, n_stored), at least 0: taken
 ** by rip_fast_build() in the pass that builds first_live (the table is
 ** read once instead of twice), for gather and taps alike. */
 static int64_t rip_fast_bound(const rip_sim *s)

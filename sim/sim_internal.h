@@ -39,8 +39,9 @@ struct rip_sim {
                                (herringbone_pruned: the read scalars, set by its build) */
     bool taps;              /* taps read from the workspace: live iff last reader >= q */
     int64_t *last_reader;   /* plain: [n_stored], pixel ordinal q of the last reader, -1 if none */
-    int64_t *first_live;    /* fast: [n_pix+1], lowest stored input pixel whose last
-                               reader is >= t, RIP_SIM_NONE if there is none */
+    int64_t *first_live;    /* fast: [n_pix+1], first scalar (ordinal * cin) of the
+                               lowest stored input pixel whose last reader is
+                               >= t, RIP_SIM_NONE if there is none */
     int64_t bound_gather, bound_taps; /* fast: one-pass gaps (bound.c), found while
                                first_live is built */
     int64_t first_none;     /* fast: the first t with first_live[t] == RIP_SIM_NONE

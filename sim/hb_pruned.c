@@ -132,7 +132,8 @@ out:
 */
 int hb_pruned_build(rip_sim *s)
 {
-    if ((s->order = rip_sim_alloc_i64(s->n_pix)) == NULL || (s->released = rip_sim_alloc_i64(s->n_pix)) == NULL)
+    /* order is written in full below; released is summed into (zeroed) */
+    if ((s->order = rip_sim_alloc_i64_raw(s->n_pix)) == NULL || (s->released = rip_sim_alloc_i64(s->n_pix)) == NULL)
         return -1;
     if (rip_herringbone_order(s->L.h_out, s->L.w_out, s->order) != 0)
         return -1;

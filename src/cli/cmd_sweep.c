@@ -182,7 +182,7 @@ int rip_cmd_sweep(int argc, char **argv)
         {.name = "--db", .kind = RIP_OPT_STR, .dest = &o.db_path, .metavar = "FILE",
          .help = "database (default " RIP_SWEEP_DEFAULT_DB " in the ripsim tree);\ncreated when missing"},
         {.name = "--jobs", .kind = RIP_OPT_INT, .dest = &jobs, .metavar = "J", .lo = 1, .hi = 64,
-         .help = "worker threads (default: the number of online CPUs, at most 64)"},
+         .help = "evaluation threads beside the one that writes; 1: one\nthread in all (default: the number of online CPUs,\nat most 64)"},
         {.name = "--shard", .kind = RIP_OPT_CUSTOM, .dest = shard, .metavar = "I/K", .parse = parse_shard,
          .help = "run only layers with index % K == I (0 <= I < K), e.g. one\n"
                  "task of a Slurm array; combine shards with 'ripsim merge'"},

@@ -25,14 +25,16 @@
 **           least slack); those members overlap each other, so at most
 **           one of them sits at lvl: one child per member, and a last one
 **           where none does.
-** The cut counts are learned while a target is searched (every run of the
-** portfolio adds to them; a minimization keeps those of its probes at the
-** proven bound and starts afresh when the bound rises) and only order the
-** branching, so they cost no completeness.  They send the search to the
-** crowded part of time that keeps failing: on MiniMalloc's set I two of 178
-** sections cut most nodes, and deciding it takes 339 k nodes instead of
-** 1.44 M (minimizing 630 k instead of 1.99 M); A..H, J and K decide in the
-** same nodes (B +2, E's minimization +0.6 %).
+** The cut counts are learned over the whole search by the runs that branch
+** on sections (every run of the portfolio and every probe of a
+** minimization adds to them, so a restart starts from what the earlier ones
+** learned) and only order the branching, so they cost no completeness.
+** They send the search to the crowded part of time that keeps failing (on
+** MiniMalloc's set I two of 178 sections cut most nodes).  Set I decides in
+** 173 k nodes instead of 1.44 M and is proven optimal in 149 k instead of
+** 1.99 M; A..H, J and K decide in the same nodes.  Counting the cuts of
+** the level-branching runs too was worse (I: 339 k), and so was keeping
+** the counts of the probes at the proven bound only (I minimized in 320 k).
 ** A buffer forbidden at lvl ("lifted") must later rest on a buffer placed
 ** above lvl; it becomes placeable again when a newly placed neighbour
 ** raises its floor.
@@ -154,8 +156,7 @@ typedef struct ex_search {
     uint64_t nodes;
     uint64_t node_limit;        /* of the current run (nodes counts all runs) */
     int64_t *total;             /* per buffer: the largest section total it spans */
-    uint64_t *secw;             /* per section: how often its bound cut a node (learned) */
-    bool learn;                 /* count the cuts in secw */
+    uint64_t *secw;             /* per section: how often its bound cut a node under section branching */
     int *order;                 /* scratch: n ints */
     double deadline;            /* of the whole search; <= 0: none */
     bool timed_out;
@@ -579,7 +580,7 @@ static bool ex_within_target(ex_search *s, size_t ub, size_t nu)
             continue;
         int64_t base = s->h[q] > s->minlow[q] ? s->h[q] : s->minlow[q];
         if (base + s->S[q] - s->slack > s->target) {
-            if (s->learn)
+            if (s->by_section)
                 s->secw[q]++;
             return false;
         }
@@ -1182,7 +1183,6 @@ int rip_strategy_exact(const rip_problem *p, const rip_plan_opts *o, rip_plan *o
     /* complete: a search ran to its end without a plan within its target */
     bool complete = false;
     if (o->capacity > 0) {
-        s.learn = true;
         if (greedy > o->capacity)
             complete = ex_portfolio(&s, (size_t)all, o->capacity, 0, NULL, false) == 0;
     } else {
@@ -1206,7 +1206,6 @@ int rip_strategy_exact(const rip_problem *p, const rip_plan_opts *o, rip_plan *o
                 budget *= 2;
             }
             bool at_lo = soft == lo;
-            s.learn = at_lo;
             int64_t t = at_lo ? lo : (soft + (s.best_peak - 1 - soft) / 2) / g * g;
             int r = at_lo ? ex_portfolio(&s, (size_t)all, t, budget, &at_lo_resume, false)
                           : ex_portfolio(&s, (size_t)all, t, budget / 4, NULL, true);
@@ -1218,7 +1217,6 @@ int rip_strategy_exact(const rip_problem *p, const rip_plan_opts *o, rip_plan *o
                             ex_now() - t0);
             } else if (r == 0) {
                 lo = soft = t + g;
-                memset(s.secw, 0, ((size_t)s.nsec + 1) * sizeof *s.secw);
                 at_lo_resume = (ex_resume){0, 0};
             } else {
                 if (s.deadline > 0 && ex_now() >= s.deadline)

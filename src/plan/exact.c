@@ -30,11 +30,16 @@
 ** minimization adds to them, so a restart starts from what the earlier ones
 ** learned) and only order the branching, so they cost no completeness.
 ** They send the search to the crowded part of time that keeps failing (on
-** MiniMalloc's set I two of 178 sections cut most nodes).  Set I decides in
-** 173 k nodes instead of 1.44 M and is proven optimal in 149 k instead of
-** 1.99 M; A..H, J and K decide in the same nodes.  Counting the cuts of
-** the level-branching runs too was worse (I: 339 k), and so was keeping
-** the counts of the probes at the proven bound only (I minimized in 320 k).
+** MiniMalloc's set I two of 178 sections cut most nodes).  Only the
+** searches at the tightest target use them: deciding a capacity, and the
+** minimizing probes at the proven bound lo.  The probes between lo and the
+** best plan keep the slack order: the counts, learned mostly at lo, misled
+** them on D (after 60 s its best plan was 1,004,544 instead of 993,280).
+** Set I decides in 173 k nodes instead of 1.44 M and is proven optimal in
+** 397 k instead of 1.99 M; A..H, J and K decide in the same nodes, and
+** D's and J's probes between the bound and the best plan run as before.
+** (Letting those probes use the counts too proved I in 149 k but cost D;
+** counting the cuts of level-branching runs as well decided I in 339 k.)
 ** A buffer forbidden at lvl ("lifted") must later rest on a buffer placed
 ** above lvl; it becomes placeable again when a newly placed neighbour
 ** raises its floor.
@@ -157,6 +162,7 @@ typedef struct ex_search {
     uint64_t node_limit;        /* of the current run (nodes counts all runs) */
     int64_t *total;             /* per buffer: the largest section total it spans */
     uint64_t *secw;             /* per section: how often its bound cut a node under section branching */
+    bool use_secw;              /* section branching breaks ties by secw */
     int *order;                 /* scratch: n ints */
     double deadline;            /* of the whole search; <= 0: none */
     bool timed_out;
@@ -649,8 +655,10 @@ static int ex_branch_section(ex_search *s, size_t c0, size_t nc)
             continue;
         if (best < 0 || s->cnt[q] < s->cnt[best])
             best = q;
-        else if (s->cnt[q] == s->cnt[best] &&
-                 (s->secw[q] > s->secw[best] || (s->secw[q] == s->secw[best] && s->qslack[q] < s->qslack[best])))
+        else if (s->cnt[q] == s->cnt[best] && s->use_secw && s->secw[q] != s->secw[best]) {
+            if (s->secw[q] > s->secw[best])
+                best = q;
+        } else if (s->cnt[q] == s->cnt[best] && s->qslack[q] < s->qslack[best])
             best = q;
     }
     return best;
@@ -1183,6 +1191,7 @@ int rip_strategy_exact(const rip_problem *p, const rip_plan_opts *o, rip_plan *o
     /* complete: a search ran to its end without a plan within its target */
     bool complete = false;
     if (o->capacity > 0) {
+        s.use_secw = true;
         if (greedy > o->capacity)
             complete = ex_portfolio(&s, (size_t)all, o->capacity, 0, NULL, false) == 0;
     } else {
@@ -1207,6 +1216,7 @@ int rip_strategy_exact(const rip_problem *p, const rip_plan_opts *o, rip_plan *o
             }
             bool at_lo = soft == lo;
             int64_t t = at_lo ? lo : (soft + (s.best_peak - 1 - soft) / 2) / g * g;
+            s.use_secw = at_lo;
             int r = at_lo ? ex_portfolio(&s, (size_t)all, t, budget, &at_lo_resume, false)
                           : ex_portfolio(&s, (size_t)all, t, budget / 4, NULL, true);
             if (s.oom)

@@ -25,21 +25,20 @@
 **           least slack); those members overlap each other, so at most
 **           one of them sits at lvl: one child per member, and a last one
 **           where none does.
-** The cut counts are learned over the whole search by the runs that branch
-** on sections (every run of the portfolio and every probe of a
-** minimization adds to them, so a restart starts from what the earlier ones
-** learned) and only order the branching, so they cost no completeness.
-** They send the search to the crowded part of time that keeps failing (on
-** MiniMalloc's set I two of 178 sections cut most nodes).  Only the
-** searches at the tightest target use them: deciding a capacity, and the
-** minimizing probes at the proven bound lo.  The probes between lo and the
-** best plan keep the slack order: the counts, learned mostly at lo, misled
-** them on D (after 60 s its best plan was 1,004,544 instead of 993,280).
-** Set I decides in 173 k nodes instead of 1.44 M and is proven optimal in
-** 397 k instead of 1.99 M; A..H, J and K decide in the same nodes, and
-** D's and J's probes between the bound and the best plan run as before.
-** (Letting those probes use the counts too proved I in 149 k but cost D;
-** counting the cuts of level-branching runs as well decided I in 339 k.)
+** The cut counts are learned and used only by the searches at the
+** tightest target: deciding a capacity, and the minimizing probes at the
+** proven bound lo.  They are kept over all of those runs (every run of the
+** portfolio and every probe at lo adds to them, so a restart starts from
+** what the earlier ones learned, and a rising lo keeps them) and only
+** order the branching, so they cost no completeness.  They send the search
+** to the crowded part of time that keeps failing (on MiniMalloc's set I two
+** of 178 sections cut most nodes).  Set I decides in 173 k nodes instead
+** of 1.44 M and is proven optimal in 294 k instead of 1.99 M; A..H, J and
+** K decide in the same nodes (C, E within ten).  The probes between lo and
+** the best plan neither learn nor use them: used there they misled D
+** (after 60 s its best plan was 1,004,544 instead of 993,280), learned
+** there they made I's probes at lo slower (397 k); counting the cuts of
+** the level-branching runs too decided I in 339 k.
 ** A buffer forbidden at lvl ("lifted") must later rest on a buffer placed
 ** above lvl; it becomes placeable again when a newly placed neighbour
 ** raises its floor.
@@ -162,7 +161,7 @@ typedef struct ex_search {
     uint64_t node_limit;        /* of the current run (nodes counts all runs) */
     int64_t *total;             /* per buffer: the largest section total it spans */
     uint64_t *secw;             /* per section: how often its bound cut a node under section branching */
-    bool use_secw;              /* section branching breaks ties by secw */
+    bool use_secw;              /* at the tightest target: section branching learns secw and breaks ties by it */
     int *order;                 /* scratch: n ints */
     double deadline;            /* of the whole search; <= 0: none */
     bool timed_out;
@@ -586,7 +585,7 @@ static bool ex_within_target(ex_search *s, size_t ub, size_t nu)
             continue;
         int64_t base = s->h[q] > s->minlow[q] ? s->h[q] : s->minlow[q];
         if (base + s->S[q] - s->slack > s->target) {
-            if (s->by_section)
+            if (s->by_section && s->use_secw)
                 s->secw[q]++;
             return false;
         }

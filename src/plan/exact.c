@@ -35,10 +35,10 @@
 ** of 178 sections cut most nodes).  Set I decides in 173 k nodes instead
 ** of 1.44 M and is proven optimal in 294 k instead of 1.99 M; A..H, J and
 ** K decide in the same nodes (C, E within ten).  The probes between lo and
-** the best plan neither learn nor use them: used there they misled D
-** (after 60 s its best plan was 1,004,544 instead of 993,280), learned
-** there they made I's probes at lo slower (397 k); counting the cuts of
-** the level-branching runs too decided I in 339 k.
+** the best plan neither learn nor use them: learned and used there they
+** misled D (after 60 s its best plan was 1,004,544 instead of 993,280),
+** only learned there they made I's probes at lo slower (397 k); counting
+** the cuts of the level-branching runs too decided I in 339 k.
 ** A buffer forbidden at lvl ("lifted") must later rest on a buffer placed
 ** above lvl; it becomes placeable again when a newly placed neighbour
 ** raises its floor.

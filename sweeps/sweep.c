@@ -489,13 +489,15 @@ static int stored_in_span(sqlite3_stmt *q, sqlite3_stmt *qx, const rip_sweep_opt
 /*
 ** Write the evaluated items of b in one transaction, skipping what another
 ** process running the same sweep committed meanwhile (asked again under
-** the write lock).  *written counts the layers inserted, *executed the
-** layers whose executions were inserted.
+** the write lock, into b->have).  *written counts the layers inserted,
+** *executed the layers whose executions were inserted.
 */
 static rip_status write_batch(sqlite3 *db, sqlite3_stmt *st[ST_COUNT], sqlite3_stmt *q, sqlite3_stmt *qx,
-                              const rip_sweep_opts *o, span sp, const batch *b, unsigned char *have,
-                              long unsafe[2], int64_t *written, int64_t *executed, char err[RIP_ERR_LEN])
+                              const rip_sweep_opts *o, const batch *b, long unsafe[2], int64_t *written,
+                              int64_t *executed, char err[RIP_ERR_LEN])
 {
+    const span sp = b->sp;
+    unsigned char *have = b->have;
     long u[2] = {0, 0};
     int64_t n_have = 0, k = 0, w = 0, x = 0, counts[RIP_DB_N_FORMULAS][4] = {{0}};
     *written = *executed = 0;
@@ -629,19 +631,18 @@ static void note_stop(sqlite3 *db, const char *event, const rip_sweep_result *re
 }
 
 /*
-** Write the evaluated batch b (span sp, have: its scratch) and account for
-** it in res: counts, *tw and res->seconds_write the time it took, the
-** progress line, the test hook.  Returns RIP_OK or write_batch's status
-** (err set; a busy database gets the resume hint).
+** Write the evaluated batch b and account for it in res: counts, *tw and
+** res->seconds_write the time it took, the progress line, the test hook.
+** Returns RIP_OK or write_batch's status (err set; a busy database gets the
+** resume hint).
 */
 static rip_status write_pending(sqlite3 *db, sqlite3_stmt *st[ST_COUNT], sqlite3_stmt *q, sqlite3_stmt *qx,
-                                const rip_sweep_opts *o, span sp, const batch *b, unsigned char *have,
-                                long unsafe[2], rip_sweep_result *res, double started, double *tw,
-                                char err[RIP_ERR_LEN])
+                                const rip_sweep_opts *o, const batch *b, long unsafe[2], rip_sweep_result *res,
+                                double started, double *tw, char err[RIP_ERR_LEN])
 {
     int64_t written = 0, executed = 0;
     double t1 = now();
-    rip_status status = write_batch(db, st, q, qx, o, sp, b, have, unsafe, &written, &executed, err);
+    rip_status status = write_batch(db, st, q, qx, o, b, unsafe, &written, &executed, err);
     if (status != RIP_OK) {
         if (status == RIP_S_BUSY)
             note_stop(db, "busy", res, o->db_path, err);
@@ -787,8 +788,7 @@ rip_status rip_sweep_run(const rip_sweep_opts *o, rip_sweep_result *res, char er
             status = RIP_S_INTERNAL;
             goto done;
         }
-        status = write_pending(db, st, q, qx, o, pool.q[0]->sp, pool.q[0], pool.q[0]->have, unsafe, res,
-                               started, &tw, err);
+        status = write_pending(db, st, q, qx, o, pool.q[0], unsafe, res, started, &tw, err);
         if (status != RIP_OK)
             goto done;
         pool_pop(&pool);

@@ -638,8 +638,8 @@ static int ex_solve_node(ex_search *s, size_t ub, size_t nu)
 
 
 /* The entry points of exact_internal.h: wrappers, so that the search's own
-** calls stay to static functions the compiler inlines (exported, the
-** minimizing search on MiniMalloc's set I ran a quarter slower). */
+** calls stay to static functions the compiler may inline into its
+** recursion; the driver calls each a few times per run. */
 double rip_ex_now(void)
 {
     return ex_now();

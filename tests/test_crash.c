@@ -23,25 +23,15 @@
 #include <sys/stat.h>
 #include <time.h>
 
-#include "tmpdir.h"
 #include "db_dump.h"
 #include "run_cmd.h"
+#include "splitmix.h"
+#include "tmpdir.h"
 
 #define N_LAYERS "1250"   /* five batches; about 1-2 s on one thread */
 #define SEED "77"
 
 TEST_SUITE_WITH_TMPDIR(crash, 900);
-
-/* splitmix64: the test's own seeded randomness. */
-static uint64_t rng_state;
-
-static uint64_t rng_next(void)
-{
-    uint64_t z = (rng_state += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
 
 static double rng_unit(void)
 {

@@ -19,22 +19,7 @@
 #include "optimum.h"
 #include "run_cmd.h"
 #include "sim.h"
-
-static uint64_t rng_state;
-
-/* splitmix64, so the random layers and orders are the same everywhere */
-static uint64_t rng_next(void)
-{
-    uint64_t z = (rng_state += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
-
-static int64_t rng_int(int64_t lo, int64_t hi)
-{
-    return lo + (int64_t)(rng_next() % (uint64_t)(hi - lo + 1));
-}
+#include "splitmix.h"
 
 /* A random layer with at most max_pix output pixels, asymmetric padding. */
 static rip_layer random_layer(int64_t max_pix, int64_t max_hw)

@@ -15,26 +15,9 @@
 
 #include "layer.h"
 #include "sim.h"
+#include "splitmix.h"
 
 /* ---------------------------------------------------------------- helpers */
-
-/* splitmix64: a tiny seeded PRNG, so the random layers are the same on
-** every machine and every run. */
-static uint64_t rng_state;
-
-static uint64_t rng_next(void)
-{
-    uint64_t z = (rng_state += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
-
-/* Uniform integer in [lo, hi]. */
-static int64_t rng_int(int64_t lo, int64_t hi)
-{
-    return lo + (int64_t)(rng_next() % (uint64_t)(hi - lo + 1));
-}
 
 /* Layer with symmetric padding, derived; fails the test if it is invalid. */
 static rip_layer make(int64_t cin, int64_t cout, int64_t h, int64_t w, int64_t kh, int64_t kw,

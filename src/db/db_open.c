@@ -83,18 +83,20 @@ bool rip_db_reader_uri(const char *path, char *uri, size_t len)
     return path_uri(path, immutable ? "?immutable=1" : "?mode=ro", uri, len);
 }
 
-/* Open path for writing through its URI (so that ATTACH takes URIs too).
-** Every connection ripsim opens is used by one thread only (the sweep's
-** workers never touch SQLite), so none takes SQLite's per-call mutex
-** (SQLITE_OPEN_NOMUTEX): a report over 1,000,000 layers makes some 60
-** million column calls, a third of its time when each locked. */
+/* Flags of every connection: paths are URIs, and each connection is used
+** by one thread only (the sweep's workers never touch SQLite), so none
+** takes SQLite's per-call mutex: a report over 1,000,000 layers makes some
+** 60 million column calls, a third of its time when each locked. */
+#define OPEN_FLAGS (SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX)
+
+/* Open path for writing through its URI (so that ATTACH takes URIs too). */
 static int open_writer(const char *path, int flags, sqlite3 **db)
 {
     char uri[4200];
     *db = NULL;
     if (!path_uri(path, "", uri, sizeof uri))
         return SQLITE_CANTOPEN;
-    return sqlite3_open_v2(uri, db, flags | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX, NULL);
+    return sqlite3_open_v2(uri, db, flags | OPEN_FLAGS, NULL);
 }
 
 /* Single integer from a query; an SQLite result code (SQLITE_OK on success). */
@@ -228,7 +230,7 @@ static rip_status open_checked(const char *path, bool recover, bool any_version,
     }
     for (int attempt = 0;; attempt++) {
         bool hot = false;
-        int rc = sqlite3_open_v2(uri, &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX, NULL);
+        int rc = sqlite3_open_v2(uri, &db, SQLITE_OPEN_READONLY | OPEN_FLAGS, NULL);
         if (rc != SQLITE_OK) {
             s = fail(db, rc, path, "open", err);
             break;
@@ -272,7 +274,7 @@ rip_status rip_db_open_read_unchecked(const char *path, sqlite3 **out, char err[
         snprintf(err, RIP_ERR_LEN, "%.200s: path too long", path);
         return RIP_S_NOINPUT;
     }
-    int rc = sqlite3_open_v2(uri, &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX, NULL);
+    int rc = sqlite3_open_v2(uri, &db, SQLITE_OPEN_READONLY | OPEN_FLAGS, NULL);
     if (rc == SQLITE_OK) {
         sqlite3_busy_timeout(db, RIP_DB_BUSY_MS);
         rc = query_int(db, "PRAGMA user_version", &version);

@@ -25,8 +25,6 @@
 */
 #include "report.h"
 
-#include <gsl/gsl_cdf.h>
-#include <gsl/gsl_errno.h>
 #include <gsl/gsl_sort.h>
 #include <gsl/gsl_statistics_double.h>
 #include <math.h>
@@ -34,7 +32,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "status.h"
+#include "confidence.h"
 #include "db.h"
 #include "status.h"
 
@@ -469,6 +467,9 @@ typedef struct report_data {
     /* sweep --optimum: layers with an optimum, and each gap against it */
     int64_t opt_layers, opt_max_pixels;
     opt_row opt[N_OPT_ROWS];
+    /* the 95% Clopper-Pearson intervals of the claims' two shares (share_cis):
+    ** restricted of present, thm13_taps tight of judged (when judged) */
+    rip_ci restricted_ci, dense_tight_ci;
 } report_data;
 
 static void data_free(report_data *r)
@@ -532,25 +533,30 @@ static void copy_text(char *dst, size_t cap, const unsigned char *src)
 /*
 ** Statistics of n margins x[0..n) ('loose': value - truth; 'unsafe':
 ** truth - value), sorted in place.  Fills *ms (all 0 when n = 0).
+** RIP_OK, or the status of rip_ci_mean with err.
 */
-static void margin_stats_from(double *x, size_t n, margin_stats *ms)
+static rip_status margin_stats_from(double *x, size_t n, margin_stats *ms, char err[RIP_ERR_LEN])
 {
     memset(ms, 0, sizeof *ms);
     ms->n = n;
     if (n == 0)
-        return;
+        return RIP_OK;
     gsl_sort(x, 1, n);
     ms->mean = gsl_stats_mean(x, 1, n);
     ms->median = gsl_stats_median_from_sorted_data(x, 1, n);
     ms->p90 = gsl_stats_quantile_from_sorted_data(x, 1, n, 0.9);
     ms->min = x[0];
     ms->max = x[n - 1];
-    if (n >= 2) {
-        ms->sd = gsl_stats_sd_m(x, 1, n, ms->mean);
-        double half = gsl_cdf_tdist_Pinv(0.5 + CONFIDENCE / 2, (double)(n - 1)) * ms->sd / sqrt((double)n);
-        ms->ci_lo = ms->mean - half;
-        ms->ci_hi = ms->mean + half;
+    if (n < 2)
+        return RIP_OK;
+    ms->sd = gsl_stats_sd_m(x, 1, n, ms->mean);
+    rip_ci ci;
+    rip_status s = rip_ci_mean(ms->mean, ms->sd, (int64_t)n, CONFIDENCE, &ci, err);
+    if (s == RIP_OK) {
+        ms->ci_lo = ci.lo;
+        ms->ci_hi = ci.hi;
     }
+    return s;
 }
 
 /* Every table and view the report reads; 0 or -1 with err naming the first missing. */
@@ -979,8 +985,12 @@ static int scan_layers(sqlite3 *db, report_data *r, bool *oom, char err[RIP_ERR_
                      (long long)counts[i][1], (long long)counts[i][2], (long long)counts[i][3]);
             goto done;
         }
-        margin_stats_from(m[2 * i].x, m[2 * i].n, &f->loose_st);
-        margin_stats_from(m[2 * i + 1].x, m[2 * i + 1].n, &f->unsafe_st);
+        char why[RIP_ERR_LEN];
+        if (margin_stats_from(m[2 * i].x, m[2 * i].n, &f->loose_st, why) != RIP_OK ||
+            margin_stats_from(m[2 * i + 1].x, m[2 * i + 1].n, &f->unsafe_st, why) != RIP_OK) {
+            snprintf(err, RIP_ERR_LEN, "the margins of %s: %.400s", f->name, why);
+            goto done;
+        }
     }
     result = 0;
 done:
@@ -1042,8 +1052,26 @@ static int gather_optima(sqlite3 *db, report_data *r, char err[RIP_ERR_LEN])
 }
 
 /*
+** The intervals of the claims' two shares into r (r->present > 0).
+** RIP_OK, or the status of rip_ci_share with err naming the share.
+*/
+static rip_status share_cis(report_data *r, char err[RIP_ERR_LEN])
+{
+    char why[RIP_ERR_LEN];
+    const formula_row *dt = find_formula(r, "thm13_taps");
+    rip_status s = rip_ci_share(r->restricted, r->present, CONFIDENCE, &r->restricted_ci, why);
+    if (s != RIP_OK) {
+        snprintf(err, RIP_ERR_LEN, "restricted share: %.400s", why);
+        return s;
+    }
+    if (judged(dt) > 0 && (s = rip_ci_share(dt->tight, judged(dt), CONFIDENCE, &r->dense_tight_ci, why)) != RIP_OK)
+        snprintf(err, RIP_ERR_LEN, "thm13_taps tight share: %.400s", why);
+    return s;
+}
+
+/*
 ** Read everything the report shows.  Returns RIP_OK, or RIP_S_DATA /
-** RIP_S_NOMEM with err.
+** RIP_S_NOMEM / RIP_S_INTERNAL with err.
 ** Runs inside the caller's read transaction.
 */
 static rip_status gather(sqlite3 *db, report_data *r, char err[RIP_ERR_LEN])
@@ -1079,18 +1107,10 @@ static rip_status gather(sqlite3 *db, report_data *r, char err[RIP_ERR_LEN])
     }
     if (gather_executions(db, r, err) != 0 || gather_optima(db, r, err) != 0)
         return RIP_S_DATA;
-    return 0;
+    return share_cis(r, err);
 }
 
 /* ---- claims ------------------------------------------------------------------ */
-
-/* Clopper-Pearson interval of x successes in n, in percent. */
-static void share_interval(int64_t x, int64_t n, double *lo, double *hi)
-{
-    double a = 1.0 - CONFIDENCE;
-    *lo = x <= 0 ? 0.0 : 100.0 * gsl_cdf_beta_Pinv(a / 2, (double)x, (double)(n - x + 1));
-    *hi = x >= n ? 100.0 : 100.0 * gsl_cdf_beta_Pinv(1 - a / 2, (double)(x + 1), (double)(n - x));
-}
 
 /* Does the paper's value (+- half its last printed digit) meet [lo, hi]? */
 static bool within(double paper, double half, double lo, double hi)
@@ -1177,16 +1197,18 @@ static void claim_tight_all(table *t, const report_data *r, const char *id, cons
           (long long)r->present, (long long)f->unsafe, (long long)f->loose, (long long)f->na);
 }
 
-/* A share claim: x of n against the paper's percentage. */
+/* A share claim: x of n against the paper's percentage; ci its interval
+** (share_cis) when n > 0. */
 static void claim_share(table *t, const char *id, const char *text, const char *paper_text, double paper,
-                        double half, int64_t x, int64_t n, const char *unit)
+                        double half, int64_t x, int64_t n, const rip_ci *ci, const char *unit)
 {
     fig g = {.counted = true, .holds = x, .of = n, .has_paper = true, .paper = paper};
     if (n == 0) {
         claim(t, id, text, paper_text, "not checked", &g, "no %s", unit);
         return;
     }
-    share_interval(x, n, &g.lo, &g.hi);
+    g.lo = 100.0 * ci->lo;
+    g.hi = 100.0 * ci->hi;
     g.has_value = g.has_ci = true;
     g.value = pct(x, n);
     claim(t, id, text, paper_text, within(paper, half, g.lo, g.hi) ? "agrees" : "differs", &g,
@@ -1197,7 +1219,8 @@ static void claim_share(table *t, const char *id, const char *text, const char *
 static void build_claims(table *t, const report_data *r)
 {
     claim_share(t, "restricted_share", "Layers inside the restricted setting of Gural & Murmann (Sec. 5.2)",
-                "22.6%", PAPER_RESTRICTED_PCT, PAPER_RESTRICTED_HALF, r->restricted, r->present, "layers");
+                "22.6%", PAPER_RESTRICTED_PCT, PAPER_RESTRICTED_HALF, r->restricted, r->present, &r->restricted_ci,
+                "layers");
 
     int64_t unsafe = 0, verdicts = 0;
     sbuf who = {0};
@@ -1228,7 +1251,7 @@ static void build_claims(table *t, const report_data *r)
     const formula_row *dt = find_formula(r, "thm13_taps");
     claim_share(t, "thm13_taps_tight_share", "Dense bound, taps from the workspace: share tight (Sec. 5.2)",
                 "99.1%", PAPER_DENSE_TIGHT_PCT, PAPER_DENSE_TIGHT_HALF, dt ? dt->tight : 0, judged(dt),
-                "judged");
+                &r->dense_tight_ci, "judged");
 
     const margin_stats *ov = dt ? &dt->loose_st : NULL;
     const char *ov_text = "Dense bound, taps from the workspace: mean overshoot where loose (Sec. 5.2)";
@@ -1883,7 +1906,6 @@ rip_status rip_report_write(sqlite3 *db, rip_report_format fmt, FILE *out, rip_r
 {
     report_data r;
     memset(&r, 0, sizeof r);
-    gsl_error_handler_t *old_handler = gsl_set_error_handler_off();
     bool in_txn = false;
     rip_status status = RIP_S_DATA;
 
@@ -1916,7 +1938,6 @@ done:
         status = RIP_S_DATA;
     }
     data_free(&r);
-    gsl_set_error_handler(old_handler);
     if (status != 0)
         rip_err_one_line(err);   /* SQLite may quote damaged schema text */
     return status;

@@ -14,6 +14,7 @@
 #include <criterion/criterion.h>
 #include <criterion/hooks.h>
 #include <dirent.h>
+#include <math.h>
 #include <sqlite3.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -23,6 +24,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "claims.h"
 #include "db_dump.h"
 #include "nonfinite_words.h"
 #include "run_cmd.h"
@@ -581,6 +583,53 @@ Test(claims, a_failed_claim_leaves_no_file_behind)
     cr_expect_eq(access(out, F_OK), -1, "claims.md written");
     cr_expect_str_empty(hidden_files(dir), "left behind in %s:%s", dir, hidden_files(dir));
     remove_tree(dir, 0);
+}
+
+/* ---- no non-finite number is ever printed ------------------------------------------------ */
+
+/* Run one made-up claim of kind `kind` whose query `sql` reads an empty
+** in-memory database; *r its result. */
+static rip_status run_made_up(rip_claim_kind kind, const char *sql, double paper, rip_claim_result *r,
+                              char err[RIP_ERR_LEN])
+{
+    sqlite3 *aux = NULL;
+    cr_assert_eq(sqlite3_open(":memory:", &aux), SQLITE_OK);
+    rip_claim c = {.id = "T1", .section = "test", .quote = "q", .query = "made_up", .db = RIP_CLAIM_AUX,
+                   .kind = kind, .sql = sql, .paper = paper, .unit = "things"};
+    err[0] = '\0';
+    rip_status s = rip_claim_run(&c, NULL, aux, r, err);
+    sqlite3_close(aux);
+    return s;
+}
+
+/* A figure that is not finite makes the claim fail with a status and one
+** line naming it, never a verdict printed beside "inf" or "nan". */
+Test(claims, a_claim_never_prints_a_non_finite_number)
+{
+    rip_claim_result r;
+    char err[RIP_ERR_LEN];
+    /* SQLite's printf writes an overflow as "Inf" */
+    cr_expect_eq(run_made_up(RIP_CLAIM_SQL, "SELECT 'agrees', printf('ratio %.2f', 1e308 * 10), NULL", 0, &r, err),
+                 RIP_S_DATA, "SQL evidence 'ratio Inf': %s", err);
+    cr_expect_not_null(strstr(err, "made_up"), "%s", err);
+    cr_expect_not_null(strstr(err, "not finite"), "%s", err);
+    cr_expect_eq(run_made_up(RIP_CLAIM_SQL, "SELECT 'agrees', 'fine', printf('at %.1f', -1e308 * 10)", 0, &r, err),
+                 RIP_S_DATA, "SQL witness '-Inf': %s", err);
+    /* a mean whose sum overflows */
+    cr_expect_eq(run_made_up(RIP_CLAIM_MEAN, "SELECT 1e308 UNION ALL SELECT 1.5e308", 1.0, &r, err), RIP_S_DATA,
+                 "mean of 1e308 and 1.5e308: %s", err);
+    cr_expect_not_null(strstr(err, "T1 (made_up)"), "%s", err);
+    /* a registry figure that is not finite (a bug) */
+    cr_expect_eq(run_made_up(RIP_CLAIM_SHARE, "SELECT 391, 1583", NAN, &r, err), RIP_S_INTERNAL, "%s", err);
+    cr_expect_eq(run_made_up(RIP_CLAIM_MEAN, "SELECT 1.0", INFINITY, &r, err), RIP_S_INTERNAL,
+                 "one value, paper inf: %s", err);
+    /* and the same claims with finite figures */
+    cr_assert_eq(run_made_up(RIP_CLAIM_SHARE, "SELECT 391, 1583", 22.6, &r, err), RIP_OK, "%s", err);
+    cr_expect_str_eq(r.evidence, "24.70% (391 of 1583 things; 95% CI 22.59-26.90%), paper 22.6%");
+    cr_expect_str_eq(r.verdict, "agrees");
+    cr_assert_eq(run_made_up(RIP_CLAIM_MEAN, "SELECT 1.0 UNION ALL SELECT 3.0", 1.0, &r, err), RIP_OK, "%s", err);
+    /* mean 2, sd sqrt(2), n 2: 2 -+ 12.706204736174705 (mpmath) * sqrt(2) / sqrt(2) */
+    cr_expect_str_eq(r.evidence, "mean 2.00 things (n = 2; 95% CI -10.71-14.71), paper 1.00");
 }
 
 /* ---- figures: their legends against counts made here ------------------------------- */

@@ -6,6 +6,7 @@
 */
 #include "claims.h"
 #include "confidence.h"
+#include "finite_fmt.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -45,6 +46,7 @@ rip_status rip_claim_run(const rip_claim *c, sqlite3 *sweep, sqlite3 *aux, rip_c
     rip_status s = RIP_OK;
     rip_ci ci;
     char why[RIP_ERR_LEN];
+    int written = 0;   /* RIP_FMT_NONFINITE when a figure of the evidence is not finite */
     if (sqlite3_prepare_v2(db, c->sql, -1, &st, NULL) != SQLITE_OK) {
         snprintf(err, RIP_ERR_LEN, "claim %s (%s): %.300s", c->id, c->query, sqlite3_errmsg(db));
         return RIP_S_DATA;
@@ -70,8 +72,10 @@ rip_status rip_claim_run(const rip_claim *c, sqlite3 *sweep, sqlite3 *aux, rip_c
                 double lo = 100.0 * ci.lo, hi = 100.0 * ci.hi;
                 bool in = c->paper >= lo && c->paper <= hi;
                 snprintf(r->verdict, sizeof r->verdict, "%s", in ? "agrees" : "differs");
-                snprintf(r->evidence, sizeof r->evidence, "%.2f%% (%lld of %lld %s; 95%% CI %.2f-%.2f%%), paper %.1f%%",
-                         100.0 * (double)k / (double)n, (long long)k, (long long)n, c->unit, lo, hi, c->paper);
+                written = rip_fmt_snprintf(r->evidence, sizeof r->evidence,
+                                           "%.2f%% (%lld of %lld %s; 95%% CI %.2f-%.2f%%), paper %.1f%%",
+                                           100.0 * (double)k / (double)n, (long long)k, (long long)n, c->unit, lo,
+                                           hi, c->paper);
             }
         }
     } else {   /* mean with a Student t interval */
@@ -87,7 +91,8 @@ rip_status rip_claim_run(const rip_claim *c, sqlite3 *sweep, sqlite3 *aux, rip_c
             s = RIP_S_DATA;
         } else if (n < 2) {
             snprintf(r->verdict, sizeof r->verdict, "differs");
-            snprintf(r->evidence, sizeof r->evidence, "%lld value(s): no interval (paper %.2f)", (long long)n, c->paper);
+            written = rip_fmt_snprintf(r->evidence, sizeof r->evidence, "%lld value(s): no interval (paper %.2f)",
+                                       (long long)n, c->paper);
         } else {
             double mean = sum / (double)n;
             double var = (sum2 - (double)n * mean * mean) / (double)(n - 1);
@@ -96,12 +101,24 @@ rip_status rip_claim_run(const rip_claim *c, sqlite3 *sweep, sqlite3 *aux, rip_c
             } else {
                 bool in = c->paper >= ci.lo && c->paper <= ci.hi;
                 snprintf(r->verdict, sizeof r->verdict, "%s", in ? "agrees" : "differs");
-                snprintf(r->evidence, sizeof r->evidence, "mean %.2f %s (n = %lld; 95%% CI %.2f-%.2f), paper %.2f",
-                         mean, c->unit, (long long)n, ci.lo, ci.hi, c->paper);
+                written = rip_fmt_snprintf(r->evidence, sizeof r->evidence,
+                                           "mean %.2f %s (n = %lld; 95%% CI %.2f-%.2f), paper %.2f", mean, c->unit,
+                                           (long long)n, ci.lo, ci.hi, c->paper);
             }
         }
     }
     sqlite3_finalize(st);
+    /* a figure that is not finite is never printed: ours (the registry's
+    ** paper figure) is a bug, one the query's SQL printed ("Inf") is its data */
+    bool sql_text = rip_fmt_text_nonfinite(r->verdict) || rip_fmt_text_nonfinite(r->evidence) ||
+                    rip_fmt_text_nonfinite(r->witness);
+    if (s == RIP_OK && (written == RIP_FMT_NONFINITE || sql_text)) {
+        snprintf(err, RIP_ERR_LEN, "claim %s (%s): a figure of its evidence is not finite (NaN or infinite)%s", c->id,
+                 c->query, sql_text ? ": its query printed it" : "");
+        s = sql_text ? RIP_S_DATA : RIP_S_INTERNAL;
+    }
+    if (s != RIP_OK)
+        memset(r, 0, sizeof *r);
     return s;
 }
 
@@ -223,13 +240,20 @@ rip_status rip_claims_write(sqlite3 *sweep, sqlite3 *aux, const char *const *fig
             continue;
         fprintf(o, "\n### %s `%s` (%s)\n\n```sql\n%s\n```\n", cs[i].id, cs[i].query,
                 cs[i].db == RIP_CLAIM_SWEEP ? "sweep" : "aux", cs[i].sql);
+        int w = 0;   /* the paper figures were printed in the evidence: finite */
         if (cs[i].kind == RIP_CLAIM_SHARE)
-            fprintf(o, "\nReturns k, n; agrees when %.1f%% lies in the Clopper-Pearson 95%% interval of k / n.\n",
-                    cs[i].paper);
+            w = rip_fmt_fprintf(o, "\nReturns k, n; agrees when %.1f%% lies in the Clopper-Pearson 95%% interval of "
+                                   "k / n.\n",
+                                cs[i].paper);
         else if (cs[i].kind == RIP_CLAIM_MEAN)
-            fprintf(o, "\nReturns one value per row; agrees when %.2f lies in the Student t 95%% interval of their "
-                       "mean.\n",
-                    cs[i].paper);
+            w = rip_fmt_fprintf(o, "\nReturns one value per row; agrees when %.2f lies in the Student t 95%% interval "
+                                   "of their mean.\n",
+                                cs[i].paper);
+        if (w == RIP_FMT_NONFINITE) {
+            snprintf(err, RIP_ERR_LEN, "claim %s: its paper figure is not finite", cs[i].id);
+            s = RIP_S_INTERNAL;
+            goto done;
+        }
     }
     if (ferror(o)) {
         snprintf(err, RIP_ERR_LEN, "cannot write the claims");

@@ -34,6 +34,7 @@
 
 #include "confidence.h"
 #include "db.h"
+#include "finite_fmt.h"
 #include "status.h"
 
 /* ---- the paper's figures ------------------------------------------------ */
@@ -61,17 +62,22 @@ typedef struct sbuf {
     char *s;
     size_t len, cap;
     bool oom;
+    bool nonfinite;   /* a number to print was NaN or infinite (finite_fmt.h): not appended */
 } sbuf;
 
-/* Append printf-formatted text; on allocation failure set oom and keep what is there. */
+/* Append printf-formatted text; on allocation failure set oom, on a number
+** that is not finite set nonfinite, and keep what is there. */
 __attribute__((format(printf, 2, 3))) static void sb_printf(sbuf *b, const char *fmt, ...)
 {
-    if (b->oom)
+    if (b->oom || b->nonfinite)
         return;
     va_list ap;
     va_start(ap, fmt);
-    int n = vsnprintf(NULL, 0, fmt, ap);
+    b->nonfinite = !rip_fmt_args_finite(fmt, ap);
+    int n = b->nonfinite ? 0 : vsnprintf(NULL, 0, fmt, ap);
     va_end(ap);
+    if (b->nonfinite)
+        return;
     if (n < 0) {
         b->oom = true;
         return;
@@ -131,17 +137,22 @@ typedef struct table {
     char **cells;       /* row-major; cell 0 of a row is its csv row key */
     size_t n, cap;
     bool oom;
+    bool nonfinite;     /* a number of a cell was NaN or infinite: the table is not printed */
 } table;
 
-/* Append one cell (printf-formatted) to t; rows fill left to right. */
+/* Append one cell (printf-formatted) to t; rows fill left to right.  A
+** number that is not finite sets nonfinite instead. */
 __attribute__((format(printf, 2, 3))) static void cellf(table *t, const char *fmt, ...)
 {
-    if (t->oom)
+    if (t->oom || t->nonfinite)
         return;
     va_list ap;
     va_start(ap, fmt);
-    int n = vsnprintf(NULL, 0, fmt, ap);
+    t->nonfinite = !rip_fmt_args_finite(fmt, ap);
+    int n = t->nonfinite ? 0 : vsnprintf(NULL, 0, fmt, ap);
     va_end(ap);
+    if (t->nonfinite)
+        return;
     char *s = n >= 0 ? malloc((size_t)n + 1) : NULL;
     if (!s) {
         t->oom = true;
@@ -186,6 +197,7 @@ typedef struct doc {
     FILE *out;
     rip_report_format fmt;
     bool oom;
+    bool nonfinite;   /* a figure was NaN or infinite: the report fails rather than print it */
 } doc;
 
 static bool shown(const doc *d, const col *c)
@@ -329,8 +341,9 @@ static void doc_para(doc *d, const char *section, const char *row, const char *t
 
 static void doc_table(doc *d, const table *t)
 {
-    if (t->oom) {
-        d->oom = true;
+    if (t->oom || t->nonfinite) {
+        d->oom |= t->oom;
+        d->nonfinite |= t->nonfinite;
         return;
     }
     size_t rows = t->ncols ? t->n / t->ncols : 0;
@@ -1155,7 +1168,8 @@ static void claim(table *t, const char *id, const char *text, const char *paper,
     char run[512];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(run, sizeof run, fmt, ap);
+    if (rip_fmt_vsnprintf(run, sizeof run, fmt, ap) == RIP_FMT_NONFINITE)
+        t->nonfinite = true;
     va_end(ap);
     cellf(t, "%s", id);
     cellf(t, "%s", text);
@@ -1239,6 +1253,8 @@ static void build_claims(table *t, const report_data *r)
           (long long)unsafe, (long long)verdicts, sb_str(&who));
     if (who.oom)
         t->oom = true;
+    if (who.nonfinite)
+        t->nonfinite = true;
     free(who.s);
 
     claim_tight_all(t, r, "thm4_gather_tight", "thm4_gather",
@@ -1383,11 +1399,15 @@ static void section_run(doc *d, const report_data *r)
 
     char line[512];
     if (r->present < r->expected) {
-        snprintf(line, sizeof line,
-                 "INCOMPLETE RUN: only %lld of the %lld expected layers are present (%.2f%%). Every figure "
-                 "below covers only the layers present; rerun the same `ripsim sweep` command to finish it.",
-                 (long long)r->present, (long long)r->expected, tidy(pct(r->present, r->expected)));
-        doc_para(d, "warning", "incomplete", line, true);
+        if (rip_fmt_snprintf(line, sizeof line,
+                             "INCOMPLETE RUN: only %lld of the %lld expected layers are present (%.2f%%). Every "
+                             "figure below covers only the layers present; rerun the same `ripsim sweep` command to "
+                             "finish it.",
+                             (long long)r->present, (long long)r->expected,
+                             tidy(pct(r->present, r->expected))) == RIP_FMT_NONFINITE)
+            d->nonfinite = true;
+        else
+            doc_para(d, "warning", "incomplete", line, true);
     }
     if (r->partial > 0) {
         snprintf(line, sizeof line,
@@ -1649,6 +1669,8 @@ static void section_findings(doc *d, const report_data *r)
                   (long long)r->eq42_gap_ge[0], (long long)r->eq42_n[0]);
     if (b.oom)
         d->oom = true;
+    if (b.nonfinite)
+        d->nonfinite = true;
     doc_heading(d, "Findings");
     doc_para(d, "findings", "1", sb_str(&b), false);
     free(b.s);
@@ -1757,6 +1779,8 @@ static void section_pruned(doc *d, const report_data *r)
               (long long)(r->pr_n[0] + r->pr_n[1]));
     if (b.oom)
         d->oom = true;
+    if (b.nonfinite)
+        d->nonfinite = true;
     doc_para(d, NULL, NULL, sb_str(&b), false);
     free(b.s);
     doc_table(d, &t);
@@ -1928,6 +1952,9 @@ rip_status rip_report_write(sqlite3 *db, rip_report_format fmt, FILE *out, rip_r
     if (d.oom) {
         snprintf(err, RIP_ERR_LEN, "out of memory while rendering the report");
         status = RIP_S_NOMEM;
+    } else if (d.nonfinite) {
+        snprintf(err, RIP_ERR_LEN, "a figure of the report is not a finite number (NaN or infinite): not printed");
+        status = RIP_S_INTERNAL;
     } else if (fflush(out) != 0 || ferror(out)) {
         snprintf(err, RIP_ERR_LEN, "cannot write the report");
         status = RIP_S_IO;

@@ -211,7 +211,8 @@ Test(confidence, t_quantiles_closed_forms)
         double q = qs[i], t1, t2, a = 2 * q - 1;
         cr_assert_eq(rip_ci_t_quantile(q, 1, &t1, err), RIP_OK, "%s", err);
         cr_assert_eq(rip_ci_t_quantile(q, 2, &t2, err), RIP_OK, "%s", err);
-        double c1 = tan(acos(-1.0) * (q - 0.5)), c2 = a * sqrt(2 / (1 - a * a));   /* Cauchy; F(t) = 1/2 + t / (2 sqrt(2 + t^2)) */
+        /* Cauchy: F(t) = 1/2 + atan(t) / pi; nu = 2: F(t) = 1/2 + t / (2 sqrt(2 + t^2)) */
+        double c1 = tan(acos(-1.0) * (q - 0.5)), c2 = a * sqrt(2 / (1 - a * a));
         cr_expect(fabs(t1 - c1) <= T_TOL * fmax(1, c1), "nu = 1, q = %g: %.17g, tan gives %.17g", q, t1, c1);
         cr_expect(fabs(t2 - c2) <= T_TOL * fmax(1, c2), "nu = 2, q = %g: %.17g, closed form %.17g", q, t2, c2);
     }

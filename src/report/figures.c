@@ -254,9 +254,11 @@ static rip_status fig_rip_hb(sqlite3 *db, FILE *o, char err[RIP_ERR_LEN])
                     finite = false;
             }
         double y1 = top + ph - ph * (1.0 - ylo) / (yhi - ylo);
-        finite &= rip_fmt_fprintf(o, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"none\" stroke=\"black\"/>\n"
-                   "<line x1=\"%d\" y1=\"%.2f\" x2=\"%d\" y2=\"%.2f\" stroke=\"#d62728\" stroke-dasharray=\"4 3\"/>\n",
-                left, top, pw, ph, left, y1, left + pw, y1) != RIP_FMT_NONFINITE;
+        finite &= rip_fmt_fprintf(o,
+                                  "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"none\" "
+                                  "stroke=\"black\"/>\n<line x1=\"%d\" y1=\"%.2f\" x2=\"%d\" y2=\"%.2f\" "
+                                  "stroke=\"#d62728\" stroke-dasharray=\"4 3\"/>\n",
+                                  left, top, pw, ph, left, y1, left + pw, y1) != RIP_FMT_NONFINITE;
         for (int d = 0; d <= 8; d += 2)
             fprintf(o, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">1e%d</text>\n", left + pw * d / 8,
                     top + ph + 14, d);
@@ -270,17 +272,20 @@ static rip_status fig_rip_hb(sqlite3 *db, FILE *o, char err[RIP_ERR_LEN])
                    "herringbone workspace</text>\n",
                 left + pw / 2, top + ph + 34, top + ph / 2, top + ph / 2);
         const int lx = left + pw + 12;
-        finite &= rip_fmt_fprintf(o, "<text x=\"%d\" y=\"%d\">RiP below: %lld</text>\n<text x=\"%d\" y=\"%d\">equal: %lld</text>\n"
-                   "<text x=\"%d\" y=\"%d\">RiP above: %lld</text>\n"
-                   "<text x=\"%d\" y=\"%d\">ratio %.3f to %.3f</text>\n"
-                   "<text x=\"%d\" y=\"%d\">outside the axis: %lld</text>\n"
-                   "<text x=\"%d\" y=\"%d\">dashed: equal workspaces</text>\n"
-                   "<text x=\"%d\" y=\"%d\">shade: log count, max %.0f</text>\n</svg>\n",
-                lx, top + 20, (long long)below, lx, top + 38, (long long)equal, lx, top + 56, (long long)above,
-                lx, top + 80, rmin, rmax, lx, top + 98, (long long)clipped, lx, top + 122, lx, top + 140,
-                mx) != RIP_FMT_NONFINITE;
+        finite &= rip_fmt_fprintf(o,
+                                  "<text x=\"%d\" y=\"%d\">RiP below: %lld</text>\n"
+                                  "<text x=\"%d\" y=\"%d\">equal: %lld</text>\n"
+                                  "<text x=\"%d\" y=\"%d\">RiP above: %lld</text>\n"
+                                  "<text x=\"%d\" y=\"%d\">ratio %.3f to %.3f</text>\n"
+                                  "<text x=\"%d\" y=\"%d\">outside the axis: %lld</text>\n"
+                                  "<text x=\"%d\" y=\"%d\">dashed: equal workspaces</text>\n"
+                                  "<text x=\"%d\" y=\"%d\">shade: log count, max %.0f</text>\n</svg>\n",
+                                  lx, top + 20, (long long)below, lx, top + 38, (long long)equal, lx, top + 56,
+                                  (long long)above, lx, top + 80, rmin, rmax, lx, top + 98, (long long)clipped, lx,
+                                  top + 122, lx, top + 140, mx) != RIP_FMT_NONFINITE;
         if (!finite) {
-            snprintf(err, RIP_ERR_LEN, "%s: a cell or label is not a finite number", rip_figure_names[RIP_FIG_RIP_HB]);
+            snprintf(err, RIP_ERR_LEN, "%s: a cell or label is not a finite number",
+                     rip_figure_names[RIP_FIG_RIP_HB]);
             s = RIP_S_INTERNAL;
         }
     }

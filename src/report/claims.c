@@ -5,8 +5,6 @@
 ** verdict comes out of the claim's SQL unchanged.
 */
 #include "claims.h"
-#include "confidence.h"
-#include "finite_fmt.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -14,6 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "confidence.h"
+#include "finite_fmt.h"
 
 /* Views of the aux tables with the witness text the ALL rule prints. */
 static const char aux_views_sql[] =

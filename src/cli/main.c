@@ -1,6 +1,7 @@
 /*
 ** main.c — the ripsim command: dispatch to subcommands.
 */
+#include <gsl/gsl_errno.h>
 #include <stdio.h>
 #include <string.h>
 #ifdef __GLIBC__
@@ -67,6 +68,12 @@ static void keep_freed_memory(void)
 int main(int argc, char **argv)
 {
     keep_freed_memory();
+    /* GSL's default error handler aborts the process (a figure's histogram
+    ** that cannot be allocated, say).  The process is the command line's:
+    ** with the handler off a failing GSL call returns its error instead,
+    ** and the library checks the calls that can fail (src/report/
+    ** confidence.c calls none that reach the handler). */
+    gsl_set_error_handler_off();
     if (argc < 2) {
         usage(stderr);
         return RIP_EX_USAGE;

@@ -82,8 +82,10 @@ typedef struct rip_claim_result {
     char witness[512];    /* "" when none */
 } rip_claim_result;
 
-/* Run claim c on sweep / aux into *r.  RIP_OK, or RIP_S_DATA with err when
-** its query fails or returns no row. */
+/* Run claim c on sweep / aux into *r.  RIP_OK; RIP_S_DATA with err when
+** its query fails or returns no row, or its k, n or values have no
+** interval (k outside 0..n, a value not finite); RIP_S_INTERNAL with err
+** when an interval cannot be computed (confidence.h). */
 rip_status rip_claim_run(const rip_claim *c, sqlite3 *sweep, sqlite3 *aux, rip_claim_result *r,
                          char err[RIP_ERR_LEN]);
 

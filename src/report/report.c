@@ -25,8 +25,6 @@
 */
 #include "report.h"
 
-#include <gsl/gsl_cdf.h>
-#include <gsl/gsl_errno.h>
 #include <gsl/gsl_sort.h>
 #include <gsl/gsl_statistics_double.h>
 #include <math.h>
@@ -34,8 +32,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "status.h"
+#include "confidence.h"
 #include "db.h"
+#include "finite_fmt.h"
 #include "status.h"
 
 /* ---- the paper's figures ------------------------------------------------ */
@@ -63,17 +62,22 @@ typedef struct sbuf {
     char *s;
     size_t len, cap;
     bool oom;
+    bool nonfinite;   /* a number to print was NaN or infinite (finite_fmt.h): not appended */
 } sbuf;
 
-/* Append printf-formatted text; on allocation failure set oom and keep what is there. */
+/* Append printf-formatted text; on allocation failure set oom, on a number
+** that is not finite set nonfinite, and keep what is there. */
 __attribute__((format(printf, 2, 3))) static void sb_printf(sbuf *b, const char *fmt, ...)
 {
-    if (b->oom)
+    if (b->oom || b->nonfinite)
         return;
     va_list ap;
     va_start(ap, fmt);
-    int n = vsnprintf(NULL, 0, fmt, ap);
+    b->nonfinite = !rip_fmt_args_finite(fmt, ap);
+    int n = b->nonfinite ? 0 : vsnprintf(NULL, 0, fmt, ap);
     va_end(ap);
+    if (b->nonfinite)
+        return;
     if (n < 0) {
         b->oom = true;
         return;
@@ -133,17 +137,22 @@ typedef struct table {
     char **cells;       /* row-major; cell 0 of a row is its csv row key */
     size_t n, cap;
     bool oom;
+    bool nonfinite;     /* a number of a cell was NaN or infinite: the table is not printed */
 } table;
 
-/* Append one cell (printf-formatted) to t; rows fill left to right. */
+/* Append one cell (printf-formatted) to t; rows fill left to right.  A
+** number that is not finite sets nonfinite instead. */
 __attribute__((format(printf, 2, 3))) static void cellf(table *t, const char *fmt, ...)
 {
-    if (t->oom)
+    if (t->oom || t->nonfinite)
         return;
     va_list ap;
     va_start(ap, fmt);
-    int n = vsnprintf(NULL, 0, fmt, ap);
+    t->nonfinite = !rip_fmt_args_finite(fmt, ap);
+    int n = t->nonfinite ? 0 : vsnprintf(NULL, 0, fmt, ap);
     va_end(ap);
+    if (t->nonfinite)
+        return;
     char *s = n >= 0 ? malloc((size_t)n + 1) : NULL;
     if (!s) {
         t->oom = true;
@@ -188,6 +197,7 @@ typedef struct doc {
     FILE *out;
     rip_report_format fmt;
     bool oom;
+    bool nonfinite;   /* a figure was NaN or infinite: the report fails rather than print it */
 } doc;
 
 static bool shown(const doc *d, const col *c)
@@ -331,8 +341,9 @@ static void doc_para(doc *d, const char *section, const char *row, const char *t
 
 static void doc_table(doc *d, const table *t)
 {
-    if (t->oom) {
-        d->oom = true;
+    if (t->oom || t->nonfinite) {
+        d->oom |= t->oom;
+        d->nonfinite |= t->nonfinite;
         return;
     }
     size_t rows = t->ncols ? t->n / t->ncols : 0;
@@ -469,6 +480,9 @@ typedef struct report_data {
     /* sweep --optimum: layers with an optimum, and each gap against it */
     int64_t opt_layers, opt_max_pixels;
     opt_row opt[N_OPT_ROWS];
+    /* the 95% Clopper-Pearson intervals of the claims' two shares (share_cis):
+    ** restricted of present, thm13_taps tight of judged (when judged) */
+    rip_ci restricted_ci, dense_tight_ci;
 } report_data;
 
 static void data_free(report_data *r)
@@ -532,25 +546,30 @@ static void copy_text(char *dst, size_t cap, const unsigned char *src)
 /*
 ** Statistics of n margins x[0..n) ('loose': value - truth; 'unsafe':
 ** truth - value), sorted in place.  Fills *ms (all 0 when n = 0).
+** RIP_OK, or the status of rip_ci_mean with err.
 */
-static void margin_stats_from(double *x, size_t n, margin_stats *ms)
+static rip_status margin_stats_from(double *x, size_t n, margin_stats *ms, char err[RIP_ERR_LEN])
 {
     memset(ms, 0, sizeof *ms);
     ms->n = n;
     if (n == 0)
-        return;
+        return RIP_OK;
     gsl_sort(x, 1, n);
     ms->mean = gsl_stats_mean(x, 1, n);
     ms->median = gsl_stats_median_from_sorted_data(x, 1, n);
     ms->p90 = gsl_stats_quantile_from_sorted_data(x, 1, n, 0.9);
     ms->min = x[0];
     ms->max = x[n - 1];
-    if (n >= 2) {
-        ms->sd = gsl_stats_sd_m(x, 1, n, ms->mean);
-        double half = gsl_cdf_tdist_Pinv(0.5 + CONFIDENCE / 2, (double)(n - 1)) * ms->sd / sqrt((double)n);
-        ms->ci_lo = ms->mean - half;
-        ms->ci_hi = ms->mean + half;
+    if (n < 2)
+        return RIP_OK;
+    ms->sd = gsl_stats_sd_m(x, 1, n, ms->mean);
+    rip_ci ci;
+    rip_status s = rip_ci_mean(ms->mean, ms->sd, (int64_t)n, CONFIDENCE, &ci, err);
+    if (s == RIP_OK) {
+        ms->ci_lo = ci.lo;
+        ms->ci_hi = ci.hi;
     }
+    return s;
 }
 
 /* Every table and view the report reads; 0 or -1 with err naming the first missing. */
@@ -979,8 +998,12 @@ static int scan_layers(sqlite3 *db, report_data *r, bool *oom, char err[RIP_ERR_
                      (long long)counts[i][1], (long long)counts[i][2], (long long)counts[i][3]);
             goto done;
         }
-        margin_stats_from(m[2 * i].x, m[2 * i].n, &f->loose_st);
-        margin_stats_from(m[2 * i + 1].x, m[2 * i + 1].n, &f->unsafe_st);
+        char why[RIP_ERR_LEN];
+        if (margin_stats_from(m[2 * i].x, m[2 * i].n, &f->loose_st, why) != RIP_OK ||
+            margin_stats_from(m[2 * i + 1].x, m[2 * i + 1].n, &f->unsafe_st, why) != RIP_OK) {
+            snprintf(err, RIP_ERR_LEN, "the margins of %s: %.400s", f->name, why);
+            goto done;
+        }
     }
     result = 0;
 done:
@@ -1042,8 +1065,26 @@ static int gather_optima(sqlite3 *db, report_data *r, char err[RIP_ERR_LEN])
 }
 
 /*
+** The intervals of the claims' two shares into r (r->present > 0).
+** RIP_OK, or the status of rip_ci_share with err naming the share.
+*/
+static rip_status share_cis(report_data *r, char err[RIP_ERR_LEN])
+{
+    char why[RIP_ERR_LEN];
+    const formula_row *dt = find_formula(r, "thm13_taps");
+    rip_status s = rip_ci_share(r->restricted, r->present, CONFIDENCE, &r->restricted_ci, why);
+    if (s != RIP_OK) {
+        snprintf(err, RIP_ERR_LEN, "restricted share: %.400s", why);
+        return s;
+    }
+    if (judged(dt) > 0 && (s = rip_ci_share(dt->tight, judged(dt), CONFIDENCE, &r->dense_tight_ci, why)) != RIP_OK)
+        snprintf(err, RIP_ERR_LEN, "thm13_taps tight share: %.400s", why);
+    return s;
+}
+
+/*
 ** Read everything the report shows.  Returns RIP_OK, or RIP_S_DATA /
-** RIP_S_NOMEM with err.
+** RIP_S_NOMEM / RIP_S_INTERNAL with err.
 ** Runs inside the caller's read transaction.
 */
 static rip_status gather(sqlite3 *db, report_data *r, char err[RIP_ERR_LEN])
@@ -1079,18 +1120,10 @@ static rip_status gather(sqlite3 *db, report_data *r, char err[RIP_ERR_LEN])
     }
     if (gather_executions(db, r, err) != 0 || gather_optima(db, r, err) != 0)
         return RIP_S_DATA;
-    return 0;
+    return share_cis(r, err);
 }
 
 /* ---- claims ------------------------------------------------------------------ */
-
-/* Clopper-Pearson interval of x successes in n, in percent. */
-static void share_interval(int64_t x, int64_t n, double *lo, double *hi)
-{
-    double a = 1.0 - CONFIDENCE;
-    *lo = x <= 0 ? 0.0 : 100.0 * gsl_cdf_beta_Pinv(a / 2, (double)x, (double)(n - x + 1));
-    *hi = x >= n ? 100.0 : 100.0 * gsl_cdf_beta_Pinv(1 - a / 2, (double)(x + 1), (double)(n - x));
-}
 
 /* Does the paper's value (+- half its last printed digit) meet [lo, hi]? */
 static bool within(double paper, double half, double lo, double hi)
@@ -1135,7 +1168,8 @@ static void claim(table *t, const char *id, const char *text, const char *paper,
     char run[512];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(run, sizeof run, fmt, ap);
+    if (rip_fmt_vsnprintf(run, sizeof run, fmt, ap) == RIP_FMT_NONFINITE)
+        t->nonfinite = true;
     va_end(ap);
     cellf(t, "%s", id);
     cellf(t, "%s", text);
@@ -1177,16 +1211,18 @@ static void claim_tight_all(table *t, const report_data *r, const char *id, cons
           (long long)r->present, (long long)f->unsafe, (long long)f->loose, (long long)f->na);
 }
 
-/* A share claim: x of n against the paper's percentage. */
+/* A share claim: x of n against the paper's percentage; ci its interval
+** (share_cis) when n > 0. */
 static void claim_share(table *t, const char *id, const char *text, const char *paper_text, double paper,
-                        double half, int64_t x, int64_t n, const char *unit)
+                        double half, int64_t x, int64_t n, const rip_ci *ci, const char *unit)
 {
     fig g = {.counted = true, .holds = x, .of = n, .has_paper = true, .paper = paper};
     if (n == 0) {
         claim(t, id, text, paper_text, "not checked", &g, "no %s", unit);
         return;
     }
-    share_interval(x, n, &g.lo, &g.hi);
+    g.lo = 100.0 * ci->lo;
+    g.hi = 100.0 * ci->hi;
     g.has_value = g.has_ci = true;
     g.value = pct(x, n);
     claim(t, id, text, paper_text, within(paper, half, g.lo, g.hi) ? "agrees" : "differs", &g,
@@ -1197,7 +1233,8 @@ static void claim_share(table *t, const char *id, const char *text, const char *
 static void build_claims(table *t, const report_data *r)
 {
     claim_share(t, "restricted_share", "Layers inside the restricted setting of Gural & Murmann (Sec. 5.2)",
-                "22.6%", PAPER_RESTRICTED_PCT, PAPER_RESTRICTED_HALF, r->restricted, r->present, "layers");
+                "22.6%", PAPER_RESTRICTED_PCT, PAPER_RESTRICTED_HALF, r->restricted, r->present, &r->restricted_ci,
+                "layers");
 
     int64_t unsafe = 0, verdicts = 0;
     sbuf who = {0};
@@ -1216,6 +1253,8 @@ static void build_claims(table *t, const report_data *r)
           (long long)unsafe, (long long)verdicts, sb_str(&who));
     if (who.oom)
         t->oom = true;
+    if (who.nonfinite)
+        t->nonfinite = true;
     free(who.s);
 
     claim_tight_all(t, r, "thm4_gather_tight", "thm4_gather",
@@ -1228,7 +1267,7 @@ static void build_claims(table *t, const report_data *r)
     const formula_row *dt = find_formula(r, "thm13_taps");
     claim_share(t, "thm13_taps_tight_share", "Dense bound, taps from the workspace: share tight (Sec. 5.2)",
                 "99.1%", PAPER_DENSE_TIGHT_PCT, PAPER_DENSE_TIGHT_HALF, dt ? dt->tight : 0, judged(dt),
-                "judged");
+                &r->dense_tight_ci, "judged");
 
     const margin_stats *ov = dt ? &dt->loose_st : NULL;
     const char *ov_text = "Dense bound, taps from the workspace: mean overshoot where loose (Sec. 5.2)";
@@ -1360,11 +1399,15 @@ static void section_run(doc *d, const report_data *r)
 
     char line[512];
     if (r->present < r->expected) {
-        snprintf(line, sizeof line,
-                 "INCOMPLETE RUN: only %lld of the %lld expected layers are present (%.2f%%). Every figure "
-                 "below covers only the layers present; rerun the same `ripsim sweep` command to finish it.",
-                 (long long)r->present, (long long)r->expected, tidy(pct(r->present, r->expected)));
-        doc_para(d, "warning", "incomplete", line, true);
+        if (rip_fmt_snprintf(line, sizeof line,
+                             "INCOMPLETE RUN: only %lld of the %lld expected layers are present (%.2f%%). Every "
+                             "figure below covers only the layers present; rerun the same `ripsim sweep` command to "
+                             "finish it.",
+                             (long long)r->present, (long long)r->expected,
+                             tidy(pct(r->present, r->expected))) == RIP_FMT_NONFINITE)
+            d->nonfinite = true;
+        else
+            doc_para(d, "warning", "incomplete", line, true);
     }
     if (r->partial > 0) {
         snprintf(line, sizeof line,
@@ -1626,6 +1669,8 @@ static void section_findings(doc *d, const report_data *r)
                   (long long)r->eq42_gap_ge[0], (long long)r->eq42_n[0]);
     if (b.oom)
         d->oom = true;
+    if (b.nonfinite)
+        d->nonfinite = true;
     doc_heading(d, "Findings");
     doc_para(d, "findings", "1", sb_str(&b), false);
     free(b.s);
@@ -1734,6 +1779,8 @@ static void section_pruned(doc *d, const report_data *r)
               (long long)(r->pr_n[0] + r->pr_n[1]));
     if (b.oom)
         d->oom = true;
+    if (b.nonfinite)
+        d->nonfinite = true;
     doc_para(d, NULL, NULL, sb_str(&b), false);
     free(b.s);
     doc_table(d, &t);
@@ -1883,7 +1930,6 @@ rip_status rip_report_write(sqlite3 *db, rip_report_format fmt, FILE *out, rip_r
 {
     report_data r;
     memset(&r, 0, sizeof r);
-    gsl_error_handler_t *old_handler = gsl_set_error_handler_off();
     bool in_txn = false;
     rip_status status = RIP_S_DATA;
 
@@ -1906,6 +1952,9 @@ rip_status rip_report_write(sqlite3 *db, rip_report_format fmt, FILE *out, rip_r
     if (d.oom) {
         snprintf(err, RIP_ERR_LEN, "out of memory while rendering the report");
         status = RIP_S_NOMEM;
+    } else if (d.nonfinite) {
+        snprintf(err, RIP_ERR_LEN, "a figure of the report is not a finite number (NaN or infinite): not printed");
+        status = RIP_S_INTERNAL;
     } else if (fflush(out) != 0 || ferror(out)) {
         snprintf(err, RIP_ERR_LEN, "cannot write the report");
         status = RIP_S_IO;
@@ -1916,7 +1965,6 @@ done:
         status = RIP_S_DATA;
     }
     data_free(&r);
-    gsl_set_error_handler(old_handler);
     if (status != 0)
         rip_err_one_line(err);   /* SQLite may quote damaged schema text */
     return status;

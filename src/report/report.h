@@ -62,8 +62,10 @@ typedef struct rip_report_status {
 **
 ** Returns RIP_OK, or a status with one line (no newline) in err:
 **   RIP_S_DATA   the database lacks a table, holds no run or no layers,
-**                or a query fails;
+**                a query fails, or a share counts more than its whole;
 **   RIP_S_NOMEM  memory ran out;
+**   RIP_S_INTERNAL  a figure is not a finite number (it is never printed)
+**                or an interval cannot be computed (confidence.h);
 **   RIP_S_IO     writing to out failed.
 ** On failure out may hold a partial report: callers that must not leave
 ** one behind render into memory first (cmd_report.c does).

@@ -433,6 +433,7 @@ Test(claims, help_and_errors)
     cr_expect_not_null(strstr(h->out, "--db FILE"));
     cr_expect_not_null(strstr(h->out, "contradicted"));
     cr_expect_gt(count_lines(h->out), 10, "help lists options and exit statuses");
+    cr_expect(strstr(h->out, "\n  71   ") && strstr(h->out, "solver process"), "71 for a failed solve: %s", h->out);
     run_result *u = RUN("claims", "--frobnicate");
     cr_expect_eq(u->status, 64);
     run_result *m = RUN("claims", "--db", in_dir("no-such.db"), "--out", in_dir("x.md"), "--no-figures");
@@ -444,6 +445,27 @@ Test(claims, help_and_errors)
                         in_dir("no-such-dir"));
     cr_expect_eq(l->status, 66, "missing layer tables: %d %s", l->status, l->err);
     cr_expect_eq(access(in_dir("y.md"), F_OK), -1, "no output on failure");
+}
+
+Test(claims, a_failed_solve_is_an_error_not_a_verdict)
+{
+    /* Issue 19, item 3: under a memory limit the solver's child processes
+    ** died and claims judged Tab. 3 on the plans left over (exit 0, four
+    ** claims flipped).  A solver killed by a signal (the MILP module built
+    ** with test hooks, RIPSIM_TEST_MILP=abort) must stop claims with 71 and
+    ** one line, and write nothing. */
+    const char *mod = getenv("RIPSIM_MILP_TESTHOOKS_MODULE");
+    cr_assert_not_null(mod, "RIPSIM_MILP_TESTHOOKS_MODULE");
+    char e_mod[1024];
+    snprintf(e_mod, sizeof e_mod, "RIPSIM_MILP_MODULE=%s", mod);
+    const char *env[] = {e_mod, "RIPSIM_TEST_MILP=abort", NULL};
+    const char *args[] = {"claims", "--db", in_dir("sweep.db"), "--out", in_dir("failed.md"), "--no-figures", NULL};
+    run_result *r = run_env(env, args);
+    cr_expect_eq(r->status, 71, "status %d: %s", r->status, r->err);
+    cr_expect_eq(count_lines(r->err), 1, "%s", r->err);
+    cr_expect_not_null(strstr(r->err, "ripsim claims: strategy milp: the CBC solver process was killed by signal 6"),
+                       "%s", r->err);
+    cr_expect_eq(access(in_dir("failed.md"), F_OK), -1, "claims written after a failed solve");
 }
 
 /* ---- figures: their legends against counts made here ------------------------------- */

@@ -1039,9 +1039,10 @@ Test(milp, a_solver_that_cannot_be_started_is_an_error)
 
 Test(milp, a_timeout_returns_the_best_plan_not_proven)
 {
-    /* The 14 buffers of time_limit_is_respected (optimum above the bound)
-    ** with a solver that never answers: every child is stopped at its
-    ** deadline, and the start plan comes back, checked, "not proven". */
+    /* The 14 buffers of time_limit_is_respected (align 2: optimum 47
+    ** above the bound 44) with a solver that never answers: every child
+    ** is stopped at its deadline, and the start plan comes back, checked,
+    ** "not proven". */
     static const int b[14][3] = {{4, 7, 6}, {5, 5, 9}, {0, 2, 9}, {2, 5, 9}, {4, 7, 7}, {1, 1, 6}, {4, 6, 1},
                                  {2, 2, 1}, {4, 6, 6}, {1, 4, 7}, {5, 7, 2}, {0, 0, 1}, {5, 7, 4}, {2, 2, 5}};
     char dir[] = "/tmp/ripsim-milp-hang-XXXXXX", csv[128];
@@ -1053,12 +1054,13 @@ Test(milp, a_timeout_returns_the_best_plan_not_proven)
     for (int i = 0; i < 14; i++)
         fprintf(f, "b%d,%d,%d,%d\n", i, b[i][0], b[i][1] + 1, b[i][2]);
     cr_assert_eq(fclose(f), 0);
-    run_result *e = RUN("plan", "--intervals", csv, "--strategy", "exact");
+    run_result *e = RUN("plan", "--intervals", csv, "--align", "2", "--strategy", "exact");
     cr_assert_eq(e->status, 0, "%s", e->err);
     long long opt = text_peak(e->out);
-    cr_assert(strstr(e->out, "optimal      yes"), "%s", e->out);
+    cr_assert(strstr(e->out, "optimal      yes") && strstr(e->out, "lower bound  44 B"), "%s", e->out);
+    cr_assert_eq(opt, 47, "%s", e->out);
     double t = wall_now();
-    const char *args[] = {"plan", "--intervals", csv, "--strategy", "milp", "--time-limit", "2", NULL};
+    const char *args[] = {"plan", "--intervals", csv, "--align", "2", "--strategy", "milp", "--time-limit", "2", NULL};
     run_result *r = run_hooked("hang", args);
     double took = wall_now() - t;
     cr_expect_eq(r->status, 0, "status %d: %s", r->status, r->err);

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -49,8 +50,11 @@ static void run_drain(int fo, int fe, run_result *r)
     r->err[ne] = '\0';
 }
 
-/* Run $RIPSIM_BIN args... with extra environment entries env ("K=V", NULL-terminated or NULL). */
-static run_result *run_env(const char *const *env, const char *const *args)
+/* Run $RIPSIM_BIN args... with extra environment entries env ("K=V",
+** NULL-terminated or NULL) and, when as_limit > 0, its address space
+** limited to as_limit bytes (RLIMIT_AS, set in the child before exec: the
+** same limit as `ulimit -v`, from the first instruction on). */
+static run_result *run_env_limited(const char *const *env, const char *const *args, rlim_t as_limit)
 {
     static run_result r;
     const char *bin = getenv("RIPSIM_BIN");
@@ -70,7 +74,7 @@ static run_result *run_env(const char *const *env, const char *const *args)
     cr_assert_geq(pid, 0);
     if (pid == 0) {
         for (int i = 0; env && env[i]; i++) {
-            char kv[256];
+            char kv[1024];
             snprintf(kv, sizeof kv, "%s", env[i]);
             char *eq = strchr(kv, '=');
             if (eq) {
@@ -81,6 +85,9 @@ static run_result *run_env(const char *const *env, const char *const *args)
         dup2(po[1], 1);
         dup2(pe[1], 2);
         close(po[0]); close(pe[0]); close(po[1]); close(pe[1]);
+        struct rlimit lim = {as_limit, as_limit};
+        if (as_limit > 0 && setrlimit(RLIMIT_AS, &lim) != 0)
+            _exit(126);
         execv(bin, argv);
         _exit(127);
     }
@@ -93,6 +100,12 @@ static run_result *run_env(const char *const *env, const char *const *args)
     waitpid(pid, &st, 0);
     r.status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
     return &r;
+}
+
+/* run_env_limited without a limit. */
+static run_result *run_env(const char *const *env, const char *const *args)
+{
+    return run_env_limited(env, args, 0);
 }
 
 static int count_lines(const char *s)

@@ -450,6 +450,7 @@ Test(claims, help_and_errors)
     cr_expect_not_null(strstr(h->out, "--db FILE"));
     cr_expect_not_null(strstr(h->out, "contradicted"));
     cr_expect_gt(count_lines(h->out), 10, "help lists options and exit statuses");
+    cr_expect(strstr(h->out, "\n  71   ") && strstr(h->out, "solver process"), "71 for a failed solve: %s", h->out);
     run_result *u = RUN("claims", "--frobnicate");
     cr_expect_eq(u->status, 64);
     run_result *m = RUN("claims", "--db", in_dir("no-such.db"), "--out", in_dir("x.md"), "--no-figures");
@@ -630,6 +631,28 @@ Test(claims, a_claim_never_prints_a_non_finite_number)
     cr_assert_eq(run_made_up(RIP_CLAIM_MEAN, "SELECT 1.0 UNION ALL SELECT 3.0", 1.0, &r, err), RIP_OK, "%s", err);
     /* mean 2, sd sqrt(2), n 2: 2 -+ 12.706204736174705 (mpmath) * sqrt(2) / sqrt(2) */
     cr_expect_str_eq(r.evidence, "mean 2.00 things (n = 2; 95% CI -10.71-14.71), paper 1.00");
+}
+
+Test(claims, a_failed_solve_is_an_error_not_a_verdict)
+{
+    /* Issue 19, item 3: under a memory limit the solver's child processes
+    ** died and claims judged Tab. 3 on the plans left over (exit 0, four
+    ** claims flipped).  A solver killed by a signal (the MILP module built
+    ** with test hooks, RIPSIM_TEST_MILP=abort) must stop claims with 71 and
+    ** one line, and write nothing. */
+    const char *mod = getenv("RIPSIM_MILP_TESTHOOKS_MODULE");
+    cr_assert_not_null(mod, "RIPSIM_MILP_TESTHOOKS_MODULE");
+    char e_mod[1024];
+    snprintf(e_mod, sizeof e_mod, "RIPSIM_MILP_MODULE=%s", mod);
+    const char *env[] = {e_mod, "RIPSIM_TEST_MILP=abort", NULL};
+    const char *args[] = {"claims", "--db", in_dir("sweep.db"), "--out", in_dir("failed.md"), "--no-figures", NULL};
+    run_result *r = run_env(env, args);
+    cr_expect_eq(r->status, 71, "status %d: %s", r->status, r->err);
+    cr_expect_eq(count_lines(r->err), 1, "%s", r->err);
+    cr_expect(strncmp(r->err, "ripsim claims: ", 15) == 0 && strstr(r->err, "mcunet-") &&
+                  strstr(r->err, "strategy milp: the CBC solver process was killed by signal 6 (SIGABRT"),
+              "the model and the failure named: %s", r->err);
+    cr_expect_eq(access(in_dir("failed.md"), F_OK), -1, "claims written after a failed solve");
 }
 
 /* ---- figures: their legends against counts made here ------------------------------- */

@@ -35,7 +35,7 @@ static const rip_exit_doc exits[] = {
     {66, "database, layer tables or model graphs missing"},
     {69, "the milp module is missing (the planner claims need it)"},
     {70, "internal error"},
-    {71, "out of memory"},
+    {71, "out of memory, or milp's CBC solver process failed (no claim is judged on a failed solve)"},
     {73, "an output cannot be created"},
     {74, "an output cannot be written"},
     {75, "the database is locked; retry later"},

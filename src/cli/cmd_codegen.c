@@ -44,7 +44,7 @@ static const rip_exit_doc exits[] = {
     {65, "bad graph, an op the generator does not support, or --arena below the peak"},
     {66, "graph file missing or unreadable"},
     {70, "internal error (a strategy failed, or the plan does not match its kernels)"},
-    {71, "out of memory"},
+    {71, "out of memory, or milp's CBC solver process failed (--plan rip)"},
     {73, "DIR or a file in it cannot be created"},
     {74, "a file cannot be written, or standard output"},
 };

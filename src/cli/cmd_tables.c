@@ -56,7 +56,7 @@ static const rip_exit_doc exits[] = {
     {66, "missing input table or graph (check --layers-dir, --models-dir)"},
     {69, "fig1: the SVG is written but rsvg-convert, needed for the PNG, is missing"},
     {70, "internal error: a planning strategy failed or made an invalid plan"},
-    {71, "out of memory"},
+    {71, "out of memory, or milp's CBC solver process failed (table3, table7, fig1)"},
     {73, "the output cannot be created"},
     {74, "the output cannot be written (or rsvg-convert failed)"},
 };

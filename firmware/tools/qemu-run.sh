@@ -107,7 +107,8 @@ ram=$(arm-none-eabi-size -A -d "$elf" | awk -v base="$ram_base" '
     END { if (top > 0) print top - base }')
 
 # The plugin watches the three markers (Thumb bit cleared in the plugin).
-# Its option is one QEMU word: the paths in it with their commas doubled.
+# Its option is one QEMU word, key=value pairs (file= so that a path with
+# "=" is still a path), the paths in it with their commas doubled.
 qemu_esc() { printf '%s' "$1" | sed 's/,/,,/g'; }
 if [ -n "$plugin" ]; then
     [ -r "$plugin" ] || { echo "qemu-run.sh: $plugin: no such plugin" >&2; exit 64; }
@@ -117,7 +118,7 @@ if [ -n "$plugin" ]; then
         echo "qemu-run.sh: $elf: no rk_mark_begin/rk_mark_end symbol" >&2
         exit 1
     fi
-    set -- "$@" -plugin "$(qemu_esc "$plugin"),begin=$b,end=$e,op=${o:-0},out=$(qemu_esc "$tmp/icount")"
+    set -- "$@" -plugin "file=$(qemu_esc "$plugin"),begin=$b,end=$e,op=${o:-0},out=$(qemu_esc "$tmp/icount")"
 fi
 
 start=$(date +%s.%N)

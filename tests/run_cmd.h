@@ -74,7 +74,7 @@ static run_result *run_env_limited(const char *const *env, const char *const *ar
     cr_assert_geq(pid, 0);
     if (pid == 0) {
         for (int i = 0; env && env[i]; i++) {
-            char kv[1024];
+            char kv[8192]; /* PATH=... can be long */
             snprintf(kv, sizeof kv, "%s", env[i]);
             char *eq = strchr(kv, '=');
             if (eq) {
@@ -108,6 +108,23 @@ static run_result *run_env(const char *const *env, const char *const *args)
     return run_env_limited(env, args, 0);
 }
 
+/*
+** run_env with the test-only ripsim-testhooks ($RIPSIM_TESTHOOKS_BIN,
+** tests/meson.build) in place of $RIPSIM_BIN: the build whose test hooks
+** (RIPSIM_TEST_* variables) stop a command at an exact point.
+*/
+static inline run_result *run_env_hooks(const char *const *env, const char *const *args)
+{
+    const char *bin = getenv("RIPSIM_TESTHOOKS_BIN"), *keep = getenv("RIPSIM_BIN");
+    cr_assert_not_null(bin, "RIPSIM_TESTHOOKS_BIN must name ripsim-testhooks");
+    char saved[4096];
+    snprintf(saved, sizeof saved, "%s", keep ? keep : "");
+    setenv("RIPSIM_BIN", bin, 1);
+    run_result *r = run_env(env, args);
+    setenv("RIPSIM_BIN", saved, 1);
+    return r;
+}
+
 static int count_lines(const char *s)
 {
     int n = 0;
@@ -118,5 +135,7 @@ static int count_lines(const char *s)
 
 #define RUN(...) run_env(NULL, (const char *const[]){__VA_ARGS__, NULL})
 #define RUN_ENV(envs, ...) run_env((const char *const[]){envs, NULL}, (const char *const[]){__VA_ARGS__, NULL})
+/* ripsim-testhooks with one hook variable ("K=V") set. */
+#define RUN_HOOK(hook, ...) run_env_hooks((const char *const[]){hook, NULL}, (const char *const[]){__VA_ARGS__, NULL})
 
 #endif

@@ -151,8 +151,8 @@ rip_status rip_claims_sweep_views(sqlite3 *sweep, char err[RIP_ERR_LEN])
     return RIP_S_DATA;
 }
 
-rip_status rip_claims_write(sqlite3 *sweep, sqlite3 *aux, const char *const *figures, FILE *o,
-                            char err[RIP_ERR_LEN])
+rip_status rip_claims_write(sqlite3 *sweep, sqlite3 *aux, const char *const *figures, const char *fig_prefix,
+                            FILE *o, char err[RIP_ERR_LEN])
 {
     size_t n;
     const rip_claim *cs = rip_claims(&n);
@@ -199,7 +199,7 @@ rip_status rip_claims_write(sqlite3 *sweep, sqlite3 *aux, const char *const *fig
     if (figures && figures[0]) {
         fprintf(o, "Figures (regenerated with this file):");
         for (size_t i = 0; figures[i]; i++)
-            fprintf(o, "%s [%s](%s)", i ? "," : "", figures[i], figures[i]);
+            fprintf(o, "%s [%s](%s%s)", i ? "," : "", figures[i], fig_prefix ? fig_prefix : "", figures[i]);
         fprintf(o, ".\n\n");
     }
     fprintf(o, "## Claims\n\n| id | section | claim (paper) | query | verdict | evidence |\n|---|---|---|---|---|---|\n");

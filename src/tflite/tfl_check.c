@@ -305,9 +305,10 @@ static rip_status need_weights(chk *c, int32_t t, size_t rank, int32_t qdim)
         return tensor_fail(c, t, "%zu scales but %zu zero points", q->n_scale, q->n_zero_point);
     if (q->details_type != 0)
         return tensor_fail(c, t, "quantization details (type %d) are not supported", q->details_type);
+    char l[80];
     if (q->n_scale != 1 && ((int64_t)q->n_scale != channels || q->quantized_dimension != qdim))
         return op_fail(c, "weights %s: %zu scales along dimension %d for %lld channels along dimension %d",
-                       TLABEL(c, t, (char[80]){0}), q->n_scale, q->quantized_dimension, (long long)channels, qdim);
+                       TLABEL(c, t, l), q->n_scale, q->quantized_dimension, (long long)channels, qdim);
     for (size_t i = 0; i < q->n_scale; i++) {
         if (!isfinite(q->scale[i]) || q->scale[i] <= 0)
             return tensor_fail(c, t, "scale %zu is %g: finite positive scales needed", i, (double)q->scale[i]);
@@ -332,7 +333,7 @@ static rip_status need_bias(chk *c, int64_t channels)
     return st;
 }
 
-/* The output's shape is want[0..n), else a message saying what gave want. */
+/* The output's shape is want[0..n), else a message: "..., BECAUSE [want]" (because ends in its verb). */
 static rip_status need_shape(chk *c, int32_t t, const int64_t *want, size_t n, const char *because)
 {
     const rip_tfl_tensor *x = T(c, t);
@@ -342,7 +343,7 @@ static rip_status need_shape(chk *c, int32_t t, const int64_t *want, size_t n, c
     if (same)
         return RIP_OK;
     char l[80], s[120], w[120];
-    return op_fail(c, "output %s has shape %s, %s give %s", TLABEL(c, t, l), fmt_shape(x, s, sizeof s), because,
+    return op_fail(c, "output %s has shape %s, %s %s", TLABEL(c, t, l), fmt_shape(x, s, sizeof s), because,
                    fmt_dims(want, n, w, sizeof w));
 }
 
@@ -428,7 +429,7 @@ static rip_status op_conv(chk *c)
     if ((st = window(c, "height", o->padding, a[1], k[1], o->stride_h, o->dilation_h, &want[1])) ||
         (st = window(c, "width", o->padding, a[2], k[2], o->stride_w, o->dilation_w, &want[2])))
         return st;
-    return need_shape(c, out, want, 4, "the input, weights and options");
+    return need_shape(c, out, want, 4, "the input, weights and options give");
 }
 
 static rip_status op_depthwise(chk *c)
@@ -461,7 +462,7 @@ static rip_status op_depthwise(chk *c)
     if ((st = window(c, "height", o->padding, a[1], k[1], o->stride_h, o->dilation_h, &want[1])) ||
         (st = window(c, "width", o->padding, a[2], k[2], o->stride_w, o->dilation_w, &want[2])))
         return st;
-    return need_shape(c, out, want, 4, "the input, weights and options");
+    return need_shape(c, out, want, 4, "the input, weights and options give");
 }
 
 static rip_status op_fully_connected(chk *c)
@@ -494,11 +495,11 @@ static rip_status op_fully_connected(chk *c)
                            (long long)a[r - 1], (long long)k[1]);
         memcpy(want, a, r * sizeof *a);
         want[r - 1] = k[0];
-        return need_shape(c, out, want, r, "the input, weights and keep_num_dims");
+        return need_shape(c, out, want, r, "the input, weights and keep_num_dims give");
     }
     want[0] = n / k[1];
     want[1] = k[0];
-    return need_shape(c, out, want, 2, "the input and weights");
+    return need_shape(c, out, want, 2, "the input and weights give");
 }
 
 static rip_status op_pool(chk *c)
@@ -518,7 +519,7 @@ static rip_status op_pool(chk *c)
     if ((st = window(c, "height", o->padding, a[1], o->filter_h, o->stride_h, 1, &want[1])) ||
         (st = window(c, "width", o->padding, a[2], o->filter_w, o->stride_w, 1, &want[2])))
         return st;
-    return need_shape(c, out, want, 4, "the input and options");
+    return need_shape(c, out, want, 4, "the input and options give");
 }
 
 static rip_status op_add(chk *c)
@@ -542,7 +543,7 @@ static rip_status op_add(chk *c)
         }
         want[r - 1 - i] = da == 1 ? db : da;
     }
-    return need_shape(c, out, want, r, "the inputs, broadcast,");
+    return need_shape(c, out, want, r, "the inputs broadcast to");
 }
 
 static rip_status op_mean(chk *c)
@@ -569,7 +570,7 @@ static rip_status op_mean(chk *c)
             want[n++] = a[i];
         else if (op->opt.reducer.keep_dims)
             want[n++] = 1;
-    return need_shape(c, out, want, n, "the input, axes and keep_dims");
+    return need_shape(c, out, want, n, "the input, axes and keep_dims give");
 }
 
 static rip_status op_softmax(chk *c)
@@ -591,7 +592,7 @@ static rip_status op_softmax(chk *c)
         return op_fail(c, "output %s has scale %g and zero point %lld: int8 softmax needs 1/256 and -128",
                        TLABEL(c, out, l), (double)q->scale[0], (long long)q->zero_point[0]);
     size_t r = dims(c, in, a);
-    return need_shape(c, out, a, r, "the input");
+    return need_shape(c, out, a, r, "the input has");
 }
 
 static rip_status op_reshape(chk *c)
@@ -645,7 +646,7 @@ static rip_status op_reshape(chk *c)
     }
     if (wild >= 0)
         want[wild] = known ? elements(c, in) / known : 0;
-    return need_shape(c, out, want, n, "the target shape");
+    return need_shape(c, out, want, n, "the target shape is");
 }
 
 static rip_status op_pad(chk *c)
@@ -671,7 +672,7 @@ static rip_status op_pad(chk *c)
                            (long long)before, (long long)after);
         want[i] = a[i] + before + after;
     }
-    return need_shape(c, out, want, r, "the input and paddings");
+    return need_shape(c, out, want, r, "the input and paddings give");
 }
 
 static rip_status op_transpose(chk *c)
@@ -696,7 +697,7 @@ static rip_status op_transpose(chk *c)
         seen[v] = true;
         want[i] = a[v];
     }
-    return need_shape(c, out, want, r, "the input and perm");
+    return need_shape(c, out, want, r, "the input and perm give");
 }
 
 static rip_status op_concatenation(chk *c)
@@ -728,7 +729,7 @@ static rip_status op_concatenation(chk *c)
                            (long long)axis);
         want[axis] += a[axis];
     }
-    return need_shape(c, out, want, r, "the inputs joined along the axis");
+    return need_shape(c, out, want, r, "the inputs joined along the axis give");
 }
 
 static rip_status op_resize_nearest(chk *c)
@@ -751,7 +752,7 @@ static rip_status op_resize_nearest(chk *c)
     want[3] = a[3];
     if (want[1] < 1 || want[2] < 1)
         return op_fail(c, "size %lldx%lld: at least 1x1 needed", (long long)want[1], (long long)want[2]);
-    return need_shape(c, out, want, 4, "the input and size");
+    return need_shape(c, out, want, 4, "the input and size give");
 }
 
 /* QUANTIZE: a float32 model input to int8; DEQUANTIZE: int8 to a float32 model output. */
@@ -776,7 +777,7 @@ static rip_status op_quantize(chk *c, bool quantize)
     if ((st = need_act(c, q, quantize ? "output" : "input", 0, false)))
         return st;
     size_t r = dims(c, in, a);
-    return need_shape(c, out, a, r, "the input");
+    return need_shape(c, out, a, r, "the input has");
 }
 
 /* ---- the walk ----------------------------------------------------------- */

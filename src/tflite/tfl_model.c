@@ -173,7 +173,9 @@ static rip_status copy_string(dec *d, const rip_fbs_table *t, unsigned field, co
     rip_status st;
     if (rip_fbs_string_field(&d->f, t, field, &s, &len, &present, d->why) != RIP_OK)
         return fail_field(d, name);
+    push(d, name, -1);
     char *c = alloc(d, (size_t)len + 1, 1, &st);
+    pop(d);
     if (!c)
         return st;
     if (len)
@@ -202,7 +204,9 @@ static rip_status copy_vec(dec *d, const rip_fbs_table *t, unsigned field, const
         *present = here;
     if (v.n == 0)
         return RIP_OK;
+    push(d, name, -1);
     void *a = alloc(d, v.n, elem, &st);
+    pop(d);
     if (!a)
         return st;
     for (uint32_t i = 0; i < v.n; i++) {
@@ -252,7 +256,10 @@ static rip_status table_vec(dec *d, const rip_fbs_table *t, unsigned field, cons
         return fail_field(d, name);
     *n = v->n;
     *items = NULL;
-    if (v->n && !(*items = alloc(d, v->n, size, &st)))
+    push(d, name, -1);
+    *items = v->n ? alloc(d, v->n, size, &st) : NULL;
+    pop(d);
+    if (v->n && !*items)
         return st;
     return RIP_OK;
 }

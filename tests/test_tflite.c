@@ -544,6 +544,63 @@ Test(tflite, a_custom_operator_is_refused_with_its_code)
     cr_expect(strstr(r->out, "OfflineMemoryAllocation") != NULL, "the metadata names are printed");
 }
 
+/* ---- the hand-written models of tests/data/tflite (compiled by flatc) ------------ */
+
+static const char *data_model(const char *name)
+{
+    static char path[1200];
+    const char *res = getenv("RIPSIM_RESULTS_DIR");
+    snprintf(path, sizeof path, "%.900s/../tests/data/tflite/%s.tflite", res ? res : ".", name);
+    return path;
+}
+
+Test(tflite, hand_written_models_compiled_by_flatc)
+{
+    static const char *const accepted[] = {"convnet", "ops", "float_edges"};
+    rip_tfl_model m;
+    char err[RIP_ERR_LEN];
+    for (size_t i = 0; i < 3; i++) {
+        cr_assert_eq(rip_tfl_model_load(data_model(accepted[i]), &m, err), RIP_OK, "%s", err);
+        cr_expect_eq(rip_tfl_check(&m, err), RIP_OK, "%s", err);
+        const rip_tfl_subgraph *sg = &m.subgraphs[0];
+        if (i == 0) {
+            cr_expect_eq(sg->operators[1].opt.dw.depth_multiplier, 2);
+            cr_expect_eq(sg->operators[1].opt.dw.activation, RIP_TFL_ACT_RELU6);
+            cr_expect_eq(sg->tensors[sg->operators[1].inputs[1]].quant.quantized_dimension, 3);
+        } else if (i == 1) {
+            cr_expect_eq(sg->operators[4].opt.concat.axis, -1);
+            cr_expect(sg->operators[3].opt.resize_nn.half_pixel_centers);
+            cr_expect_eq(sg->n_inputs, 2);
+        } else {
+            cr_expect_eq(sg->operators[1].inputs[2], -1, "the absent bias");
+            cr_expect_eq(sg->operators[1].options_type, RIP_TFL_OPT_NONE);
+            cr_expect_eq(sg->tensors[0].type, RIP_TFL_FLOAT32);
+            cr_assert_eq(m.n_metadata, 1);
+            cr_expect_str_eq(m.metadata[0].name, "min_runtime_version");
+            cr_expect_eq(m.buffers[m.metadata[0].buffer].size, 6);
+        }
+        rip_tfl_model_free(&m);
+    }
+    const char *svdf = data_model("svdf_custom");
+    cr_assert_eq(rip_tfl_model_load(svdf, &m, err), RIP_OK, "%s", err);
+    cr_expect_eq(rip_tfl_check(&m, err), RIP_S_DATA);
+    char want[1300];
+    snprintf(want, sizeof want, "%s: operator 0 (SVDF): not supported", svdf);
+    cr_expect_str_eq(err, want);
+    cr_expect_str_eq(m.opcodes[1].custom_code, "my-op");
+    cr_expect_eq(m.subgraphs[0].operators[1].custom_options_size, 4);
+    cr_expect_eq(m.subgraphs[0].operators[1].custom_options[3], 4);
+    cr_expect(m.subgraphs[0].tensors[3].is_variable);
+    cr_expect_not(m.subgraphs[0].operators[0].options_decoded, "SVDFOptions are kept as their type");
+    rip_tfl_model_free(&m);
+    find_models();
+    if (vendor_dir[0] && have_flatc()) {
+        for (size_t i = 0; i < 3; i++)
+            compare_with_flatc(data_model(accepted[i]));
+        compare_with_flatc(svdf);
+    }
+}
+
 /* ---- (b) bad models made from a real one -------------------------------------- */
 
 /* `ripsim model FILE` refuses: 65, one line on stderr containing want (or any line when NULL), no stdout. */

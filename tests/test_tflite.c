@@ -542,6 +542,21 @@ Test(tflite, a_custom_operator_is_refused_with_its_code)
     r = RUN("model", path, "--no-check");
     cr_expect_eq(r->status, 0, "%s", r->err);
     cr_expect(strstr(r->out, "OfflineMemoryAllocation") != NULL, "the metadata names are printed");
+    /* TFLM's offline plan (its docs/memory_management.md): int32 [version, subgraphs, N, offset_0..N-1] */
+    rip_tfl_model m;
+    char err[RIP_ERR_LEN];
+    cr_assert_eq(rip_tfl_model_load(path, &m, err), RIP_OK, "%s", err);
+    const rip_tfl_metadata *md = rip_tfl_metadata_find(&m, "OfflineMemoryAllocation");
+    cr_assert_not_null(md);
+    cr_assert_lt(md->buffer, m.n_buffers);
+    const rip_tfl_buffer *b = &m.buffers[md->buffer];
+    cr_assert_eq(b->size, 4 * (3 + m.subgraphs[0].n_tensors));
+    int32_t head[3];
+    memcpy(head, b->data, sizeof head);   /* little-endian host */
+    cr_expect_eq(head[1], 1, "one subgraph");
+    cr_expect_eq(head[2], (int32_t)m.subgraphs[0].n_tensors, "one offset per tensor");
+    cr_expect_null(rip_tfl_metadata_find(&m, "no such metadata"));
+    rip_tfl_model_free(&m);
 }
 
 /* ---- the hand-written models of tests/data/tflite (compiled by flatc) ------------ */
@@ -578,6 +593,14 @@ Test(tflite, hand_written_models_compiled_by_flatc)
             cr_assert_eq(m.n_metadata, 1);
             cr_expect_str_eq(m.metadata[0].name, "min_runtime_version");
             cr_expect_eq(m.buffers[m.metadata[0].buffer].size, 6);
+            const rip_tfl_metadata *md = rip_tfl_metadata_find(&m, "min_runtime_version");
+            cr_assert_eq(md, &m.metadata[0]);
+            cr_expect_str_eq((const char *)m.buffers[md->buffer].data, "1.5.0");
+            size_t bytes;
+            const uint8_t *w = rip_tfl_tensor_data(&m, &sg->tensors[2], &bytes);   /* fc/w [4,8] */
+            cr_expect(w == m.buffers[sg->tensors[2].buffer].data && bytes == 32);
+            cr_expect_null(rip_tfl_tensor_data(&m, &sg->tensors[1], &bytes), "an activation has no data");
+            cr_expect_eq(bytes, 0);
         }
         rip_tfl_model_free(&m);
     }

@@ -677,6 +677,24 @@ const rip_tfl_opcode *rip_tfl_op_code(const rip_tfl_model *m, const rip_tfl_oper
     return op->opcode_index < m->n_opcodes ? &m->opcodes[op->opcode_index] : NULL;
 }
 
+const uint8_t *rip_tfl_tensor_data(const rip_tfl_model *m, const rip_tfl_tensor *t, size_t *bytes)
+{
+    if (t->buffer >= m->n_buffers || m->buffers[t->buffer].size == 0) {
+        *bytes = 0;
+        return NULL;
+    }
+    *bytes = m->buffers[t->buffer].size;
+    return m->buffers[t->buffer].data;
+}
+
+const rip_tfl_metadata *rip_tfl_metadata_find(const rip_tfl_model *m, const char *name)
+{
+    for (size_t i = 0; i < m->n_metadata; i++)
+        if (strcmp(m->metadata[i].name, name) == 0)
+            return &m->metadata[i];
+    return NULL;
+}
+
 void rip_tfl_tensor_label(const rip_tfl_subgraph *sg, int32_t t, char *out, size_t out_len)
 {
     const char *name = t >= 0 && (size_t)t < sg->n_tensors ? sg->tensors[t].name : "";

@@ -267,6 +267,13 @@ rip_status rip_tfl_model_load(const char *path, rip_tfl_model *m, char err[RIP_E
 
 void rip_tfl_model_free(rip_tfl_model *m);
 
+/* The constant data of tensor t (its buffer's bytes, in m->file) and their count in *bytes;
+** NULL and 0 when t has no data (an activation) or its buffer index is out of range. */
+const uint8_t *rip_tfl_tensor_data(const rip_tfl_model *m, const rip_tfl_tensor *t, size_t *bytes);
+
+/* The first metadata entry named name (e.g. "OfflineMemoryAllocation"), or NULL. */
+const rip_tfl_metadata *rip_tfl_metadata_find(const rip_tfl_model *m, const char *name);
+
 /* The operator's code, or NULL when its opcode_index is out of range. */
 const rip_tfl_opcode *rip_tfl_op_code(const rip_tfl_model *m, const rip_tfl_operator *op);
 

@@ -513,7 +513,7 @@ Test(tflite, svdf_is_refused_naming_the_operator)
 {
     const char *path = model("keyword_scrambled_8bit.tflite");
     char want[2 * PATH_MAX];
-    snprintf(want, sizeof want, "ripsim model: %s: operator 1 (SVDF): not supported\n", path);
+    snprintf(want, sizeof want, "ripsim model: %.1400s: operator 1 (SVDF): not supported\n", path);
     run_result *r = RUN("model", path);
     cr_expect_eq(r->status, 65);
     cr_expect_str_eq(r->err, want);
@@ -523,7 +523,7 @@ Test(tflite, svdf_is_refused_naming_the_operator)
     char err[RIP_ERR_LEN];
     cr_assert_eq(rip_tfl_model_load(path, &m, err), RIP_OK, "%s", err);
     cr_expect_eq(rip_tfl_check(&m, err), RIP_S_DATA);
-    snprintf(want, sizeof want, "%s: operator 1 (SVDF): not supported", path);
+    snprintf(want, sizeof want, "%.1400s: operator 1 (SVDF): not supported", path);
     cr_expect_str_eq(err, want);
     /* the reader names every operator: SVDF is builtin 27 */
     cr_expect_eq(m.opcodes[m.subgraphs[0].operators[1].opcode_index].builtin, 27);
@@ -535,7 +535,7 @@ Test(tflite, a_custom_operator_is_refused_with_its_code)
 {
     const char *path = model("person_detect_vela.tflite");
     char want[2 * PATH_MAX];
-    snprintf(want, sizeof want, "ripsim model: %s: operator 0 (CUSTOM ethos-u): not supported\n", path);
+    snprintf(want, sizeof want, "ripsim model: %.1400s: operator 0 (CUSTOM ethos-u): not supported\n", path);
     run_result *r = RUN("model", path);
     cr_expect_eq(r->status, 65);
     cr_expect_str_eq(r->err, want);

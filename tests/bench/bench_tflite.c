@@ -11,23 +11,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
+#include "bench_time.h"
 #include "tfl_check.h"
 #include "tfl_model.h"
-
-static double now(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-
-static int cmp_d(const void *a, const void *b)
-{
-    const double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
 
 /* One model: median read and check times in ms; 1 when it cannot be read. */
 static int bench(const char *path, int runs, double *worst)
@@ -37,21 +24,21 @@ static int bench(const char *path, int runs, double *worst)
     char err[RIP_ERR_LEN];
     rip_status checked = RIP_OK;
     for (int r = 0; r < runs; r++) {
-        double t0 = now();
+        double t0 = bench_now();
         if (rip_tfl_model_load(path, &m, err) != RIP_OK) {
             fprintf(stderr, "bench_tflite: %s\n", err);
             return 1;
         }
-        double t1 = now();
+        double t1 = bench_now();
         checked = rip_tfl_check(&m, err);
-        double t2 = now();
+        double t2 = bench_now();
         t_read[r] = 1e3 * (t1 - t0);
         t_check[r] = 1e3 * (t2 - t1);
         if (r + 1 < runs)
             rip_tfl_model_free(&m);
     }
-    qsort(t_read, (size_t)runs, sizeof *t_read, cmp_d);
-    qsort(t_check, (size_t)runs, sizeof *t_check, cmp_d);
+    qsort(t_read, (size_t)runs, sizeof *t_read, bench_cmp_double);
+    qsort(t_check, (size_t)runs, sizeof *t_check, bench_cmp_double);
     const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
     size_t n_t = m.n_subgraphs ? m.subgraphs[0].n_tensors : 0, n_op = m.n_subgraphs ? m.subgraphs[0].n_operators : 0;
     double total = t_read[runs / 2] + t_check[runs / 2];

@@ -17,10 +17,11 @@ cd "$(dirname "$0")"
 PKGS=(meson ninja-build pkg-config gcc libc6-dev libcriterion-dev libsqlite3-dev
       libgsl-dev sqlite3 coinor-libcbc-dev librsvg2-bin)
 
-# The slurm suite's single-node cluster and the scripts suite's shellcheck
-# (the standard linter for shell scripts) (./build.sh test only; without
-# them those tests are skipped).
-TEST_PKGS=(slurm-wlm munge shellcheck)
+# The slurm suite's single-node cluster, the scripts suite's shellcheck
+# (the standard linter for shell scripts) and Debian's flatc, the outside
+# reader the tflite suite compares ripsim's TFLite reader with (./build.sh
+# test only; without them those tests are skipped).
+TEST_PKGS=(slurm-wlm munge shellcheck flatbuffers-compiler)
 
 # The firmware part (./build.sh firmware, and the firmware tests of ./build.sh test).
 FW_PKGS=(gcc-arm-none-eabi picolibc-arm-none-eabi libnewlib-arm-none-eabi qemu-system-arm cmake)

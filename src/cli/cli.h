@@ -54,5 +54,6 @@ int rip_cmd_claims(int argc, char **argv);
 int rip_cmd_plan(int argc, char **argv);
 int rip_cmd_execute(int argc, char **argv);
 int rip_cmd_codegen(int argc, char **argv);
+int rip_cmd_model(int argc, char **argv);
 
 #endif

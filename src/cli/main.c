@@ -32,6 +32,7 @@ static const struct {
     {"claims", rip_cmd_claims, "every checkable claim of the paper, verdict and evidence (results/claims.md, figures)"},
     {"plan", rip_cmd_plan, "place a model graph's tensors in one arena (paper Sec. 4.3 strategies)"},
     {"codegen", rip_cmd_codegen, "C code for one model under the base or rip plan (arena, kernels, seeded weights)"},
+    {"model", rip_cmd_model, "read a TFLite model (.tflite), check ripsim supports it, print its tensors and operators"},
 };
 
 static void usage(FILE *to)

@@ -907,7 +907,7 @@ Test(report, empty_runs)
     expect_error(in_dir("nolayers.db"), 65, "no layers");
 }
 
-/* The report counts every verdict again from the layers and refuses counts that disagree. */
+/* The check of every open (db.h) counts every verdict again from the layers and refuses counts that disagree. */
 Test(report, verdict_counts_that_disagree_with_the_layers_are_refused)
 {
     expect_error(in_dir("shifted.db"), 65, "verdict counts of thm11");
@@ -916,7 +916,7 @@ Test(report, verdict_counts_that_disagree_with_the_layers_are_refused)
 /* A value that is not an integer is refused, never read as 0. */
 Test(report, a_value_that_is_not_an_integer_is_refused)
 {
-    expect_error(in_dir("texty.db"), 65, "layer 42 holds a value that is not an integer");
+    expect_error(in_dir("texty.db"), 65, "layer 42: cin holds a text value, not an integer");
 }
 
 Test(report, incomplete_run_is_loud)

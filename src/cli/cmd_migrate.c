@@ -24,6 +24,8 @@ static const char about[] =
     "any point, it is left as it was.  A database already at version 4 is left\n"
     "untouched.\n";
 
+static const char notes[] = RIP_DB_CHECK_HELP;
+
 static const rip_exit_doc exits[] = {
     {0, "converted, or already at the current version"},
     {64, "bad command line"},
@@ -43,7 +45,8 @@ int rip_cmd_migrate(int argc, char **argv)
         {.name = "--db", .kind = RIP_OPT_STR, .dest = &path, .metavar = "FILE", .help = "the database to convert"},
     };
     const rip_cmd cmd = {
-        .name = "migrate", .synopsis = "--db FILE", .about = about, .opts = opts, .n_opts = 1, .exits = exits,
+        .name = "migrate", .synopsis = "--db FILE", .about = about, .opts = opts, .n_opts = 1, .notes = notes,
+        .exits = exits,
         .n_exits = sizeof exits / sizeof exits[0], .example = "ripsim migrate --db results/sweep.db",
     };
     int rc = rip_args_parse(&cmd, argc, argv, stdout, stderr);

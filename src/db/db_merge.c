@@ -2,7 +2,7 @@
 ** db_merge.c — combine sweep shards into one database (see db.h).
 **
 ** Order of work, so that a failure never leaves a partial OUT: check every
-** input read-only (and an existing OUT), build the result in a temporary
+** input read-only (and an existing OUT; rip_db_check, as every command), build the result in a temporary
 ** file beside OUT (".OUT.merge-PID-N"), copy OUT's own rows and run_log
 ** and then each input in its own transaction, and rename the temporary
 ** file over OUT only when everything is in.  On failure the temporary file
@@ -198,9 +198,7 @@ rip_status rip_db_merge(const char *out, const char *const *in, int n_in, rip_me
         s = copy_failed(db, out, err);
         goto done;
     }
-    memset(&check, 0, sizeof check);
-    check.schema_version = RIP_DB_SCHEMA_VERSION; /* rip_db_create made it */
-    if ((s = rip_db_check_rows(db, out, &res->run, &check, err)) != RIP_OK)
+    if ((s = rip_db_check_now(db, out, &check, err)) != RIP_OK)
         goto done;
     sqlite3_close_v2(db); /* every commit is already on disk (synchronous=FULL) */
     db = NULL;

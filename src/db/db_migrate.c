@@ -277,9 +277,7 @@ rip_status rip_db_migrate(const char *path, int64_t *from, int64_t *layers, char
              (long long)found.layers);
     rip_db_log(db, "migrate", why);
     rip_db_found check;
-    memset(&check, 0, sizeof check);
-    check.schema_version = RIP_DB_SCHEMA_VERSION;
-    if ((s = rip_db_check_rows(db, tmp, &found.run, &check, err)) != RIP_OK)
+    if ((s = rip_db_check_now(db, path, &check, err)) != RIP_OK)
         goto done;
     sqlite3_close_v2(db); /* every commit is on disk (synchronous=FULL) */
     db = NULL;

@@ -1,6 +1,7 @@
 /*
 ** test_dbcheck.c — the one database check that every command runs before it
-** reads or writes a sweep database (issue 19, items 5, 6 and 7).
+** reads or writes a sweep database (issue 19, items 5, 6 and 7), and
+** migrate through a link (item 10).
 **
 **   - Tampered databases: copies of one small sweep, each altered in one
 **     way with the SQLite C API (a truth + 1, a verdict count moved, a text,
@@ -15,6 +16,8 @@
 **     file over and over: none of them may call it damaged.
 **   - A version 4 database as older ripsim wrote it (typed columns) is
 **     ripsim's.
+**   - migrate through a symbolic link converts the target, keeps the link,
+**     the owner and the mode.
 */
 #include <criterion/criterion.h>
 #include <fcntl.h>
@@ -356,6 +359,47 @@ Test(dbcheck, readers_during_a_sweep_never_see_damage, .timeout = 900)
     cr_expect_geq(rounds, 4, "the writer finished before the readers overlapped it (%d rounds)", rounds);
     cr_expect_geq(read_ok, 3, "only %d of %d reports got a read lock beside the writer", read_ok, rounds);
     cr_expect_eq(db_scalar(db, "SELECT count(*) FROM layer_results"), 17000);
+}
+
+/* ---- migrate through a link ------------------------------------------------------------ */
+
+/*
+** `migrate --db LINK` converts the file the link names, in place: the link
+** stays a link to it, the file keeps its owner (as root: another user's)
+** and its mode, and no temporary file is left in either folder.
+*/
+Test(dbcheck, migrate_through_a_link_converts_its_target_keeping_owner_and_mode)
+{
+    char base[320], real_dir[320], target[400], link_path[320], first[256];
+    snprintf(base, sizeof base, "%s", tmp("base.db"));
+    snprintf(real_dir, sizeof real_dir, "%s", tmp("real"));
+    snprintf(target, sizeof target, "%s/old.db", real_dir);
+    snprintf(link_path, sizeof link_path, "%s", tmp("link.db"));
+    sweep_into(base);
+    cr_assert_eq(mkdir(real_dir, 0755), 0);
+    db_make_old(base, target, 3);
+    cr_assert_eq(symlink(target, link_path), 0);
+    const bool root = geteuid() == 0;
+    if (root)
+        cr_assert_eq(chown(target, 1234, 2345), 0);
+    cr_assert_eq(chmod(target, 0640), 0);
+    run_result *r = RUN("migrate", "--db", link_path);
+    cr_assert_eq(r->status, 0, "%s", r->err);
+    struct stat ls, ts;
+    cr_assert_eq(lstat(link_path, &ls), 0);
+    cr_expect(S_ISLNK(ls.st_mode), "the link was replaced by a file");
+    char to[400] = "";
+    cr_expect_gt(readlink(link_path, to, sizeof to - 1), 0);
+    cr_expect_str_eq(to, target);
+    cr_assert_eq(stat(target, &ts), 0);
+    cr_expect_eq(db_scalar(target, "PRAGMA user_version"), RIP_DB_SCHEMA_VERSION, "the target was not converted");
+    cr_expect_eq(ts.st_mode & 07777, 0640, "mode %o", (unsigned)(ts.st_mode & 07777));
+    if (root) {
+        cr_expect_eq(ts.st_uid, 1234, "owner %u", (unsigned)ts.st_uid);
+        cr_expect_eq(ts.st_gid, 2345, "group %u", (unsigned)ts.st_gid);
+    }
+    cr_expect_eq(entries(real_dir, first, sizeof first), 1, "a file was left beside the target (%s)", first);
+    cr_expect_eq(entries(tmpdir, first, sizeof first), 3, "a file was left beside the link");
 }
 
 /*

@@ -27,7 +27,10 @@ static const char about[] =
     "existing OUT.db must hold the same run.  Layers no shard has are reported;\n"
     "'ripsim sweep --db OUT.db --seed S --n N' computes them.\n";
 
-static const char notes[] = RIP_DB_CHECK_HELP;
+static const char notes[] =
+    "An OUT.db that is a symbolic link is written through it, keeping the owner\n"
+    "and mode of the file it names.\n"
+    RIP_DB_CHECK_HELP;
 
 static const rip_exit_doc exits[] = {
     {0, "merged"},

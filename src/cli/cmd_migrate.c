@@ -24,7 +24,11 @@ static const char about[] =
     "any point, it is left as it was.  A database already at version 4 is left\n"
     "untouched.\n";
 
-static const char notes[] = RIP_DB_CHECK_HELP;
+static const char notes[] =
+    "--db may be a symbolic link: the file it names is converted in its folder,\n"
+    "and keeps its owner, group and mode (as root, another user's file stays\n"
+    "theirs; a user who cannot give it back its owner is refused, 73).\n"
+    RIP_DB_CHECK_HELP;
 
 static const rip_exit_doc exits[] = {
     {0, "converted, or already at the current version"},
@@ -33,7 +37,7 @@ static const rip_exit_doc exits[] = {
     {66, "the database is missing or unreadable"},
     {70, "internal error"},
     {71, "out of memory"},
-    {73, "the database or a temporary file beside it cannot be written"},
+    {73, "the database or a temporary file beside it cannot be written, or given the database's owner and mode"},
     {74, "a read or write failed (e.g. disk full); the database is as it was"},
     {75, "the database is locked by another process (waited 5 s; retry later)"},
 };

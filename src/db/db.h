@@ -134,9 +134,12 @@ rip_status rip_db_open_read_unchecked(const char *path, sqlite3 **db, char err[R
 ** every row compared with the original, then renamed over it, so that a
 ** kill or failure at any point leaves path as it was (at worst a stale
 ** temporary ".NAME.migrate-PID-N" beside it).  *from receives the version
-** found; nothing is done (RIP_OK) at the current version.  RIP_S_DATA
-** (damaged, not ripsim, rows that do not convert), RIP_S_NOINPUT,
-** RIP_S_CANTCREATE, RIP_S_IO, RIP_S_BUSY, RIP_S_NOMEM.
+** found; nothing is done (RIP_OK) at the current version.  A path that is
+** a symbolic link is converted through it (the file it names, in its
+** folder), the result keeping that file's owner, group and mode.
+** RIP_S_DATA (damaged, not ripsim, rows that do not convert),
+** RIP_S_NOINPUT, RIP_S_CANTCREATE (also: the owner cannot be kept),
+** RIP_S_IO, RIP_S_BUSY, RIP_S_NOMEM.
 */
 rip_status rip_db_migrate(const char *path, int64_t *from, int64_t *layers, char err[RIP_ERR_LEN]);
 
@@ -207,9 +210,10 @@ typedef struct rip_merge_result {
 /*
 ** Merge the sweep databases in[0..n_in) (and OUT's own rows when it exists)
 ** into out.  Every input, and an existing OUT, is checked read-only first;
-** OUT is built under a temporary name in its folder and renamed over out
-** at the end, so a failure leaves out as it was and no temporary file.
-** RIP_S_DATA (bad or mismatched input, rows that differ), RIP_S_NOINPUT,
+** OUT is built under a temporary name in its folder (through a symbolic
+** link: the folder of the file it names) and renamed over it at the end,
+** so a failure leaves out as it was and no temporary file.  RIP_S_DATA
+** (bad or mismatched input, rows that differ), RIP_S_NOINPUT,
 ** RIP_S_CANTCREATE, RIP_S_IO, RIP_S_BUSY, RIP_S_NOMEM.
 */
 rip_status rip_db_merge(const char *out, const char *const *in, int n_in, rip_merge_result *res,
@@ -217,10 +221,15 @@ rip_status rip_db_merge(const char *out, const char *const *in, int n_in, rip_me
 
 /* Replacing a database (db_replace.c), for merge and migrate. */
 struct stat;
+/* The file path names, through any symbolic links (realpath), into buf;
+** path itself when it does not exist or the name does not fit. */
+const char *rip_db_resolve(const char *path, char *buf, size_t len);
 /*
 ** Create an empty file with a fresh name beside path (".BASE.TAG-PID-K" in
-** path's folder), its name in tmp; with like, the file gets like's mode,
-** else 0666 less the umask.  RIP_OK; RIP_S_CANTCREATE with err.
+** path's folder), its name in tmp; with like, the file gets like's owner,
+** group and mode (RIP_S_CANTCREATE when it cannot: a replacement must not
+** change hands), else 0666 less the umask.  RIP_OK; RIP_S_CANTCREATE with
+** err.
 */
 rip_status rip_db_temp_beside(const char *path, const char *tag, const struct stat *like, char *tmp, size_t len,
                               char err[RIP_ERR_LEN]);

@@ -6,7 +6,8 @@
 ** file beside OUT (".OUT.merge-PID-N"), copy OUT's own rows and run_log
 ** and then each input in its own transaction, and rename the temporary
 ** file over OUT only when everything is in.  On failure the temporary file
-** and its journal are removed and OUT is as it was.
+** and its journal are removed and OUT is as it was.  An OUT that is a
+** symbolic link is replaced through it (db_replace.c).
 */
 #include "db.h"
 #include "status.h"
@@ -152,7 +153,7 @@ static rip_status check_inputs(const char *out, const char *const *in, int n_in,
 rip_status rip_db_merge(const char *out, const char *const *in, int n_in, rip_merge_result *res,
                         char err[RIP_ERR_LEN])
 {
-    char tmp[4200], what[RIP_ERR_LEN], detail[160];
+    char tmp[4200], what[RIP_ERR_LEN], detail[160], real[4096];
     rip_db_found check;
     struct stat osb;
     sqlite3 *db = NULL;
@@ -175,7 +176,9 @@ rip_status rip_db_merge(const char *out, const char *const *in, int n_in, rip_me
                  fo.has_run ? what : "no run row");
         return RIP_S_DATA;
     }
-    if ((s = rip_db_temp_beside(out, "merge", out_exists ? &osb : NULL, tmp, sizeof tmp, err)) != RIP_OK)
+    /* a link is merged through: the file it names is built beside and replaced */
+    const char *target = rip_db_resolve(out, real, sizeof real);
+    if ((s = rip_db_temp_beside(target, "merge", out_exists ? &osb : NULL, tmp, sizeof tmp, err)) != RIP_OK)
         return s;
     have_tmp = true;
     if ((s = rip_db_create(tmp, &res->run, &db, err)) != RIP_OK)
@@ -202,7 +205,7 @@ rip_status rip_db_merge(const char *out, const char *const *in, int n_in, rip_me
         goto done;
     sqlite3_close_v2(db); /* every commit is already on disk (synchronous=FULL) */
     db = NULL;
-    if (rip_db_replace(tmp, out) != 0) {
+    if (rip_db_replace(tmp, target) != 0) {
         snprintf(err, RIP_ERR_LEN, "%.200s: cannot put the merged database in place (%.100s)", out, strerror(errno));
         s = RIP_S_IO;
         goto done;

@@ -10,7 +10,9 @@
 ** the input (layers, truths, verdicts, executions; version 3 gives them by
 ** its views), flush, and rename over the input.
 ** Until the rename the input is untouched; after it, it is the converted
-** database.  A kill leaves at worst the temporary file.
+** database.  A kill leaves at worst the temporary file.  A path that is a
+** symbolic link is converted through it, the file keeping its owner and
+** mode (db_replace.c).
 */
 #include "db.h"
 #include "status.h"
@@ -226,7 +228,7 @@ static rip_status convert(sqlite3 *db, const char *path, int64_t version, char e
 
 rip_status rip_db_migrate(const char *path, int64_t *from, int64_t *layers, char err[RIP_ERR_LEN])
 {
-    char tmp[4200], uri[4200], why[RIP_ERR_LEN];
+    char tmp[4200], uri[4200], why[RIP_ERR_LEN], real[4096];
     rip_db_found found;
     struct stat sb;
     sqlite3 *db = NULL;
@@ -252,7 +254,9 @@ rip_status rip_db_migrate(const char *path, int64_t *from, int64_t *layers, char
         snprintf(err, RIP_ERR_LEN, "%.200s: %s", path, strerror(errno));
         return RIP_S_CANTCREATE;
     }
-    if ((s = rip_db_temp_beside(path, "migrate", &sb, tmp, sizeof tmp, err)) != RIP_OK)
+    /* a link is converted through: the file it names is built beside and replaced */
+    const char *target = rip_db_resolve(path, real, sizeof real);
+    if ((s = rip_db_temp_beside(target, "migrate", &sb, tmp, sizeof tmp, err)) != RIP_OK)
         return s;
     have_tmp = true;
     if ((s = rip_db_create(tmp, &found.run, &db, err)) != RIP_OK)
@@ -281,7 +285,7 @@ rip_status rip_db_migrate(const char *path, int64_t *from, int64_t *layers, char
         goto done;
     sqlite3_close_v2(db); /* every commit is on disk (synchronous=FULL) */
     db = NULL;
-    if (rip_db_replace(tmp, path) != 0) {
+    if (rip_db_replace(tmp, target) != 0) {
         snprintf(err, RIP_ERR_LEN, "%.200s: cannot put the converted database in place (%.100s)", path,
                  strerror(errno));
         s = RIP_S_IO;

@@ -1,7 +1,7 @@
 /*
 ** test_dbcheck.c — the one database check that every command runs before it
-** reads or writes a sweep database (issue 19, items 5, 6 and 7), and
-** migrate through a link (item 10).
+** reads or writes a sweep database (issue 19, items 5, 6, 7, 10 and the
+** database parts of 15).
 **
 **   - Tampered databases: copies of one small sweep, each altered in one
 **     way with the SQLite C API (a truth + 1, a verdict count moved, a text,
@@ -14,10 +14,11 @@
 **     exit 65 and the same one-line reason, leaving it byte-identical.
 **   - A sweep writing while report, claims and a second sweep read the same
 **     file over and over: none of them may call it damaged.
-**   - A version 4 database as older ripsim wrote it (typed columns) is
-**     ripsim's.
 **   - migrate through a symbolic link converts the target, keeps the link,
-**     the owner and the mode.
+**     the owner and the mode; merge blames the right file for rows that
+**     differ and for a write error on OUT; migrate exits 65 (not 74) for
+**     rows it cannot convert; the loser of a creation race with another
+**     seed is refused as another run, not told to rerun.
 */
 #include <criterion/criterion.h>
 #include <fcntl.h>
@@ -37,6 +38,7 @@
 #include "db.h"
 #include "db_dump.h"
 #include "run_cmd.h"
+#include "sweep.h"
 
 TEST_SUITE_WITH_TMPDIR(dbcheck, 900);
 
@@ -361,7 +363,7 @@ Test(dbcheck, readers_during_a_sweep_never_see_damage, .timeout = 900)
     cr_expect_eq(db_scalar(db, "SELECT count(*) FROM layer_results"), 17000);
 }
 
-/* ---- migrate through a link ------------------------------------------------------------ */
+/* ---- migrate through a link; merge's blame; migrate's status; the creation race ------------ */
 
 /*
 ** `migrate --db LINK` converts the file the link names, in place: the link
@@ -400,6 +402,134 @@ Test(dbcheck, migrate_through_a_link_converts_its_target_keeping_owner_and_mode)
     }
     cr_expect_eq(entries(real_dir, first, sizeof first), 1, "a file was left beside the target (%s)", first);
     cr_expect_eq(entries(tmpdir, first, sizeof first), 3, "a file was left beside the link");
+}
+
+/*
+** Rows that differ between two databases of one run, where the check
+** cannot tell which is wrong (n_in_read judges no formula): merge names
+** both files and the layer, whether the other one is an existing OUT or
+** another input.
+*/
+Test(dbcheck, merge_names_both_files_that_hold_different_rows)
+{
+    char a[320], b[320], out[320];
+    snprintf(a, sizeof a, "%s", tmp("a.db"));
+    snprintf(b, sizeof b, "%s", tmp("b.db"));
+    snprintf(out, sizeof out, "%s", tmp("out.db"));
+    sweep_into(a);
+    copy_file(a, b);
+    copy_file(a, out);
+    alter(out, "UPDATE layer_results SET n_in_read = n_in_read + 1 WHERE layer_idx = 9");
+    run_result *r = RUN("merge", out, b);
+    cr_expect_eq(r->status, 65, "%s", r->err);
+    cr_expect_eq(count_lines(r->err), 1, "%s", r->err);
+    cr_expect(strstr(r->err, out) && strstr(r->err, b) && strstr(r->err, "layer 9"), "%s", r->err);
+    unlink(out);
+    alter(a, "UPDATE layer_results SET n_in_read = n_in_read + 1 WHERE layer_idx = 12");
+    r = RUN("merge", out, b, a);
+    cr_expect_eq(r->status, 65, "%s", r->err);
+    cr_expect(strstr(r->err, a) && strstr(r->err, b) && strstr(r->err, "layer 12"), "%s", r->err);
+    cr_expect(!exists(out));
+}
+
+/* Run ripsim args... with RLIMIT_FSIZE = fsize; its status and stderr. */
+static run_result *run_fsize(long fsize, const char *const *args)
+{
+    static run_result r;
+    char errp[320];
+    snprintf(errp, sizeof errp, "%s/../dbcheck-fsize-%d.err", tmpdir, (int)getpid());
+    r.status = wait_status(start(getenv("RIPSIM_BIN"), (const char *const[]){NULL}, fsize, "/dev/null", errp, args));
+    size_t len;
+    char *e = slurp_file(errp, &len);
+    snprintf(r.err, sizeof r.err, "%s", e);
+    free(e);
+    unlink(errp);
+    return &r;
+}
+
+/* A merge whose OUT cannot be written (the file size limit, as a full disk) blames OUT, not an input. */
+Test(dbcheck, merge_blames_out_for_a_write_error_on_out)
+{
+    char in[320], small[320], out[320], first[256];
+    snprintf(in, sizeof in, "%s", tmp("in.db"));
+    snprintf(small, sizeof small, "%s", tmp("small.db"));
+    snprintf(out, sizeof out, "%s", tmp("out.db"));
+    sweep_into(in);
+    run_result *r = RUN("sweep", "--n", "1", "--db", small, "--quiet");
+    cr_assert_eq(r->status, 0, "%s", r->err);
+    struct stat sb;
+    cr_assert_eq(stat(small, &sb), 0);
+    unlink(small);
+    int files = entries(tmpdir, first, sizeof first);
+    /* room for the empty schema, not for the 300 layers */
+    r = run_fsize((long)sb.st_size + 4096, (const char *const[]){"merge", out, in, NULL});
+    cr_expect_eq(r->status, 74, "%s", r->err);
+    cr_expect_eq(count_lines(r->err), 1, "%s", r->err);
+    cr_expect_not_null(strstr(r->err, out), "%s", r->err);
+    cr_expect_null(strstr(r->err, in), "the input is blamed: %s", r->err);
+    cr_expect(!exists(out));
+    cr_expect_eq(entries(tmpdir, first, sizeof first), files, "a temporary file was left (%s)", first);
+}
+
+/* Rows migrate cannot convert (a layer whose geometry does not derive) are bad data: 65, as its help says. */
+Test(dbcheck, migrate_refuses_rows_it_cannot_convert_with_65)
+{
+    char base[320], v3[320];
+    snprintf(base, sizeof base, "%s", tmp("base.db"));
+    snprintf(v3, sizeof v3, "%s", tmp("v3.db"));
+    sweep_into(base);
+    db_make_old(base, v3, 3);
+    alter(v3, "UPDATE layer_results SET k_h = 0 WHERE layer_idx = 8");
+    size_t n0, n1;
+    char *before = slurp_file(v3, &n0);
+    run_result *r = RUN("migrate", "--db", v3);
+    cr_expect_eq(r->status, 65, "%s", r->err);
+    cr_expect_eq(count_lines(r->err), 1, "%s", r->err);
+    cr_expect_not_null(strstr(r->err, "layer 8"), "%s", r->err);
+    char *after = slurp_file(v3, &n1);
+    cr_expect(n0 == n1 && memcmp(before, after, n0) == 0, "migrate modified it");
+    free(before);
+    free(after);
+    r = RUN("migrate", "--help");
+    cr_expect_not_null(strstr(r->out, "65"), "%s", r->out);
+    r = RUN("--help");
+    cr_expect_not_null(strstr(r->out, "version 1 to 3"), "%s", r->out);
+}
+
+/*
+** Two sweeps of different seeds create one file at once: the one that
+** loses the race is refused as another run (65), not told that a rerun
+** resumes.  The test holds the creating transaction of seed 99 open while
+** the sweep of seed 11 starts, and commits it a moment later.
+*/
+Test(dbcheck, losing_a_creation_race_to_another_seed_is_another_run)
+{
+    char db[320];
+    snprintf(db, sizeof db, "%s", tmp("race.db"));
+    sqlite3 *h;
+    char err[RIP_ERR_LEN], *msg = NULL;
+    cr_assert_eq(sqlite3_open(db, &h), SQLITE_OK);
+    cr_assert_eq(sqlite3_exec(h, "BEGIN IMMEDIATE", NULL, NULL, &msg), SQLITE_OK, "%s", msg ? msg : "");
+    cr_assert_eq(sqlite3_exec(h, rip_db_schema_sql, NULL, NULL, &msg), SQLITE_OK, "%s", msg ? msg : "");
+    cr_assert_eq(sqlite3_exec(h, "PRAGMA user_version = 4", NULL, NULL, &msg), SQLITE_OK);
+    rip_run_info run = {.seed = 99, .n_layers = 300, .shard_index = 0, .shard_count = 1};
+    rip_sweep_generator_set(run.generator_set, sizeof run.generator_set);
+    snprintf(run.version, sizeof run.version, "%s", RIPSIM_VERSION);
+    cr_assert_eq(rip_db_write_run(h, &run, err), 0, "%s", err);
+    pid_t s = start(getenv("RIPSIM_BIN"), (const char *const[]){NULL}, 0, tmp("race.out"), tmp("race.err"),
+                    (const char *const[]){"sweep", "--n", BASE_N, "--seed", BASE_SEED, "--db", db, "--quiet", NULL});
+    sleep_ms(1500);
+    cr_assert_eq(sqlite3_exec(h, "COMMIT", NULL, NULL, &msg), SQLITE_OK, "%s", msg ? msg : "");
+    sqlite3_close(h);
+    int st = wait_status(s);
+    size_t n;
+    char *e = slurp_file(tmp("race.err"), &n);
+    cr_expect_eq(st, 65, "%s", e);
+    cr_expect_not_null(strstr(e, "holds another run"), "%s", e);
+    cr_expect_not_null(strstr(e, "--seed"), "%s", e);
+    cr_expect_null(strstr(e, "rerun"), "%s", e);
+    free(e);
+    cr_expect_eq(db_scalar(db, "SELECT seed FROM runs"), 99);
 }
 
 /*

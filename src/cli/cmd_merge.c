@@ -28,8 +28,11 @@ static const char about[] =
     "'ripsim sweep --db OUT.db --seed S --n N' computes them.\n";
 
 static const char notes[] =
-    "An OUT.db that is a symbolic link is written through it, keeping the owner\n"
-    "and mode of the file it names.\n"
+    "Rows that two databases hold differently for the same layer (one of them\n"
+    "altered in a way the check cannot see) are refused, naming both files; a\n"
+    "write that fails on OUT.db (a full disk) names OUT.db.  An OUT.db that is\n"
+    "a symbolic link is written through it, keeping the owner and mode of the\n"
+    "file it names.\n"
     RIP_DB_CHECK_HELP;
 
 static const rip_exit_doc exits[] = {

@@ -33,7 +33,7 @@ static const char notes[] =
 static const rip_exit_doc exits[] = {
     {0, "converted, or already at the current version"},
     {64, "bad command line"},
-    {65, "the database is damaged, not a ripsim database, of an unknown version, or its rows do not convert"},
+    {65, "the database is damaged, not a ripsim database, of an unknown version, or its rows do not convert (a layer whose geometry does not derive)"},
     {66, "the database is missing or unreadable"},
     {70, "internal error"},
     {71, "out of memory"},

@@ -35,9 +35,10 @@ static const char notes[] =
     "the sweep resumes and ends with exactly the rows of an uninterrupted run.\n"
     "An existing database is checked read-only first; one that is damaged, or\n"
     "holds another seed, size, shard, generator set, version or schema, is\n"
-    "refused and left untouched.\n"
+    "refused and left untouched (also when another sweep created it a moment\n"
+    "before this one: the same run resumes, another one is refused).\n"
     "--execute on a database swept without it executes its stored layers too.\n"
-    "A database of an older schema (version 1 or 2) is refused with the hint to\n"
+    "A database of an older schema (version 1 to 3) is refused with the hint to\n"
     "convert it first: ripsim migrate --db FILE.\n"
     RIP_DB_CHECK_HELP;
 

@@ -137,9 +137,10 @@ rip_status rip_db_open_read_unchecked(const char *path, sqlite3 **db, char err[R
 ** found; nothing is done (RIP_OK) at the current version.  A path that is
 ** a symbolic link is converted through it (the file it names, in its
 ** folder), the result keeping that file's owner, group and mode.
-** RIP_S_DATA (damaged, not ripsim, rows that do not convert),
-** RIP_S_NOINPUT, RIP_S_CANTCREATE (also: the owner cannot be kept),
-** RIP_S_IO, RIP_S_BUSY, RIP_S_NOMEM.
+** RIP_S_DATA (damaged, not ripsim, rows that do not convert: a layer that
+** does not derive), RIP_S_NOINPUT, RIP_S_CANTCREATE (also: the owner
+** cannot be kept), RIP_S_IO, RIP_S_BUSY, RIP_S_NOMEM, RIP_S_INTERNAL (the
+** simulator).
 */
 rip_status rip_db_migrate(const char *path, int64_t *from, int64_t *layers, char err[RIP_ERR_LEN]);
 
@@ -213,8 +214,9 @@ typedef struct rip_merge_result {
 ** OUT is built under a temporary name in its folder (through a symbolic
 ** link: the folder of the file it names) and renamed over it at the end,
 ** so a failure leaves out as it was and no temporary file.  RIP_S_DATA
-** (bad or mismatched input, rows that differ), RIP_S_NOINPUT,
-** RIP_S_CANTCREATE, RIP_S_IO, RIP_S_BUSY, RIP_S_NOMEM.
+** (bad or mismatched input, rows that differ: both files named),
+** RIP_S_NOINPUT, RIP_S_CANTCREATE, RIP_S_IO (a failed write names out),
+** RIP_S_BUSY, RIP_S_NOMEM.
 */
 rip_status rip_db_merge(const char *out, const char *const *in, int n_in, rip_merge_result *res,
                         char err[RIP_ERR_LEN]);

@@ -1,8 +1,9 @@
 /*
 ** claims.c — runs the claims registry (claims_registry.c) and writes
 ** results/claims.md (claims.h).  Share and mean claims get their 95%
-** intervals here (GSL), the same rule as `ripsim report`; every other
-** verdict comes out of the claim's SQL unchanged.
+** intervals here (interval.h and GSL's t quantile), the same rule as
+** `ripsim report`; every other verdict comes out of the claim's SQL
+** unchanged.
 */
 #include "claims.h"
 
@@ -13,6 +14,8 @@
 #include <string.h>
 
 #include <gsl/gsl_cdf.h>
+
+#include "interval.h"
 
 /* Views of the aux tables with the witness text the ALL rule prints. */
 static const char aux_views_sql[] =
@@ -27,13 +30,6 @@ static void copy_col(sqlite3_stmt *st, int col, char *dst, size_t len)
 {
     const unsigned char *t = sqlite3_column_text(st, col);
     snprintf(dst, len, "%s", t ? (const char *)t : "");
-}
-
-/* Clopper-Pearson 95% interval of k / n, in percent. */
-static void clopper_pearson(int64_t k, int64_t n, double *lo, double *hi)
-{
-    *lo = k == 0 ? 0.0 : 100.0 * gsl_cdf_beta_Pinv(0.025, (double)k, (double)(n - k + 1));
-    *hi = k == n ? 100.0 : 100.0 * gsl_cdf_beta_Pinv(0.975, (double)(k + 1), (double)(n - k));
 }
 
 rip_status rip_claim_run(const rip_claim *c, sqlite3 *sweep, sqlite3 *aux, rip_claim_result *r,
@@ -69,7 +65,7 @@ rip_status rip_claim_run(const rip_claim *c, sqlite3 *sweep, sqlite3 *aux, rip_c
                 snprintf(r->evidence, sizeof r->evidence, "no %s to count", c->unit);
             } else {
                 double lo, hi;
-                clopper_pearson(k, n, &lo, &hi);
+                rip_clopper_pearson(k, n, 0.95, &lo, &hi);
                 bool in = c->paper >= lo && c->paper <= hi;
                 snprintf(r->verdict, sizeof r->verdict, "%s", in ? "agrees" : "differs");
                 snprintf(r->evidence, sizeof r->evidence, "%.2f%% (%lld of %lld %s; 95%% CI %.2f-%.2f%%), paper %.1f%%",

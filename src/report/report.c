@@ -36,6 +36,7 @@
 
 #include "status.h"
 #include "db.h"
+#include "interval.h"
 #include "status.h"
 
 /* ---- the paper's figures ------------------------------------------------ */
@@ -1046,9 +1047,7 @@ static rip_status gather(sqlite3 *db, report_data *r, char err[RIP_ERR_LEN])
 /* Clopper-Pearson interval of x successes in n, in percent. */
 static void share_interval(int64_t x, int64_t n, double *lo, double *hi)
 {
-    double a = 1.0 - CONFIDENCE;
-    *lo = x <= 0 ? 0.0 : 100.0 * gsl_cdf_beta_Pinv(a / 2, (double)x, (double)(n - x + 1));
-    *hi = x >= n ? 100.0 : 100.0 * gsl_cdf_beta_Pinv(1 - a / 2, (double)(x + 1), (double)(n - x));
+    rip_clopper_pearson(x, n, CONFIDENCE, lo, hi);
 }
 
 /* Does the paper's value (+- half its last printed digit) meet [lo, hi]? */

@@ -22,6 +22,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <sqlite3.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -33,6 +34,7 @@
 
 #include "db.h"
 #include "evaluate.h"
+#include "confidence.h"
 #include "layer.h"
 #include "nonfinite_words.h"
 
@@ -908,7 +910,7 @@ Test(report, empty_runs)
     expect_error(in_dir("nolayers.db"), 65, "no layers");
 }
 
-/* The report counts every verdict again from the layers and refuses counts that disagree. */
+/* The check of every open (db.h) counts every verdict again from the layers and refuses counts that disagree. */
 Test(report, verdict_counts_that_disagree_with_the_layers_are_refused)
 {
     expect_error(in_dir("shifted.db"), 65, "verdict counts of thm11");
@@ -917,7 +919,7 @@ Test(report, verdict_counts_that_disagree_with_the_layers_are_refused)
 /* A value that is not an integer is refused, never read as 0. */
 Test(report, a_value_that_is_not_an_integer_is_refused)
 {
-    expect_error(in_dir("texty.db"), 65, "layer 42 holds a value that is not an integer");
+    expect_error(in_dir("texty.db"), 65, "layer 42: cin holds a text value, not an integer");
 }
 
 Test(report, incomplete_run_is_loud)
@@ -1316,4 +1318,30 @@ Test(report, dense_vs_padded_summary)
     cr_assert_leq(counted, breaking);
     query_free(&q);
     sqlite3_close(db);
+}
+
+/*
+** Clopper-Pearson bounds where GSL's inverse beta does not converge (it
+** fails for small shares of large runs, e.g. 5 of 15,000, and its default
+** handler then aborted `ripsim claims`): pinned to an outside computation,
+** mpmath's regularized incomplete beta at 40 digits, bisected (k = 0: the
+** closed form 1 - 0.025^(1/n)).
+*/
+Test(report, clopper_pearson_holds_for_small_shares_of_large_runs)
+{
+    static const struct { int64_t k, n; double lo, hi; } pin[] = {
+        {5, 15000, 0.0108241001054, 0.0777715910578},
+        {52, 15000, 0.259012348226, 0.454361743016},
+        {0, 15000, 0.0, 0.0245895059794},
+    };
+    char err[RIP_ERR_LEN];
+    rip_ci ci;
+    for (size_t i = 0; i < sizeof pin / sizeof pin[0]; i++) {
+        cr_assert_eq(rip_ci_share(pin[i].k, pin[i].n, 0.95, &ci, err), RIP_OK, "%s", err);
+        double lo = 100.0 * ci.lo, hi = 100.0 * ci.hi;
+        cr_expect(fabs(lo - pin[i].lo) < 1e-9 && fabs(hi - pin[i].hi) < 1e-9, "%lld of %lld: %.12f-%.12f, want %.12f-%.12f",
+                  (long long)pin[i].k, (long long)pin[i].n, lo, hi, pin[i].lo, pin[i].hi);
+    }
+    cr_assert_eq(rip_ci_share(15000, 15000, 0.95, &ci, err), RIP_OK, "%s", err);
+    cr_expect(ci.hi == 1.0 && fabs(100.0 * ci.lo - (100.0 - 0.0245895059794)) < 1e-9, "%.12f-%.12f", ci.lo, ci.hi);
 }

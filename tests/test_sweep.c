@@ -473,17 +473,6 @@ static void exec_sql(const char *path, const char *sql)
     sqlite3_close(db);
 }
 
-static void copy_file(const char *from, const char *to)
-{
-    size_t n;
-    char *b = slurp_file(from, &n);
-    FILE *f = fopen(to, "wb");
-    cr_assert_not_null(f, "%s", to);
-    cr_assert_eq(fwrite(b, 1, n, f), n);
-    cr_assert_eq(fclose(f), 0);
-    free(b);
-}
-
 static void expect_no_side_files(const char *db, const char *when)
 {
     static const char *const sfx[] = {"-journal", "-wal", "-shm"};

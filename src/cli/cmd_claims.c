@@ -30,10 +30,13 @@ static const char about[] =
 
 static const char notes[] =
     "The output is deterministic: the same database and tables give the same\n"
-    "bytes.  The database is opened read-only.  Figures go to --fig-dir\n"
-    "(default: the folder of --out; none with --no-figures or --out -), linked\n"
-    "from claims.md by relative paths.  claims.md and its figures are replaced\n"
-    "together, once all are written; a folder missing fails before any work.\n";
+    "bytes.  The database is opened read-only and read as it was checked: a\n"
+    "copy of it in memory, so a sweep writing it meanwhile is not held up.\n"
+    "Figures go to --fig-dir (default: the folder of --out; none with\n"
+    "--no-figures or --out -), linked from claims.md by relative paths.\n"
+    "claims.md and its figures are replaced together, once all are written;\n"
+    "a folder missing fails before any work.\n"
+    RIP_DB_CHECK_HELP;
 
 static const rip_exit_doc exits[] = {
     {0, "written"},
@@ -169,7 +172,8 @@ int rip_cmd_claims(int argc, char **argv)
 
     sqlite3 *db = NULL, *aux = NULL;
     char err[RIP_ERR_LEN] = "";
-    int status = rip_exit_status(rip_db_open_read(db_path, &db, err));
+    /* the checked state of the database, copied: the seconds of the queries hold no lock on the file */
+    int status = rip_exit_status(rip_db_open_snapshot(db_path, &db, err));
     if (status != 0) {
         fprintf(stderr, "ripsim claims: %s\n", err);
         goto done;

@@ -43,7 +43,9 @@ static const char about[] =
     "  fig_optimum  herringbone and RiP gaps against the optimum\n"
     "           (results/fig_optimum.svg)\n"
     "  deployment  results/deployment.json from the raw output of the firmware\n"
-    "           tools given by --lines (./build.sh firmware does this)\n"
+    "           tools given by --lines (./build.sh firmware does this); a record\n"
+    "           that ran without fitting, or whose arena or checksum is not its\n"
+    "           model.json's, is refused (65), naming it\n"
     "table3 adds the deployment table when --deployment FILE (default\n"
     "results/deployment.json) exists.\n";
 
@@ -56,7 +58,7 @@ static const char notes[] =
 static const rip_exit_doc exits[] = {
     {0, "written"},
     {64, "bad command line (also: --out is one of the input files)"},
-    {65, "malformed input table or graph"},
+    {65, "malformed input table or graph, or a deployment record that contradicts itself or its model.json"},
     {66, "missing input table or graph (check --layers-dir, --models-dir)"},
     {69, "fig1: rsvg-convert, needed for the PNG, is missing (SVG written, old PNG removed)"},
     {70, "internal error: a planning strategy failed or made an invalid plan"},

@@ -766,29 +766,6 @@ static bool add_column(sbuf *b, const char *name)
     return true;
 }
 
-/*
-** True iff every column of the row is an integer or NULL (layer_results
-** declares no column type, so SQLite itself would take text; a NULL where
-** a sweep always writes a number is refused by the open checks) and the
-** sizes and gaps are small enough for the checks' arithmetic (sums and
-** products of two; a sweep stores far smaller ones): channels, kernel and
-** width below 2^31, everything else below 2^61.
-*/
-static bool in_range(sqlite3_stmt *st, size_t nf)
-{
-    for (int c = SC_IDX; c < SC_FIRST + 2 * (int)nf; c++) {
-        const int type = sqlite3_column_type(st, c);
-        if (type != SQLITE_INTEGER && type != SQLITE_NULL)
-            return false;
-        if (c < SC_CIN)
-            continue;
-        int64_t x = sqlite3_column_int64(st, c), lim = c <= SC_WOUT ? INT64_C(1) << 31 : INT64_C(1) << 61;
-        if (x <= -lim || x >= lim)
-            return false;
-    }
-    return true;
-}
-
 /* Per formula index fi of r->f (-1: not one the checks use). */
 typedef struct scan_ids {
     int gm, taps[2], gather[2], dense_taps;   /* taps/gather: [0] Theorem 4, [1] Theorem 13 */
@@ -892,9 +869,10 @@ static void scan_pruned(report_data *r, sqlite3_stmt *st, double save_sum[2])
 ** (a report of 1,000,000 layers reads each row once instead of once per
 ** query): layers present, restricted and outside the run; layers drawn
 ** per generator and tier; each formula's loose and unsafe margins (with
-** their statistics) and its verdict counts, which must equal
-** verdict_summary's; Lemma 9, Eq. 42 and App. F.4.  r->f and r->g must be
-** loaded.  Returns 0, or -1 with err (*oom set when memory ran out).
+** their statistics); Lemma 9, Eq. 42 and App. F.4.  The database passed
+** rip_db_check in this read transaction (db.h): every value is an integer
+** in the range the sums and products here need, and verdict_summary's
+** counts are those of these rows.  r->f and r->g must be loaded.  Returns 0, or -1 with err (*oom set when memory ran out).
 ** Memory: the margins of the loose and unsafe verdicts, 8 bytes each.
 */
 static int scan_layers(sqlite3 *db, report_data *r, bool *oom, char err[RIP_ERR_LEN])
@@ -904,14 +882,13 @@ static int scan_layers(sqlite3 *db, report_data *r, bool *oom, char err[RIP_ERR_
     margins *m = calloc(2 * (r->nf ? r->nf : 1), sizeof *m);   /* [2 fi]: loose, [2 fi + 1]: unsafe */
     int64_t *v = calloc(2 * (r->nf ? r->nf : 1), sizeof *v), *t = v ? v + r->nf : NULL;
     bool *have = calloc(r->nf ? r->nf : 1, sizeof *have);
-    int64_t (*counts)[4] = calloc(r->nf ? r->nf : 1, sizeof *counts);   /* unsafe, tight, loose, n/a */
     bool f4_any = false, l9_any = false;
     double save_sum[2] = {0, 0};   /* percent saved against herringbone_taps, summed per class */
     int result = -1, rc = SQLITE_OK;
     for (int k = 0; k < 2; k++)
         r->pr_max_idx[k] = -1;
     r->pr_eq_idx = -1;
-    if (!m || !v || !have || !counts) {
+    if (!m || !v || !have) {
         *oom = true;
         snprintf(err, RIP_ERR_LEN, "out of memory");
         goto done;
@@ -938,11 +915,6 @@ static int scan_layers(sqlite3 *db, report_data *r, bool *oom, char err[RIP_ERR_
     rc = sqlite3_prepare_v2(db, sb_str(&q), -1, &st, NULL);
     while (rc == SQLITE_OK && (rc = sqlite3_step(st)) == SQLITE_ROW) {
         rc = SQLITE_OK;
-        if (!in_range(st, r->nf)) {
-            snprintf(err, RIP_ERR_LEN, "layer %lld holds a value that is not an integer, or a size or gap "
-                     "out of range (damaged database)", (long long)sqlite3_column_int64(st, SC_IDX));
-            goto done;
-        }
         int64_t idx = sqlite3_column_int64(st, SC_IDX), gen = sqlite3_column_int64(st, SC_GEN);
         r->present++;
         r->restricted += sqlite3_column_int64(st, SC_RESTRICTED);
@@ -965,12 +937,9 @@ static int scan_layers(sqlite3 *db, report_data *r, bool *oom, char err[RIP_ERR_
             have[i] = !workspace && !tnull && sqlite3_column_type(st, cv) != SQLITE_NULL;
             v[i] = sqlite3_column_int64(st, cv);
             t[i] = sqlite3_column_int64(st, cv + 1);
-            if (!have[i]) {
-                counts[i][3]++;
+            if (!have[i])
                 continue;
-            }
             int64_t d = v[i] - t[i];
-            counts[i][d < 0 ? 0 : d == 0 ? 1 : 2]++;
             if (d != 0 && !margins_push(&m[2 * i + (d < 0)], (double)(d < 0 ? -d : d))) {
                 *oom = true;
                 snprintf(err, RIP_ERR_LEN, "out of memory reading the margins of %s", r->f[i].name);
@@ -989,15 +958,6 @@ static int scan_layers(sqlite3 *db, report_data *r, bool *oom, char err[RIP_ERR_
         r->pr_save_centi[k] = r->pr_n[k] > 0 ? (int64_t)round(save_sum[k] / (double)r->pr_n[k] * 100.0) : 0;
     for (size_t i = 0; i < r->nf; i++) {
         formula_row *f = &r->f[i];
-        /* verdict_counts is written with the rows; a difference is damage (or rows edited by hand) */
-        if (counts[i][0] != f->unsafe || counts[i][1] != f->tight || counts[i][2] != f->loose ||
-            counts[i][3] != f->na) {
-            snprintf(err, RIP_ERR_LEN, "the verdict counts of %s (%lld/%lld/%lld/%lld) disagree with its layers "
-                     "(%lld/%lld/%lld/%lld unsafe/tight/loose/n/a)", f->name, (long long)f->unsafe,
-                     (long long)f->tight, (long long)f->loose, (long long)f->na, (long long)counts[i][0],
-                     (long long)counts[i][1], (long long)counts[i][2], (long long)counts[i][3]);
-            goto done;
-        }
         char why[RIP_ERR_LEN];
         if (margin_stats_from(m[2 * i].x, m[2 * i].n, &f->loose_st, why) != RIP_OK ||
             margin_stats_from(m[2 * i + 1].x, m[2 * i + 1].n, &f->unsafe_st, why) != RIP_OK) {
@@ -1013,7 +973,6 @@ done:
     free(m);
     free(v);
     free(have);
-    free(counts);
     free(q.s);
     return result;
 }
@@ -1930,14 +1889,16 @@ rip_status rip_report_write(sqlite3 *db, rip_report_format fmt, FILE *out, rip_r
 {
     report_data r;
     memset(&r, 0, sizeof r);
-    bool in_txn = false;
+    bool in_txn = false;   /* a read transaction of our own (none open: not opened by rip_db_open_read) */
     rip_status status = RIP_S_DATA;
 
-    if (sqlite3_exec(db, "BEGIN", NULL, NULL, NULL) != SQLITE_OK) {
-        snprintf(err, RIP_ERR_LEN, "cannot start a read transaction: %s", sqlite3_errmsg(db));
-        goto done;
+    if (sqlite3_get_autocommit(db)) {
+        if (sqlite3_exec(db, "BEGIN", NULL, NULL, NULL) != SQLITE_OK) {
+            snprintf(err, RIP_ERR_LEN, "cannot start a read transaction: %s", sqlite3_errmsg(db));
+            goto done;
+        }
+        in_txn = true;
     }
-    in_txn = true;
     status = gather(db, &r, err);
     if (st) {
         st->layers_present = r.present;

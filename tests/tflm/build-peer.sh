@@ -1,0 +1,262 @@
+#!/usr/bin/env bash
+# build-peer.sh — builds the TensorFlow Lite Micro peer of the tflm_peer
+# suite (tests/tflm/README.md) from a TFLM tree outside this project:
+#   OUT/ref/libtflm.a     TFLM with its reference kernels (the file list is
+#                         the tree's lib_sources.txt, the flags those of
+#                         TFLM's host Makefile build, as the tree's build.sh)
+#   OUT/cmsis/libtflm.a   the same with TFLM's CMSIS-NN kernel wrappers in
+#                         place of the reference kernels they cover, over
+#                         CMSIS-NN's pure-C path (no ARM_MATH_DSP/MVEI on the
+#                         host); only with --cmsis
+#   OUT/VARIANT/tflm_peer               tests/tflm/tflm_peer.cc against each
+#   OUT/VARIANT/person_detection_test   TFLM's own test against each, its
+#                         image arrays made by ripsim's BMP reader
+#   OUT/inputs/NAME.in    each case's input tensor bytes (tests/tflm/cases.tsv)
+#   OUT/cases.tsv         name, model, input, input option: what the suite runs
+# g++ builds only this peer.  Objects are kept in OUT/obj and reused: the
+# library is compiled once per build folder (about two minutes per variant on
+# two cores), again only when the compiler, the flags or the trees change.
+#
+# usage: build-peer.sh --tflm DIR --src DIR --models DIR --out DIR [--cmsis DIR]
+#   --tflm    the vendored tree: DIR/lib_sources.txt and DIR/tflite-micro/
+#   --src     this project's source root
+#   --models  the models folder of tests/tflm/cases.tsv
+#   --cmsis   a CMSIS-NN tree (Include/, Source/): also build the cmsis variant
+# env: CXX (g++), CC (cc), TFLM_PEER_JOBS (2).  Runs of the same OUT wait
+# for each other (flock OUT/.lock).  The tflm_peer suite runs it first.
+set -euo pipefail
+
+usage() { echo "usage: build-peer.sh --tflm DIR --src DIR --models DIR --out DIR [--cmsis DIR]" >&2; exit 64; }
+TFLM= SRC= MODELS= OUT= CMSIS=
+while [ $# -gt 0 ]; do
+  case $1 in
+    --tflm) TFLM=$2 ;; --src) SRC=$2 ;; --models) MODELS=$2 ;; --out) OUT=$2 ;;
+    --cmsis) CMSIS=$2 ;; *) usage ;;
+  esac
+  shift 2 || usage
+done
+[ -n "$TFLM" ] && [ -n "$SRC" ] && [ -n "$MODELS" ] && [ -n "$OUT" ] || usage
+T=$TFLM/tflite-micro
+if [ ! -f "$TFLM/lib_sources.txt" ] || [ ! -f "$T/tensorflow/lite/micro/micro_interpreter.h" ]; then
+  echo "build-peer.sh: no TFLite Micro tree at $TFLM (lib_sources.txt, tflite-micro/)" >&2
+  exit 66
+fi
+CXX=${CXX:-g++}
+CC=${CC:-cc}
+JOBS=${TFLM_PEER_JOBS:-2}
+mkdir -p "$OUT"
+OUT=$(cd "$OUT" && pwd)
+exec 9> "$OUT/.lock"
+flock 9
+
+# TFLM's host Makefile flags (BUILD_TYPE=default); kernels at -O2, the rest
+# at -Os, as TFLM builds them.
+TFLM_DEFS="-DTF_LITE_STATIC_MEMORY -DTF_LITE_DISABLE_X86_NEON -DKERNELS_OPTIMIZED_FOR_SPEED -DTF_LITE_USE_CTIME"
+CXXFLAGS="-std=c++17 -fno-rtti -fno-exceptions -fno-threadsafe-statics -ffunction-sections -fdata-sections $TFLM_DEFS"
+INC="-I$T -I$T/third_party/flatbuffers/include -I$T/third_party/gemmlowp -I$T/third_party/ruy"
+CMSIS_INC=
+[ -n "$CMSIS" ] && CMSIS_INC="-I$CMSIS -I$CMSIS/Include"
+# CMSIS-NN as TFLM's Makefile compiles it (C, kernel optimization level).
+CMSIS_CFLAGS="-std=c11 -O2 -ffunction-sections -fdata-sections"
+# The kernels TFLM's cmsis_nn directory replaces, among the tree's 14 ops.
+CMSIS_REPLACED="add conv depthwise_conv fully_connected pad pooling softmax transpose"
+COMMIT=$(sed -n 's/^tflite-micro: *//p' "$T/PROVENANCE.txt" 2>/dev/null | head -1)
+COMMIT=${COMMIT:-unknown}
+
+# ---- the object cache: wiped when what the objects depend on changes ----
+key() {
+  echo "key 1"
+  $CXX --version | head -1
+  $CC --version | head -1
+  echo "$CXXFLAGS | $INC | $CMSIS_INC | $CMSIS_CFLAGS"
+  cksum < "$TFLM/lib_sources.txt"
+  cksum < "$T/PROVENANCE.txt" 2>/dev/null || true
+  [ -z "$CMSIS" ] || (cd "$CMSIS" && find Source Include -type f -printf '%P %s %T@\n' | sort | cksum)
+}
+if [ "$(key)" != "$(cat "$OUT/obj/key" 2>/dev/null)" ]; then
+  rm -rf "$OUT/obj"
+  mkdir -p "$OUT/obj"
+  key > "$OUT/obj/key.new"
+fi
+mkdir -p "$OUT/obj/common" "$OUT/obj/ref" "$OUT/obj/cmsis" "$OUT/obj/cmsis-nn" "$OUT/obj/project"
+
+# obj_of DIR SRC: the object of SRC in OUT/obj/DIR (path flattened: the tree
+# has several kernel_util.cc and common.cc).
+obj_of() { local s=${2%.*}; echo "$OUT/obj/$1/${s//\//__}.o"; }
+
+# stale TARGET DEP...: TARGET is missing or older than a DEP.
+stale() {
+  local t=$1 d; shift
+  [ -e "$t" ] || return 0
+  for d in "$@"; do [ "$t" -nt "$d" ] || return 0; done
+  return 1
+}
+
+# job: "KIND SRC OBJ" compiles SRC (KIND: common, ref, cmsis, cmsis-nn);
+# written to OBJ.tmp then renamed, so an interrupted build leaves no object.
+job() {
+  local kind=$1 src=$2 obj=$3 opt=-Os
+  case $src in */micro/kernels/*) opt=-O2 ;; esac
+  case $kind in
+    common|ref) $CXX $CXXFLAGS -Wall -Wno-unused-parameter $opt $INC -c "$src" -o "$obj.tmp" ;;
+    cmsis) $CXX $CXXFLAGS -Wall -Wno-unused-parameter $opt -DCMSIS_NN $INC $CMSIS_INC -c "$src" -o "$obj.tmp" ;;
+    cmsis-nn) $CC $CMSIS_CFLAGS $CMSIS_INC -c "$src" -o "$obj.tmp" ;;
+  esac
+  mv "$obj.tmp" "$obj"
+}
+export -f job
+export CXX CC CXXFLAGS INC CMSIS_INC CMSIS_CFLAGS
+
+COMMON=() REF=() CMS=() CMSNN=()
+while read -r s; do
+  [ -n "$s" ] || continue
+  case $s in
+    */micro/kernels/*)
+      REF+=("$T/$s")
+      base=$(basename "${s%.*}")
+      if [[ " $CMSIS_REPLACED " == *" $base "* ]]; then CMS+=("$T/tensorflow/lite/micro/kernels/cmsis_nn/$base.cc")
+      else CMS+=("$T/$s"); fi ;;
+    *) COMMON+=("$T/$s") ;;
+  esac
+done < "$TFLM/lib_sources.txt"
+if [ -n "$CMSIS" ]; then
+  while read -r s; do CMSNN+=("$s"); done < <(find "$CMSIS/Source" -name '*.c' | sort)
+fi
+
+jobs_list() {
+  local kind=$1; shift
+  for s in "$@"; do
+    o=$(obj_of "$kind" "${s#"$T/"}")
+    [ "$kind" = cmsis-nn ] && o=$(obj_of "$kind" "${s#"$CMSIS/"}")
+    [ -f "$o" ] || echo "$kind $s $o"
+  done
+}
+{
+  jobs_list common "${COMMON[@]}"
+  jobs_list ref "${REF[@]}"
+  if [ -n "$CMSIS" ]; then jobs_list cmsis "${CMS[@]}"; jobs_list cmsis-nn "${CMSNN[@]}"; fi
+} > "$OUT/obj/jobs"
+n_jobs=$(wc -l < "$OUT/obj/jobs")
+if [ "$n_jobs" -gt 0 ]; then
+  echo "build-peer.sh: compiling $n_jobs TFLM/CMSIS-NN sources ($JOBS jobs)" >&2
+  xargs -P "$JOBS" -n 3 bash -c 'job "$@"' _ < "$OUT/obj/jobs"
+fi
+[ -f "$OUT/obj/key.new" ] && mv "$OUT/obj/key.new" "$OUT/obj/key"
+
+VARIANTS=(ref)
+[ -n "$CMSIS" ] && VARIANTS+=(cmsis)
+archive() {
+  local v=$1; shift
+  local objs=()
+  for s in "${COMMON[@]}"; do objs+=("$(obj_of common "${s#"$T/"}")"); done
+  for s in "$@"; do objs+=("$(obj_of "$v" "${s#"$T/"}")"); done
+  if [ "$v" = cmsis ]; then
+    for s in "${CMSNN[@]}"; do objs+=("$(obj_of cmsis-nn "${s#"$CMSIS/"}")"); done
+  fi
+  mkdir -p "$OUT/$v"
+  stale "$OUT/$v/libtflm.a" "${objs[@]}" || return 0
+  rm -f "$OUT/$v/libtflm.a.tmp"
+  ar rcs "$OUT/$v/libtflm.a.tmp" "${objs[@]}"
+  mv "$OUT/$v/libtflm.a.tmp" "$OUT/$v/libtflm.a"
+}
+archive ref "${REF[@]}"
+[ -n "$CMSIS" ] && archive cmsis "${CMS[@]}"
+
+# ---- the project's side: harness, BMP reader, CRC, input maker ----
+# Warnings are errors in the project's own code; TFLM's headers are system
+# headers here, so theirs are not ours.
+PW="-Wall -Wextra -Werror"
+SYSINC="-isystem $T -isystem $T/third_party/flatbuffers/include -isystem $T/third_party/gemmlowp -isystem $T/third_party/ruy"
+PINC="-I$SRC/src/io -I$SRC/src/core -I$SRC/firmware/runtime"
+P=$OUT/obj/project
+for c in src/io/bmp.c src/core/status.c firmware/runtime/rk_crc32.c tests/tflm/peer_input.c; do
+  o=$P/$(basename "${c%.c}").o
+  stale "$o" "$SRC/$c" "$SRC"/src/io/*.h "$SRC"/src/core/*.h "$SRC/tests/splitmix.h" || continue
+  $CC -std=c11 -D_POSIX_C_SOURCE=200809L -O2 $PW $PINC -c "$SRC/$c" -o "$o"
+done
+mkdir -p "$OUT/bin"
+if stale "$OUT/bin/peer_input" "$P/peer_input.o"; then $CC -o "$OUT/bin/peer_input" "$P/peer_input.o"; fi
+HARNESS_DEPS=("$SRC/tests/tflm/tflm_peer.cc" "$SRC/src/io/bmp.h" "$SRC/src/core/status.h" "$SRC/src/core/layer.h" "$SRC/firmware/runtime/rk_crc32.h")
+for v in "${VARIANTS[@]}"; do
+  o=$P/tflm_peer-$v.o defs=
+  [ "$v" = cmsis ] && defs="-DCMSIS_NN $CMSIS_INC"
+  kernels=reference
+  [ "$v" = cmsis ] && kernels=cmsis-nn
+  if stale "$o" "${HARNESS_DEPS[@]}"; then
+    $CXX $CXXFLAGS -O2 $PW $defs $SYSINC $PINC \
+      "-DTFLM_PEER_KERNELS=\"$kernels\"" "-DTFLM_PEER_TFLM_COMMIT=\"$COMMIT\"" \
+      -c "$SRC/tests/tflm/tflm_peer.cc" -o "$o"
+  fi
+  L=("$o" "$P/bmp.o" "$P/status.o" "$P/rk_crc32.o" "$OUT/$v/libtflm.a")
+  if stale "$OUT/$v/tflm_peer" "${L[@]}"; then $CXX -o "$OUT/$v/tflm_peer" "${L[@]}" -lm; fi
+done
+
+# ---- the cases' inputs (tests/tflm/cases.tsv) ----
+# Each row: name, model, recipe.  A path "tflm:X" is X in the TFLM tree,
+# any other relative path is in the models folder.
+path_of() { case $1 in tflm:*) echo "$T/${1#tflm:}" ;; /*) echo "$1" ;; *) echo "$MODELS/$1" ;; esac; }
+mkdir -p "$OUT/inputs"
+: > "$OUT/cases.tsv.tmp"
+while IFS=$'\t' read -r name model recipe; do
+  case $name in ''|'#'*) continue ;; esac
+  model=$(path_of "$model")
+  read -r -a r <<< "$recipe"
+  src=$OUT/inputs/$name.src opt=--input
+  case ${r[0]} in
+    bmp) src=$(path_of "${r[1]}") ;;
+    carray) [ "${r[1]}" = f32 ] && opt=--input-f32 ;;
+    head-f32|seeded-f32|f32) opt=--input-f32 ;;
+    seeded-i8) ;;
+    *) echo "build-peer.sh: cases.tsv: $name: unknown input recipe ${r[0]}" >&2; exit 65 ;;
+  esac
+  if [ "${r[0]}" != bmp ] && stale "$src" "$SRC/tests/tflm/cases.tsv" "$OUT/bin/peer_input"; then
+    case ${r[0]} in
+      carray) "$OUT/bin/peer_input" carray "${r[1]}" "$(path_of "${r[2]}")" "$src" ${r[3]:+"${r[3]}"} ;;
+      head-f32) "$OUT/bin/peer_input" head "$(path_of "${r[1]}")" "${r[2]}" "$src" ;;
+      seeded-i8) "$OUT/bin/peer_input" seeded-i8 "${r[1]}" "${r[2]}" "$src" ;;
+      seeded-f32) "$OUT/bin/peer_input" seeded-f32 "${r[1]}" "${r[2]}" "${r[3]}" "${r[4]}" "$src" ;;
+      f32) "$OUT/bin/peer_input" f32 "$src" "${r[@]:1}" ;;
+    esac
+  fi
+  # The tensor's bytes as TFLM received them: what ripsim is given later.
+  if stale "$OUT/inputs/$name.in" "$model" "$src" "$OUT/ref/tflm_peer"; then
+    "$OUT/ref/tflm_peer" "$model" "$opt" "$src" --repeat 0 --save-input "$OUT/inputs/$name.in" > /dev/null
+  fi
+  printf '%s\t%s\t%s\n' "$name" "$model" "$OUT/inputs/$name.in" >> "$OUT/cases.tsv.tmp"
+done < "$SRC/tests/tflm/cases.tsv"
+mv "$OUT/cases.tsv.tmp" "$OUT/cases.tsv"
+
+# ---- TFLM's own person detection test, its arrays from ripsim's BMP reader ----
+PD=tensorflow/lite/micro/examples/person_detection
+G=$OUT/gen
+# carray NAME FILE HEADER: HEADER (in G) and its .cc defining NAME[] and
+# NAME_size, the names TFLM's generate_cc_arrays.py gives; rewritten only
+# when FILE is newer.
+carray() {
+  local name=$1 file=$2 hdr=$3 n
+  stale "$G/${hdr%.h}.cc" "$file" || return 0
+  n=$(wc -c < "$file")
+  mkdir -p "$G/$(dirname "$hdr")"
+  printf '#include <cstdint>\n\nconstexpr unsigned int %s_size = %s;\nextern const unsigned char %s[];\n' \
+    "$name" "$n" "$name" > "$G/$hdr"
+  { printf '#include "%s"\n\nalignas(16) const unsigned char %s[] = {\n' "$hdr" "$name"
+    od -An -v -tu1 "$file" | sed 's/^ *//; s/  */,/g; s/$/,/'
+    printf '};\n'; } > "$G/${hdr%.h}.cc"
+}
+carray g_person_image_data "$OUT/inputs/person.in" "$PD/testdata/person_image_data.h"
+carray g_no_person_image_data "$OUT/inputs/no_person.in" "$PD/testdata/no_person_image_data.h"
+carray g_person_detect_model_data "$T/tensorflow/lite/micro/models/person_detect.tflite" \
+  tensorflow/lite/micro/models/person_detect_model_data.h
+for v in "${VARIANTS[@]}"; do
+  defs=
+  [ "$v" = cmsis ] && defs="-DCMSIS_NN $CMSIS_INC"
+  S=("$T/$PD/person_detection_test.cc" "$T/$PD/model_settings.cc"
+     "$G/$PD/testdata/person_image_data.cc" "$G/$PD/testdata/no_person_image_data.cc"
+     "$G/tensorflow/lite/micro/models/person_detect_model_data.cc" "$OUT/$v/libtflm.a")
+  stale "$OUT/$v/person_detection_test" "${S[@]}" || continue
+  $CXX $CXXFLAGS -O2 -Wall -Wno-unused-parameter $defs $INC -I"$G" \
+    -o "$OUT/$v/person_detection_test" "${S[@]}" -lm
+done
+
+printf '%s\n' "${VARIANTS[@]}" > "$OUT/variants"
+echo "build-peer.sh: OK (${VARIANTS[*]})" >&2

@@ -12,38 +12,45 @@
 #   OUT/VARIANT/person_detection_test   TFLM's own test against each, its
 #                         image arrays made by ripsim's BMP reader
 #   OUT/inputs/NAME.in    each case's input tensor bytes (tests/tflm/cases.tsv)
-#   OUT/cases.tsv         name, model, input, input option: what the suite runs
+#   OUT/cases.tsv         name, model, input: what the suite runs
 # g++ builds only this peer.  Objects are kept in OUT/obj and reused: the
-# library is compiled once per build folder (about two minutes per variant on
-# two cores), again only when the compiler, the flags or the trees change.
+# library is compiled once per build folder, again only when the compilers,
+# the flags or the trees change.
 #
 # usage: build-peer.sh --tflm DIR --src DIR --models DIR --out DIR [--cmsis DIR]
 #   --tflm    the vendored tree: DIR/lib_sources.txt and DIR/tflite-micro/
 #   --src     this project's source root
 #   --models  the models folder of tests/tflm/cases.tsv
 #   --cmsis   a CMSIS-NN tree (Include/, Source/): also build the cmsis variant
-# env: CXX (g++), CC (cc), TFLM_PEER_JOBS (2).  Runs of the same OUT wait
-# for each other (flock OUT/.lock).  The tflm_peer suite runs it first.
+# env: CXX (g++), CC (cc; may be a command with arguments, as "ccache cc"),
+# TFLM_PEER_JOBS (2).  Runs for the same OUT wait for each other (flock
+# OUT/.lock).  The tflm_peer suite runs it before its tests.
 set -euo pipefail
 
-usage() { echo "usage: build-peer.sh --tflm DIR --src DIR --models DIR --out DIR [--cmsis DIR]" >&2; exit 64; }
-TFLM= SRC= MODELS= OUT= CMSIS=
+usage() {
+  echo "usage: build-peer.sh --tflm DIR --src DIR --models DIR --out DIR [--cmsis DIR]" >&2
+  exit 64
+}
+TFLM='' SRC='' MODELS='' OUT='' CMSIS=''
 while [ $# -gt 0 ]; do
+  [ $# -ge 2 ] || usage
   case $1 in
     --tflm) TFLM=$2 ;; --src) SRC=$2 ;; --models) MODELS=$2 ;; --out) OUT=$2 ;;
     --cmsis) CMSIS=$2 ;; *) usage ;;
   esac
-  shift 2 || usage
+  shift 2
 done
-[ -n "$TFLM" ] && [ -n "$SRC" ] && [ -n "$MODELS" ] && [ -n "$OUT" ] || usage
+if [ -z "$TFLM" ] || [ -z "$SRC" ] || [ -z "$MODELS" ] || [ -z "$OUT" ]; then usage; fi
 T=$TFLM/tflite-micro
 if [ ! -f "$TFLM/lib_sources.txt" ] || [ ! -f "$T/tensorflow/lite/micro/micro_interpreter.h" ]; then
   echo "build-peer.sh: no TFLite Micro tree at $TFLM (lib_sources.txt, tflite-micro/)" >&2
   exit 66
 fi
 CXX=${CXX:-g++}
-CC=${CC:-cc}
+read -r -a CCV <<< "${CC:-cc}"
 JOBS=${TFLM_PEER_JOBS:-2}
+if ! "$CXX" --version > /dev/null 2>&1; then echo "build-peer.sh: no C++ compiler $CXX" >&2; exit 69; fi
+if ! "${CCV[@]}" --version > /dev/null 2>&1; then echo "build-peer.sh: no C compiler ${CCV[*]}" >&2; exit 69; fi
 mkdir -p "$OUT"
 OUT=$(cd "$OUT" && pwd)
 exec 9> "$OUT/.lock"
@@ -51,27 +58,44 @@ flock 9
 
 # TFLM's host Makefile flags (BUILD_TYPE=default); kernels at -O2, the rest
 # at -Os, as TFLM builds them.
-TFLM_DEFS="-DTF_LITE_STATIC_MEMORY -DTF_LITE_DISABLE_X86_NEON -DKERNELS_OPTIMIZED_FOR_SPEED -DTF_LITE_USE_CTIME"
-CXXFLAGS="-std=c++17 -fno-rtti -fno-exceptions -fno-threadsafe-statics -ffunction-sections -fdata-sections $TFLM_DEFS"
-INC="-I$T -I$T/third_party/flatbuffers/include -I$T/third_party/gemmlowp -I$T/third_party/ruy"
-CMSIS_INC=
-[ -n "$CMSIS" ] && CMSIS_INC="-I$CMSIS -I$CMSIS/Include"
-# CMSIS-NN as TFLM's Makefile compiles it (C, kernel optimization level).
-CMSIS_CFLAGS="-std=c11 -O2 -ffunction-sections -fdata-sections"
+CXXFLAGS=(-std=c++17 -fno-rtti -fno-exceptions -fno-threadsafe-statics -ffunction-sections
+          -fdata-sections -DTF_LITE_STATIC_MEMORY -DTF_LITE_DISABLE_X86_NEON
+          -DKERNELS_OPTIMIZED_FOR_SPEED -DTF_LITE_USE_CTIME)
+TP=("$T" "$T/third_party/flatbuffers/include" "$T/third_party/gemmlowp" "$T/third_party/ruy")
+INC=() SYSINC=()
+for d in "${TP[@]}"; do INC+=("-I$d"); SYSINC+=(-isystem "$d"); done
+CMSIS_INC=() CMSIS_DEFS=()
+if [ -n "$CMSIS" ]; then
+  CMSIS_INC=("-I$CMSIS" "-I$CMSIS/Include")
+  CMSIS_DEFS=(-DCMSIS_NN "${CMSIS_INC[@]}")
+fi
+# CMSIS-NN as TFLM's Makefile compiles it (C, the kernels' -O2).
+CMSIS_CFLAGS=(-std=c11 -O2 -ffunction-sections -fdata-sections)
 # The kernels TFLM's cmsis_nn directory replaces, among the tree's 14 ops.
-CMSIS_REPLACED="add conv depthwise_conv fully_connected pad pooling softmax transpose"
-COMMIT=$(sed -n 's/^tflite-micro: *//p' "$T/PROVENANCE.txt" 2>/dev/null | head -1)
+CMSIS_REPLACED=" add conv depthwise_conv fully_connected pad pooling softmax transpose "
+COMMIT=$(sed -n 's/^tflite-micro: *//p' "$T/PROVENANCE.txt" 2>/dev/null | head -1 || true)
 COMMIT=${COMMIT:-unknown}
+
+# stale TARGET DEP...: TARGET is missing or older than a DEP.
+stale() {
+  local t=$1 d
+  shift
+  [ -e "$t" ] || return 0
+  for d in "$@"; do [ "$t" -nt "$d" ] || return 0; done
+  return 1
+}
 
 # ---- the object cache: wiped when what the objects depend on changes ----
 key() {
   echo "key 1"
-  $CXX --version | head -1
-  $CC --version | head -1
-  echo "$CXXFLAGS | $INC | $CMSIS_INC | $CMSIS_CFLAGS"
+  "$CXX" --version | head -1
+  "${CCV[@]}" --version | head -1
+  echo "${CXXFLAGS[*]} | ${INC[*]} | ${CMSIS_INC[*]} | ${CMSIS_CFLAGS[*]}"
   cksum < "$TFLM/lib_sources.txt"
   cksum < "$T/PROVENANCE.txt" 2>/dev/null || true
-  [ -z "$CMSIS" ] || (cd "$CMSIS" && find Source Include -type f -printf '%P %s %T@\n' | sort | cksum)
+  if [ -n "$CMSIS" ]; then
+    (cd "$CMSIS" && find Source Include -type f -printf '%P %s %T@\n' | sort | cksum)
+  fi
 }
 if [ "$(key)" != "$(cat "$OUT/obj/key" 2>/dev/null)" ]; then
   rm -rf "$OUT/obj"
@@ -80,78 +104,86 @@ if [ "$(key)" != "$(cat "$OUT/obj/key" 2>/dev/null)" ]; then
 fi
 mkdir -p "$OUT/obj/common" "$OUT/obj/ref" "$OUT/obj/cmsis" "$OUT/obj/cmsis-nn" "$OUT/obj/project"
 
-# obj_of DIR SRC: the object of SRC in OUT/obj/DIR (path flattened: the tree
-# has several kernel_util.cc and common.cc).
+# obj_of DIR REL: the object of source REL in OUT/obj/DIR (path flattened:
+# the tree has several kernel_util.cc and common.cc).
 obj_of() { local s=${2%.*}; echo "$OUT/obj/$1/${s//\//__}.o"; }
 
-# stale TARGET DEP...: TARGET is missing or older than a DEP.
-stale() {
-  local t=$1 d; shift
-  [ -e "$t" ] || return 0
-  for d in "$@"; do [ "$t" -nt "$d" ] || return 0; done
-  return 1
-}
-
-# job: "KIND SRC OBJ" compiles SRC (KIND: common, ref, cmsis, cmsis-nn);
-# written to OBJ.tmp then renamed, so an interrupted build leaves no object.
-job() {
+# compile KIND SRC OBJ (KIND: common, ref, cmsis, cmsis-nn), written to
+# OBJ.tmp then renamed, so an interrupted build leaves no object.
+compile() {
   local kind=$1 src=$2 obj=$3 opt=-Os
   case $src in */micro/kernels/*) opt=-O2 ;; esac
   case $kind in
-    common|ref) $CXX $CXXFLAGS -Wall -Wno-unused-parameter $opt $INC -c "$src" -o "$obj.tmp" ;;
-    cmsis) $CXX $CXXFLAGS -Wall -Wno-unused-parameter $opt -DCMSIS_NN $INC $CMSIS_INC -c "$src" -o "$obj.tmp" ;;
-    cmsis-nn) $CC $CMSIS_CFLAGS $CMSIS_INC -c "$src" -o "$obj.tmp" ;;
+    common|ref) "$CXX" "${CXXFLAGS[@]}" -Wall -Wno-unused-parameter "$opt" "${INC[@]}" \
+                  -c "$src" -o "$obj.tmp" ;;
+    cmsis) "$CXX" "${CXXFLAGS[@]}" -Wall -Wno-unused-parameter "$opt" "${CMSIS_DEFS[@]}" "${INC[@]}" \
+             -c "$src" -o "$obj.tmp" ;;
+    cmsis-nn) "${CCV[@]}" "${CMSIS_CFLAGS[@]}" "${CMSIS_INC[@]}" -c "$src" -o "$obj.tmp" ;;
   esac
   mv "$obj.tmp" "$obj"
 }
-export -f job
-export CXX CC CXXFLAGS INC CMSIS_INC CMSIS_CFLAGS
 
 COMMON=() REF=() CMS=() CMSNN=()
 while read -r s; do
   [ -n "$s" ] || continue
   case $s in
     */micro/kernels/*)
-      REF+=("$T/$s")
+      REF+=("$s")
       base=$(basename "${s%.*}")
-      if [[ " $CMSIS_REPLACED " == *" $base "* ]]; then CMS+=("$T/tensorflow/lite/micro/kernels/cmsis_nn/$base.cc")
-      else CMS+=("$T/$s"); fi ;;
-    *) COMMON+=("$T/$s") ;;
+      if [[ $CMSIS_REPLACED == *" $base "* ]]; then CMS+=("tensorflow/lite/micro/kernels/cmsis_nn/$base.cc")
+      else CMS+=("$s"); fi ;;
+    *) COMMON+=("$s") ;;
   esac
 done < "$TFLM/lib_sources.txt"
 if [ -n "$CMSIS" ]; then
-  while read -r s; do CMSNN+=("$s"); done < <(find "$CMSIS/Source" -name '*.c' | sort)
+  while read -r s; do CMSNN+=("${s#"$CMSIS/"}"); done < <(find "$CMSIS/Source" -name '*.c' | sort)
 fi
 
-jobs_list() {
-  local kind=$1; shift
+# Every missing object, compiled JOBS at a time.
+JOB_KIND=() JOB_SRC=() JOB_OBJ=()
+queue() {
+  local kind=$1 root=$2 s o
+  shift 2
   for s in "$@"; do
-    o=$(obj_of "$kind" "${s#"$T/"}")
-    [ "$kind" = cmsis-nn ] && o=$(obj_of "$kind" "${s#"$CMSIS/"}")
-    [ -f "$o" ] || echo "$kind $s $o"
+    o=$(obj_of "$kind" "$s")
+    if [ ! -f "$o" ]; then JOB_KIND+=("$kind"); JOB_SRC+=("$root/$s"); JOB_OBJ+=("$o"); fi
   done
 }
-{
-  jobs_list common "${COMMON[@]}"
-  jobs_list ref "${REF[@]}"
-  if [ -n "$CMSIS" ]; then jobs_list cmsis "${CMS[@]}"; jobs_list cmsis-nn "${CMSNN[@]}"; fi
-} > "$OUT/obj/jobs"
-n_jobs=$(wc -l < "$OUT/obj/jobs")
-if [ "$n_jobs" -gt 0 ]; then
-  echo "build-peer.sh: compiling $n_jobs TFLM/CMSIS-NN sources ($JOBS jobs)" >&2
-  xargs -P "$JOBS" -n 3 bash -c 'job "$@"' _ < "$OUT/obj/jobs"
+queue common "$T" "${COMMON[@]}"
+queue ref "$T" "${REF[@]}"
+if [ -n "$CMSIS" ]; then
+  queue cmsis "$T" "${CMS[@]}"
+  queue cmsis-nn "$CMSIS" "${CMSNN[@]}"
 fi
-[ -f "$OUT/obj/key.new" ] && mv "$OUT/obj/key.new" "$OUT/obj/key"
+if [ ${#JOB_SRC[@]} -gt 0 ]; then
+  echo "build-peer.sh: compiling ${#JOB_SRC[@]} TFLM/CMSIS-NN sources ($JOBS jobs)" >&2
+  running=0 failed=0
+  for i in "${!JOB_SRC[@]}"; do
+    if [ "$running" -ge "$JOBS" ]; then
+      wait -n || failed=1
+      running=$((running - 1))
+    fi
+    compile "${JOB_KIND[$i]}" "${JOB_SRC[$i]}" "${JOB_OBJ[$i]}" &
+    running=$((running + 1))
+  done
+  while [ "$running" -gt 0 ]; do
+    wait -n || failed=1
+    running=$((running - 1))
+  done
+  if [ "$failed" -ne 0 ]; then echo "build-peer.sh: a TFLM/CMSIS-NN source failed to compile" >&2; exit 70; fi
+fi
+if [ -f "$OUT/obj/key.new" ]; then mv "$OUT/obj/key.new" "$OUT/obj/key"; fi
 
 VARIANTS=(ref)
-[ -n "$CMSIS" ] && VARIANTS+=(cmsis)
+if [ -n "$CMSIS" ]; then VARIANTS+=(cmsis); fi
+# archive VARIANT KERNEL_SOURCE...: OUT/VARIANT/libtflm.a when an object is newer.
 archive() {
-  local v=$1; shift
-  local objs=()
-  for s in "${COMMON[@]}"; do objs+=("$(obj_of common "${s#"$T/"}")"); done
-  for s in "$@"; do objs+=("$(obj_of "$v" "${s#"$T/"}")"); done
+  local v=$1 s objs=()
+  shift
+  for s in "${COMMON[@]}"; do objs+=("$(obj_of common "$s")"); done
+  for s in "$@"; do objs+=("$(obj_of "$v" "$s")"); done
   if [ "$v" = cmsis ]; then
-    for s in "${CMSNN[@]}"; do objs+=("$(obj_of cmsis-nn "${s#"$CMSIS/"}")"); done
+    for s in "${CMSNN[@]}"; do objs+=("$(obj_of cmsis-nn "$s")"); done
   fi
   mkdir -p "$OUT/$v"
   stale "$OUT/$v/libtflm.a" "${objs[@]}" || return 0
@@ -160,35 +192,35 @@ archive() {
   mv "$OUT/$v/libtflm.a.tmp" "$OUT/$v/libtflm.a"
 }
 archive ref "${REF[@]}"
-[ -n "$CMSIS" ] && archive cmsis "${CMS[@]}"
+if [ -n "$CMSIS" ]; then archive cmsis "${CMS[@]}"; fi
 
 # ---- the project's side: harness, BMP reader, CRC, input maker ----
 # Warnings are errors in the project's own code; TFLM's headers are system
 # headers here, so theirs are not ours.
-PW="-Wall -Wextra -Werror"
-SYSINC="-isystem $T -isystem $T/third_party/flatbuffers/include -isystem $T/third_party/gemmlowp -isystem $T/third_party/ruy"
-PINC="-I$SRC/src/io -I$SRC/src/core -I$SRC/firmware/runtime"
+PW=(-Wall -Wextra -Werror)
+PINC=("-I$SRC/src/io" "-I$SRC/src/core" "-I$SRC/firmware/runtime")
 P=$OUT/obj/project
 for c in src/io/bmp.c src/core/status.c firmware/runtime/rk_crc32.c tests/tflm/peer_input.c; do
   o=$P/$(basename "${c%.c}").o
-  stale "$o" "$SRC/$c" "$SRC"/src/io/*.h "$SRC"/src/core/*.h "$SRC/tests/splitmix.h" || continue
-  $CC -std=c11 -D_POSIX_C_SOURCE=200809L -O2 $PW $PINC -c "$SRC/$c" -o "$o"
+  if stale "$o" "$SRC/$c" "$SRC"/src/io/*.h "$SRC"/src/core/*.h "$SRC/firmware/runtime/rk_crc32.h" \
+       "$SRC/tests/splitmix.h"; then
+    "${CCV[@]}" -std=c11 -D_POSIX_C_SOURCE=200809L -O2 "${PW[@]}" "${PINC[@]}" -c "$SRC/$c" -o "$o"
+  fi
 done
 mkdir -p "$OUT/bin"
-if stale "$OUT/bin/peer_input" "$P/peer_input.o"; then $CC -o "$OUT/bin/peer_input" "$P/peer_input.o"; fi
-HARNESS_DEPS=("$SRC/tests/tflm/tflm_peer.cc" "$SRC/src/io/bmp.h" "$SRC/src/core/status.h" "$SRC/src/core/layer.h" "$SRC/firmware/runtime/rk_crc32.h")
+if stale "$OUT/bin/peer_input" "$P/peer_input.o"; then "${CCV[@]}" -o "$OUT/bin/peer_input" "$P/peer_input.o"; fi
+HARNESS_DEPS=("$SRC/tests/tflm/tflm_peer.cc" "$SRC/src/io/bmp.h" "$SRC/src/core/status.h"
+              "$SRC/src/core/layer.h" "$SRC/firmware/runtime/rk_crc32.h")
 for v in "${VARIANTS[@]}"; do
-  o=$P/tflm_peer-$v.o defs=
-  [ "$v" = cmsis ] && defs="-DCMSIS_NN $CMSIS_INC"
-  kernels=reference
-  [ "$v" = cmsis ] && kernels=cmsis-nn
+  o=$P/tflm_peer-$v.o defs=() kernels=reference
+  if [ "$v" = cmsis ]; then defs=("${CMSIS_DEFS[@]}") kernels=cmsis-nn; fi
   if stale "$o" "${HARNESS_DEPS[@]}"; then
-    $CXX $CXXFLAGS -O2 $PW $defs $SYSINC $PINC \
+    "$CXX" "${CXXFLAGS[@]}" -O2 "${PW[@]}" "${defs[@]}" "${SYSINC[@]}" "${PINC[@]}" \
       "-DTFLM_PEER_KERNELS=\"$kernels\"" "-DTFLM_PEER_TFLM_COMMIT=\"$COMMIT\"" \
       -c "$SRC/tests/tflm/tflm_peer.cc" -o "$o"
   fi
   L=("$o" "$P/bmp.o" "$P/status.o" "$P/rk_crc32.o" "$OUT/$v/libtflm.a")
-  if stale "$OUT/$v/tflm_peer" "${L[@]}"; then $CXX -o "$OUT/$v/tflm_peer" "${L[@]}" -lm; fi
+  if stale "$OUT/$v/tflm_peer" "${L[@]}"; then "$CXX" -o "$OUT/$v/tflm_peer" "${L[@]}" -lm; fi
 done
 
 # ---- the cases' inputs (tests/tflm/cases.tsv) ----
@@ -197,6 +229,8 @@ done
 path_of() { case $1 in tflm:*) echo "$T/${1#tflm:}" ;; /*) echo "$1" ;; *) echo "$MODELS/$1" ;; esac; }
 mkdir -p "$OUT/inputs"
 : > "$OUT/cases.tsv.tmp"
+# (stale only reads cases.tsv's time, so SC2094, read and write of one file, is not so)
+# shellcheck disable=SC2094
 while IFS=$'\t' read -r name model recipe; do
   case $name in ''|'#'*) continue ;; esac
   model=$(path_of "$model")
@@ -204,7 +238,7 @@ while IFS=$'\t' read -r name model recipe; do
   src=$OUT/inputs/$name.src opt=--input
   case ${r[0]} in
     bmp) src=$(path_of "${r[1]}") ;;
-    carray) [ "${r[1]}" = f32 ] && opt=--input-f32 ;;
+    carray) if [ "${r[1]}" = f32 ]; then opt=--input-f32; fi ;;
     head-f32|seeded-f32|f32) opt=--input-f32 ;;
     seeded-i8) ;;
     *) echo "build-peer.sh: cases.tsv: $name: unknown input recipe ${r[0]}" >&2; exit 65 ;;
@@ -248,13 +282,13 @@ carray g_no_person_image_data "$OUT/inputs/no_person.in" "$PD/testdata/no_person
 carray g_person_detect_model_data "$T/tensorflow/lite/micro/models/person_detect.tflite" \
   tensorflow/lite/micro/models/person_detect_model_data.h
 for v in "${VARIANTS[@]}"; do
-  defs=
-  [ "$v" = cmsis ] && defs="-DCMSIS_NN $CMSIS_INC"
+  defs=()
+  if [ "$v" = cmsis ]; then defs=("${CMSIS_DEFS[@]}"); fi
   S=("$T/$PD/person_detection_test.cc" "$T/$PD/model_settings.cc"
      "$G/$PD/testdata/person_image_data.cc" "$G/$PD/testdata/no_person_image_data.cc"
      "$G/tensorflow/lite/micro/models/person_detect_model_data.cc" "$OUT/$v/libtflm.a")
   stale "$OUT/$v/person_detection_test" "${S[@]}" || continue
-  $CXX $CXXFLAGS -O2 -Wall -Wno-unused-parameter $defs $INC -I"$G" \
+  "$CXX" "${CXXFLAGS[@]}" -O2 -Wall -Wno-unused-parameter "${defs[@]}" "${INC[@]}" "-I$G" \
     -o "$OUT/$v/person_detection_test" "${S[@]}" -lm
 done
 

@@ -33,10 +33,14 @@ usage() {
 }
 TFLM='' SRC='' MODELS='' OUT='' CMSIS=''
 while [ $# -gt 0 ]; do
-  [ $# -ge 2 ] || usage
   case $1 in
-    --tflm) TFLM=$2 ;; --src) SRC=$2 ;; --models) MODELS=$2 ;; --out) OUT=$2 ;;
-    --cmsis) CMSIS=$2 ;; *) usage ;;
+    --tflm|--src|--models|--out|--cmsis) ;;
+    *) echo "build-peer.sh: unknown option $1 (usage: build-peer.sh --tflm DIR --src DIR --models DIR --out DIR [--cmsis DIR])" >&2
+       exit 64 ;;
+  esac
+  if [ $# -lt 2 ]; then echo "build-peer.sh: $1 needs a folder" >&2; exit 64; fi
+  case $1 in
+    --tflm) TFLM=$2 ;; --src) SRC=$2 ;; --models) MODELS=$2 ;; --out) OUT=$2 ;; --cmsis) CMSIS=$2 ;;
   esac
   shift 2
 done

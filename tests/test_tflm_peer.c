@@ -35,7 +35,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "json_mini.h"
+#include "json_need.h"
 #include "rk_crc32.h"
 #include "tmpdir.h"
 
@@ -220,48 +220,10 @@ static jm *report(const run_out *r)
     return doc;
 }
 
-/* o[key], which must be there. */
-static const jm *at(const jm *o, const char *key)
-{
-    const jm *v = jm_get(o, key);
-    cr_assert_not_null(v, "no \"%s\" in the report", key);
-    return v;
-}
-
-/* a[i] of an array, which must be there. */
-static const jm *item(const jm *a, size_t i)
-{
-    cr_assert(a->kind == JM_ARR && i < a->n, "no item %zu", i);
-    return &a->items[i];
-}
-
-/* o[key] as a whole number. */
-static long long whole(const jm *o, const char *key)
-{
-    const jm *v = at(o, key);
-    cr_assert(v->kind == JM_NUM && v->is_int, "\"%s\" is not a whole number", key);
-    return v->i;
-}
-
-/* o[key] as a string. */
-static const char *text(const jm *o, const char *key)
-{
-    const jm *v = at(o, key);
-    cr_assert_eq(v->kind, JM_STR, "\"%s\" is not a string", key);
-    return v->str;
-}
-
-/* o[key] is true. */
-static bool yes(const jm *o, const char *key)
-{
-    const jm *v = at(o, key);
-    return v->kind == JM_BOOL && v->b;
-}
-
 /* The bytes of output k (its "hex"), into out (at most cap); returns their count. */
 static size_t output_bytes(const jm *doc, size_t k, uint8_t *out, size_t cap)
 {
-    const char *h = text(item(at(doc, "outputs"), k), "hex");
+    const char *h = jn_str(jn_item(jn_get(doc, "outputs"), k), "hex");
     size_t n = strlen(h) / 2;
     cr_assert(strlen(h) % 2 == 0 && n <= cap, "output %zu: hex of %zu chars", k, strlen(h));
     for (size_t i = 0; i < n; i++) {
@@ -385,13 +347,13 @@ Test(tflm_peer, arena_figures_are_tflms_own_and_stable_run_to_run)
         run_out a = peer_case_run("ref", &cases[i], "--find-min-arena");
         run_out b = peer_case_run("ref", &cases[i], "--find-min-arena");
         jm *ja = report(&a), *jb = report(&b);
-        long long used = whole(ja, "arena_used_bytes"), min = whole(ja, "min_arena_bytes");
-        cr_expect_eq(used, whole(jb, "arena_used_bytes"), "%s: arena differs run to run", cases[i].name);
-        cr_expect_eq(min, whole(jb, "min_arena_bytes"), "%s", cases[i].name);
-        cr_expect_eq(whole(ja, "arena_size"), 8388608);
-        cr_expect(yes(ja, "min_arena_same_outputs"), "%s: outputs differ at the smallest arena",
+        long long used = jn_int(ja, "arena_used_bytes"), min = jn_int(ja, "min_arena_bytes");
+        cr_expect_eq(used, jn_int(jb, "arena_used_bytes"), "%s: arena differs run to run", cases[i].name);
+        cr_expect_eq(min, jn_int(jb, "min_arena_bytes"), "%s", cases[i].name);
+        cr_expect_eq(jn_int(ja, "arena_size"), 8388608);
+        cr_expect(jn_bool(ja, "min_arena_same_outputs"), "%s: outputs differ at the smallest arena",
                   cases[i].name);
-        cr_expect(yes(ja, "repeats_identical"), "%s", cases[i].name);
+        cr_expect(jn_bool(ja, "repeats_identical"), "%s", cases[i].name);
         jm_free(ja);
         jm_free(jb);
         for (size_t k = 0; k < sizeof probe_arena / sizeof probe_arena[0]; k++)
@@ -429,27 +391,27 @@ Test(tflm_peer, reference_and_cmsis_nn_agree_on_every_operator_of_every_model)
         run_out a = peer_case_run("ref", &cases[i], NULL);
         run_out b = peer_case_run("cmsis", &cases[i], NULL);
         jm *ja = report(&a), *jb = report(&b);
-        cr_expect_str_eq(text(ja, "kernels"), "reference");
-        cr_expect_str_eq(text(jb, "kernels"), "cmsis-nn");
-        const jm *oa = at(ja, "outputs"), *ob = at(jb, "outputs");
+        cr_expect_str_eq(jn_str(ja, "kernels"), "reference");
+        cr_expect_str_eq(jn_str(jb, "kernels"), "cmsis-nn");
+        const jm *oa = jn_get(ja, "outputs"), *ob = jn_get(jb, "outputs");
         cr_assert_eq(oa->n, ob->n);
         for (size_t k = 0; k < oa->n; k++)
-            cr_expect_str_eq(text(item(oa, k), "hex"), text(item(ob, k), "hex"), "%s: output %zu differs",
+            cr_expect_str_eq(jn_str(jn_item(oa, k), "hex"), jn_str(jn_item(ob, k), "hex"), "%s: output %zu differs",
                              cases[i].name, k);
         /* Every operator's outputs: type, bytes and CRC in order (arena
         ** offsets may differ: CMSIS-NN asks for scratch buffers). */
-        const jm *pa = at(ja, "operators"), *pb = at(jb, "operators");
+        const jm *pa = jn_get(ja, "operators"), *pb = jn_get(jb, "operators");
         cr_assert_eq(pa->n, pb->n, "%s: operator counts differ", cases[i].name);
         size_t n = 0;
         for (size_t op = 0; op < pa->n; op++) {
-            const jm *xa = at(item(pa, op), "outputs"), *xb = at(item(pb, op), "outputs");
+            const jm *xa = jn_get(jn_item(pa, op), "outputs"), *xb = jn_get(jn_item(pb, op), "outputs");
             cr_assert_eq(xa->n, xb->n);
             for (size_t k = 0; k < xa->n; k++, n++) {
-                cr_expect_str_eq(text(item(xa, k), "type"), text(item(xb, k), "type"));
-                cr_expect_eq(whole(item(xa, k), "bytes"), whole(item(xb, k), "bytes"));
-                cr_expect_str_eq(text(item(xa, k), "crc32"), text(item(xb, k), "crc32"),
+                cr_expect_str_eq(jn_str(jn_item(xa, k), "type"), jn_str(jn_item(xb, k), "type"));
+                cr_expect_eq(jn_int(jn_item(xa, k), "bytes"), jn_int(jn_item(xb, k), "bytes"));
+                cr_expect_str_eq(jn_str(jn_item(xa, k), "crc32"), jn_str(jn_item(xb, k), "crc32"),
                                  "%s: operator %zu (%s) output %zu differs", cases[i].name, op,
-                                 text(item(pa, op), "op"), k);
+                                 jn_str(jn_item(pa, op), "op"), k);
             }
         }
         jm_free(ja);
@@ -471,19 +433,19 @@ Test(tflm_peer, dumps_hold_every_operators_outputs_and_do_not_change_the_run)
     run_out plain = peer_case_run("ref", c, NULL);
     run_out d = peer_case_run("ref", c, extra);
     jm *jp = report(&plain), *jd = report(&d);
-    cr_expect_eq(whole(jp, "arena_used_bytes"), whole(jd, "arena_used_bytes"));
-    const jm *ops = at(jd, "operators");
+    cr_expect_eq(jn_int(jp, "arena_used_bytes"), jn_int(jd, "arena_used_bytes"));
+    const jm *ops = jn_get(jd, "operators");
     size_t files = 0, last_n = 0;
     uint8_t last[64];
     for (size_t op = 0; op < ops->n; op++) {
-        const jm *outs = at(item(ops, op), "outputs");
+        const jm *outs = jn_get(jn_item(ops, op), "outputs");
         for (size_t k = 0; k < outs->n; k++, files++) {
-            const jm *o = item(outs, k);
+            const jm *o = jn_item(outs, k);
             char name[64], path[600];
             snprintf(name, sizeof name, "op-%03zu-out-%zu.bin", op, k);
-            cr_expect_str_eq(text(o, "file"), name);
+            cr_expect_str_eq(jn_str(o, "file"), name);
             snprintf(path, sizeof path, "%s/%s", dir, name);
-            size_t n = (size_t)whole(o, "bytes");
+            size_t n = (size_t)jn_int(o, "bytes");
             FILE *f = fopen(path, "rb");
             cr_assert_not_null(f, "%s", path);
             uint8_t *buf = malloc(n + 1);
@@ -491,9 +453,9 @@ Test(tflm_peer, dumps_hold_every_operators_outputs_and_do_not_change_the_run)
             fclose(f);
             char crc[16];
             snprintf(crc, sizeof crc, "%08x", (unsigned)rk_crc32(buf, n));
-            cr_expect_str_eq(crc, text(o, "crc32"), "%s: CRC", name);
+            cr_expect_str_eq(crc, jn_str(o, "crc32"), "%s: CRC", name);
             /* The same operator in the run without --dump. */
-            cr_expect_str_eq(text(item(at(item(at(jp, "operators"), op), "outputs"), k), "crc32"), crc);
+            cr_expect_str_eq(jn_str(jn_item(jn_get(jn_item(jn_get(jp, "operators"), op), "outputs"), k), "crc32"), crc);
             if (n <= sizeof last) {
                 memcpy(last, buf, n);
                 last_n = n;
@@ -522,8 +484,8 @@ Test(tflm_peer, hello_world_gives_sin_of_its_input)
     uint8_t b[4];
     jm *doc = report(&r);
     cr_assert_eq(output_bytes(doc, 0, b, sizeof b), 1u);
-    const jm *o = item(at(doc, "outputs"), 0);
-    double scale = at(o, "scale")->num, zp = (double)whole(o, "zero_point");
+    const jm *o = jn_item(jn_get(doc, "outputs"), 0);
+    double scale = jn_get(o, "scale")->num, zp = (double)jn_int(o, "zero_point");
     double y = ((int8_t)b[0] - zp) * scale;
     /* x = pi/2 (quantized to the input's scale): sin x = 1, within the
     ** coarse fit of a 3-layer model of 16 units. */

@@ -18,10 +18,11 @@ PKGS=(meson ninja-build pkg-config gcc libc6-dev libcriterion-dev libsqlite3-dev
       libgsl-dev sqlite3 coinor-libcbc-dev librsvg2-bin)
 
 # The slurm suite's single-node cluster, the scripts suite's shellcheck
-# (the standard linter for shell scripts) and Debian's flatc, the outside
-# reader the tflite suite compares ripsim's TFLite reader with (./build.sh
-# test only; without them those tests are skipped).
-TEST_PKGS=(slurm-wlm munge shellcheck flatbuffers-compiler)
+# (the standard linter for shell scripts), Debian's flatc, the outside
+# reader the tflite suite compares ripsim's TFLite reader with, and g++ for
+# the tflm_peer suite's TensorFlow Lite Micro build (./build.sh test only;
+# without them those tests are skipped).
+TEST_PKGS=(slurm-wlm munge shellcheck flatbuffers-compiler g++)
 
 # The firmware part (./build.sh firmware, and the firmware tests of ./build.sh test).
 FW_PKGS=(gcc-arm-none-eabi picolibc-arm-none-eabi libnewlib-arm-none-eabi qemu-system-arm cmake)

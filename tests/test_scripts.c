@@ -1,7 +1,7 @@
 /*
 ** test_scripts.c — the shell scripts of the tree (firmware/tools/,
-** firmware/pico/, sweeps/slurm/, build.sh) as a user calls them, without
-** building anything (issue 19, items 13 and 15):
+** firmware/pico/, sweeps/slurm/, tests/tflm/, build.sh) as a user calls
+** them, without building anything (issue 19, items 13 and 15):
 **   - an option given without its value is exit 64 with one line naming
 **     the option (build-images.sh --target used to die with 2, "build
 **     failed", qemu-run.sh --elf likewise);
@@ -72,6 +72,8 @@ Test(scripts, an_option_without_its_value_is_64)
         {"tools/qemu-run.sh", "--target qemu-m0 --elf x.elf", "--arena"},
         {"tools/qemu-run.sh", "--target qemu-m0 --elf x.elf", "--plugin"},
         {"tools/qemu-run.sh", "--target qemu-m0 --elf x.elf", "--timeout"},
+        {"../tests/tflm/build-peer.sh", "", "--tflm"},
+        {"../tests/tflm/build-peer.sh", "--tflm x --src y", "--out"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         char cmd[1200], err[4096];
@@ -93,7 +95,7 @@ Test(scripts, shellcheck_finds_nothing)
     char cmd[1200], err[8192];
     snprintf(cmd, sizeof cmd,
              "cd '%s/..' && shellcheck -f gcc firmware/tools/*.sh firmware/pico/*.sh sweeps/slurm/*.sh "
-             "sweeps/slurm/*.sbatch build.sh 1>&2",
+             "sweeps/slurm/*.sbatch tests/tflm/*.sh build.sh 1>&2",
              fw());
     int st = run_sh(cmd, err, sizeof err);
     cr_expect_eq(st, 0, "shellcheck: %s", err);

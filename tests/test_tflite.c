@@ -42,7 +42,7 @@
 #include <unistd.h>
 
 #include "fbs_read.h"
-#include "json_mini.h"
+#include "json_need.h"
 #include "run_cmd.h"
 #include "tfl_check.h"
 #include "tfl_model.h"
@@ -165,34 +165,6 @@ static bool one_line(const char *s)
 
 /* ---- (a) flatc's JSON against the reader ------------------------------------ */
 
-static const jm *get(const jm *o, const char *key)
-{
-    const jm *v = jm_get(o, key);
-    cr_assert_not_null(v, "flatc's JSON has no \"%s\"", key);
-    return v;
-}
-
-static long long get_int(const jm *o, const char *key)
-{
-    const jm *v = get(o, key);
-    cr_assert(v->kind == JM_NUM && v->is_int, "\"%s\" is not an integer", key);
-    return v->i;
-}
-
-static const char *get_str(const jm *o, const char *key)
-{
-    const jm *v = get(o, key);
-    cr_assert_eq(v->kind, JM_STR, "\"%s\" is not a string", key);
-    return v->str;
-}
-
-static bool get_bool(const jm *o, const char *key)
-{
-    const jm *v = get(o, key);
-    cr_assert_eq(v->kind, JM_BOOL, "\"%s\" is not a boolean", key);
-    return v->b;
-}
-
 /* An optional string: "" when absent. */
 static const char *opt_str(const jm *o, const char *key)
 {
@@ -237,11 +209,11 @@ static void compare_tensor(const rip_tfl_model *m, const rip_tfl_tensor *t, cons
                            const char *where)
 {
     expect_ints(j, "shape", t->shape, t->rank, where);
-    expect_name(rip_tfl_type_name(t->type), get_str(j, "type"), where, "type");
-    cr_expect_eq(t->buffer, (uint32_t)get_int(j, "buffer"), "%s: buffer", where);
+    expect_name(rip_tfl_type_name(t->type), jn_str(j, "type"), where, "type");
+    cr_expect_eq(t->buffer, (uint32_t)jn_int(j, "buffer"), "%s: buffer", where);
     cr_expect_str_eq(t->name, opt_str(j, "name"), "%s: name", where);
-    cr_expect_eq(t->is_variable, get_bool(j, "is_variable"), "%s: is_variable", where);
-    cr_expect_eq(t->has_rank, get_bool(j, "has_rank"), "%s: has_rank", where);
+    cr_expect_eq(t->is_variable, jn_bool(j, "is_variable"), "%s: is_variable", where);
+    cr_expect_eq(t->has_rank, jn_bool(j, "has_rank"), "%s: has_rank", where);
     const jm *sig = jm_get(j, "shape_signature");
     cr_expect_eq(t->has_shape_signature, sig != NULL, "%s: shape_signature present", where);
     expect_ints(j, "shape_signature", t->shape_signature, t->n_shape_signature, where);
@@ -267,8 +239,8 @@ static void compare_tensor(const rip_tfl_model *m, const rip_tfl_tensor *t, cons
     cr_expect_eq(t->quant.n_zero_point, nzp, "%s: zero points", qw);
     for (size_t i = 0; i < nzp && i < t->quant.n_zero_point; i++)
         cr_expect_eq(t->quant.zero_point[i], zp->items[i].i, "%s: zero_point[%zu]", qw, i);
-    cr_expect_eq(t->quant.quantized_dimension, get_int(q, "quantized_dimension"), "%s: quantized_dimension", qw);
-    expect_name(rip_tfl_options_name(0), get_str(q, "details_type"), qw, "details_type");   /* "NONE" */
+    cr_expect_eq(t->quant.quantized_dimension, jn_int(q, "quantized_dimension"), "%s: quantized_dimension", qw);
+    expect_name(rip_tfl_options_name(0), jn_str(q, "details_type"), qw, "details_type");   /* "NONE" */
     cr_expect_eq(t->quant.details_type, 0, "%s: details", qw);
 }
 
@@ -304,73 +276,73 @@ static void compare_options(const rip_tfl_operator *op, int type, const jm *o, c
     }
     switch (type) {
     case RIP_TFL_OPT_CONV_2D:
-        expect_name(rip_tfl_padding_name(x->conv.padding), get_str(o, "padding"), where, "padding");
-        cr_expect_eq(x->conv.stride_w, get_int(o, "stride_w"), "%s", where);
-        cr_expect_eq(x->conv.stride_h, get_int(o, "stride_h"), "%s", where);
-        expect_name(rip_tfl_activation_name(x->conv.activation), get_str(o, "fused_activation_function"), where, "act");
-        cr_expect_eq(x->conv.dilation_w, get_int(o, "dilation_w_factor"), "%s", where);
-        cr_expect_eq(x->conv.dilation_h, get_int(o, "dilation_h_factor"), "%s", where);
-        expect_name(rip_tfl_type_name(x->conv.quantized_bias_type), get_str(o, "quantized_bias_type"), where, "bias");
+        expect_name(rip_tfl_padding_name(x->conv.padding), jn_str(o, "padding"), where, "padding");
+        cr_expect_eq(x->conv.stride_w, jn_int(o, "stride_w"), "%s", where);
+        cr_expect_eq(x->conv.stride_h, jn_int(o, "stride_h"), "%s", where);
+        expect_name(rip_tfl_activation_name(x->conv.activation), jn_str(o, "fused_activation_function"), where, "act");
+        cr_expect_eq(x->conv.dilation_w, jn_int(o, "dilation_w_factor"), "%s", where);
+        cr_expect_eq(x->conv.dilation_h, jn_int(o, "dilation_h_factor"), "%s", where);
+        expect_name(rip_tfl_type_name(x->conv.quantized_bias_type), jn_str(o, "quantized_bias_type"), where, "bias");
         break;
     case RIP_TFL_OPT_DEPTHWISE_CONV_2D:
-        expect_name(rip_tfl_padding_name(x->dw.padding), get_str(o, "padding"), where, "padding");
-        cr_expect_eq(x->dw.stride_w, get_int(o, "stride_w"), "%s", where);
-        cr_expect_eq(x->dw.stride_h, get_int(o, "stride_h"), "%s", where);
-        cr_expect_eq(x->dw.depth_multiplier, get_int(o, "depth_multiplier"), "%s", where);
-        expect_name(rip_tfl_activation_name(x->dw.activation), get_str(o, "fused_activation_function"), where, "act");
-        cr_expect_eq(x->dw.dilation_w, get_int(o, "dilation_w_factor"), "%s", where);
-        cr_expect_eq(x->dw.dilation_h, get_int(o, "dilation_h_factor"), "%s", where);
+        expect_name(rip_tfl_padding_name(x->dw.padding), jn_str(o, "padding"), where, "padding");
+        cr_expect_eq(x->dw.stride_w, jn_int(o, "stride_w"), "%s", where);
+        cr_expect_eq(x->dw.stride_h, jn_int(o, "stride_h"), "%s", where);
+        cr_expect_eq(x->dw.depth_multiplier, jn_int(o, "depth_multiplier"), "%s", where);
+        expect_name(rip_tfl_activation_name(x->dw.activation), jn_str(o, "fused_activation_function"), where, "act");
+        cr_expect_eq(x->dw.dilation_w, jn_int(o, "dilation_w_factor"), "%s", where);
+        cr_expect_eq(x->dw.dilation_h, jn_int(o, "dilation_h_factor"), "%s", where);
         break;
     case RIP_TFL_OPT_POOL_2D:
-        expect_name(rip_tfl_padding_name(x->pool.padding), get_str(o, "padding"), where, "padding");
-        cr_expect_eq(x->pool.stride_w, get_int(o, "stride_w"), "%s", where);
-        cr_expect_eq(x->pool.stride_h, get_int(o, "stride_h"), "%s", where);
-        cr_expect_eq(x->pool.filter_w, get_int(o, "filter_width"), "%s", where);
-        cr_expect_eq(x->pool.filter_h, get_int(o, "filter_height"), "%s", where);
-        expect_name(rip_tfl_activation_name(x->pool.activation), get_str(o, "fused_activation_function"), where, "act");
+        expect_name(rip_tfl_padding_name(x->pool.padding), jn_str(o, "padding"), where, "padding");
+        cr_expect_eq(x->pool.stride_w, jn_int(o, "stride_w"), "%s", where);
+        cr_expect_eq(x->pool.stride_h, jn_int(o, "stride_h"), "%s", where);
+        cr_expect_eq(x->pool.filter_w, jn_int(o, "filter_width"), "%s", where);
+        cr_expect_eq(x->pool.filter_h, jn_int(o, "filter_height"), "%s", where);
+        expect_name(rip_tfl_activation_name(x->pool.activation), jn_str(o, "fused_activation_function"), where, "act");
         break;
     case RIP_TFL_OPT_FULLY_CONNECTED:
-        expect_name(rip_tfl_activation_name(x->fc.activation), get_str(o, "fused_activation_function"), where, "act");
-        expect_name(x->fc.weights_format == 0 ? "DEFAULT" : "?", get_str(o, "weights_format"), where, "format");
-        cr_expect_eq(x->fc.keep_num_dims, get_bool(o, "keep_num_dims"), "%s", where);
-        cr_expect_eq(x->fc.asymmetric_quantize_inputs, get_bool(o, "asymmetric_quantize_inputs"), "%s", where);
-        expect_name(rip_tfl_type_name(x->fc.quantized_bias_type), get_str(o, "quantized_bias_type"), where, "bias");
+        expect_name(rip_tfl_activation_name(x->fc.activation), jn_str(o, "fused_activation_function"), where, "act");
+        expect_name(x->fc.weights_format == 0 ? "DEFAULT" : "?", jn_str(o, "weights_format"), where, "format");
+        cr_expect_eq(x->fc.keep_num_dims, jn_bool(o, "keep_num_dims"), "%s", where);
+        cr_expect_eq(x->fc.asymmetric_quantize_inputs, jn_bool(o, "asymmetric_quantize_inputs"), "%s", where);
+        expect_name(rip_tfl_type_name(x->fc.quantized_bias_type), jn_str(o, "quantized_bias_type"), where, "bias");
         break;
     case RIP_TFL_OPT_SOFTMAX:
-        cr_expect(near6(x->softmax.beta, get(o, "beta")->num), "%s: beta", where);
+        cr_expect(near6(x->softmax.beta, jn_get(o, "beta")->num), "%s: beta", where);
         break;
     case RIP_TFL_OPT_CONCATENATION:
-        cr_expect_eq(x->concat.axis, get_int(o, "axis"), "%s", where);
-        expect_name(rip_tfl_activation_name(x->concat.activation), get_str(o, "fused_activation_function"), where,
+        cr_expect_eq(x->concat.axis, jn_int(o, "axis"), "%s", where);
+        expect_name(rip_tfl_activation_name(x->concat.activation), jn_str(o, "fused_activation_function"), where,
                     "act");
         break;
     case RIP_TFL_OPT_ADD:
-        expect_name(rip_tfl_activation_name(x->add.activation), get_str(o, "fused_activation_function"), where, "act");
-        cr_expect_eq(x->add.pot_scale_int16, get_bool(o, "pot_scale_int16"), "%s", where);
+        expect_name(rip_tfl_activation_name(x->add.activation), jn_str(o, "fused_activation_function"), where, "act");
+        cr_expect_eq(x->add.pot_scale_int16, jn_bool(o, "pot_scale_int16"), "%s", where);
         break;
     case RIP_TFL_OPT_RESHAPE:
         cr_expect_eq(x->reshape.has_new_shape, jm_get(o, "new_shape") != NULL, "%s: new_shape present", where);
         expect_ints(o, "new_shape", x->reshape.new_shape, x->reshape.n_new_shape, where);
         break;
     case RIP_TFL_OPT_REDUCER:
-        cr_expect_eq(x->reducer.keep_dims, get_bool(o, "keep_dims"), "%s", where);
+        cr_expect_eq(x->reducer.keep_dims, jn_bool(o, "keep_dims"), "%s", where);
         break;
     case RIP_TFL_OPT_RESIZE_NEAREST_NEIGHBOR:
-        cr_expect_eq(x->resize_nn.align_corners, get_bool(o, "align_corners"), "%s", where);
-        cr_expect_eq(x->resize_nn.half_pixel_centers, get_bool(o, "half_pixel_centers"), "%s", where);
+        cr_expect_eq(x->resize_nn.align_corners, jn_bool(o, "align_corners"), "%s", where);
+        cr_expect_eq(x->resize_nn.half_pixel_centers, jn_bool(o, "half_pixel_centers"), "%s", where);
         break;
     }
 }
 
 static void compare_operator(const rip_tfl_model *m, const rip_tfl_operator *op, const jm *j, const char *where)
 {
-    cr_expect_eq(op->opcode_index, (uint32_t)get_int(j, "opcode_index"), "%s: opcode_index", where);
+    cr_expect_eq(op->opcode_index, (uint32_t)jn_int(j, "opcode_index"), "%s: opcode_index", where);
     expect_ints(j, "inputs", op->inputs, op->n_inputs, where);
     expect_ints(j, "outputs", op->outputs, op->n_outputs, where);
     expect_ints(j, "intermediates", op->intermediates, op->n_intermediates, where);
-    expect_name(rip_tfl_options_name(op->options_type), get_str(j, "builtin_options_type"), where,
+    expect_name(rip_tfl_options_name(op->options_type), jn_str(j, "builtin_options_type"), where,
                 "builtin_options_type");
-    cr_expect_eq(op->options_2_type == 0, strcmp(get_str(j, "builtin_options_2_type"), "NONE") == 0,
+    cr_expect_eq(op->options_2_type == 0, strcmp(jn_str(j, "builtin_options_2_type"), "NONE") == 0,
                  "%s: builtin_options_2_type", where);
     const jm *co = jm_get(j, "custom_options");
     cr_expect_eq(op->custom_options_size, co ? co->n : 0, "%s: custom_options", where);
@@ -413,46 +385,46 @@ static void compare_with_flatc(const char *path)
 
     rip_tfl_model m;
     cr_assert_eq(rip_tfl_model_load(path, &m, err), RIP_OK, "%s", err);
-    cr_expect_eq(m.version, (uint32_t)get_int(root, "version"), "%s: version", base);
+    cr_expect_eq(m.version, (uint32_t)jn_int(root, "version"), "%s: version", base);
     cr_expect_str_eq(m.description, opt_str(root, "description"), "%s: description", base);
 
-    const jm *codes = get(root, "operator_codes");
+    const jm *codes = jn_get(root, "operator_codes");
     cr_assert_eq(m.n_opcodes, codes->n, "%s: operator codes", base);
     for (size_t i = 0; i < m.n_opcodes; i++) {
         const rip_tfl_opcode *c = &m.opcodes[i];
         const jm *j = &codes->items[i];
         char where[80];
         snprintf(where, sizeof where, "%s: operator code %zu", base, i);
-        long long dep = get_int(j, "deprecated_builtin_code");
+        long long dep = jn_int(j, "deprecated_builtin_code");
         cr_expect_eq(c->deprecated_builtin_code, dep, "%s: deprecated_builtin_code", where);
-        expect_name(rip_tfl_op_name(c->builtin_code), get_str(j, "builtin_code"), where, "builtin_code");
+        expect_name(rip_tfl_op_name(c->builtin_code), jn_str(j, "builtin_code"), where, "builtin_code");
         cr_expect_eq(c->builtin, c->builtin_code > dep ? c->builtin_code : dep, "%s: the larger code", where);
-        cr_expect_eq(c->version, get_int(j, "version"), "%s: version", where);
+        cr_expect_eq(c->version, jn_int(j, "version"), "%s: version", where);
         const char *custom = opt_str(j, "custom_code");
         cr_expect_str_eq(c->custom_code ? c->custom_code : "", custom, "%s: custom_code", where);
         cr_expect_eq(c->custom_code != NULL, jm_get(j, "custom_code") != NULL, "%s: custom_code present", where);
     }
 
-    const jm *buffers = get(root, "buffers");
+    const jm *buffers = jn_get(root, "buffers");
     cr_assert_eq(m.n_buffers, buffers->n, "%s: buffers", base);
     for (size_t i = 0; i < m.n_buffers; i++) {
         const jm *data = jm_get(&buffers->items[i], "data");
         cr_expect_eq(m.buffers[i].size, data ? data->n : 0, "%s: buffer %zu size", base, i);
         for (size_t k = 0; data && k < data->n && k < m.buffers[i].size; k += 97)   /* a sample of the bytes */
             cr_expect_eq(m.buffers[i].data[k], data->items[k].i, "%s: buffer %zu byte %zu", base, i, k);
-        cr_expect_eq(get_int(&buffers->items[i], "offset"), 0, "%s: buffer %zu offset", base, i);
+        cr_expect_eq(jn_int(&buffers->items[i], "offset"), 0, "%s: buffer %zu offset", base, i);
     }
 
     const jm *md = jm_get(root, "metadata");
     cr_assert_eq(m.n_metadata, md ? md->n : 0, "%s: metadata", base);
     for (size_t i = 0; i < m.n_metadata; i++) {
         cr_expect_str_eq(m.metadata[i].name, opt_str(&md->items[i], "name"), "%s: metadata %zu", base, i);
-        cr_expect_eq(m.metadata[i].buffer, (uint32_t)get_int(&md->items[i], "buffer"), "%s: metadata %zu", base, i);
+        cr_expect_eq(m.metadata[i].buffer, (uint32_t)jn_int(&md->items[i], "buffer"), "%s: metadata %zu", base, i);
     }
     const jm *sigs = jm_get(root, "signature_defs");
     cr_expect_eq(m.n_signature_defs, sigs ? sigs->n : 0, "%s: signature_defs", base);
 
-    const jm *sgs = get(root, "subgraphs");
+    const jm *sgs = jn_get(root, "subgraphs");
     cr_assert_eq(m.n_subgraphs, sgs->n, "%s: subgraphs", base);
     for (size_t s = 0; s < m.n_subgraphs; s++) {
         const rip_tfl_subgraph *sg = &m.subgraphs[s];
@@ -462,7 +434,7 @@ static void compare_with_flatc(const char *path)
         cr_expect_str_eq(sg->name, opt_str(j, "name"), "%s: name", where);
         expect_ints(j, "inputs", sg->inputs, sg->n_inputs, where);
         expect_ints(j, "outputs", sg->outputs, sg->n_outputs, where);
-        const jm *ts = get(j, "tensors"), *ops = get(j, "operators");
+        const jm *ts = jn_get(j, "tensors"), *ops = jn_get(j, "operators");
         cr_assert_eq(sg->n_tensors, ts->n, "%s: tensors", where);
         cr_assert_eq(sg->n_operators, ops->n, "%s: operators", where);
         for (size_t i = 0; i < sg->n_tensors; i++) {
@@ -1522,15 +1494,15 @@ Test(tflite, the_command_line)
     char err[160];
     jm *j = jm_parse(r->out, strlen(r->out), err, sizeof err);
     cr_assert_not_null(j, "--json is not JSON: %s", err);
-    cr_expect(get_bool(j, "checked"));
-    const jm *sg = &get(j, "subgraphs")->items[0];
-    const jm *op = &get(sg, "operators")->items[0];
-    cr_expect_str_eq(get_str(op, "op"), "CONV_2D");
-    cr_expect_str_eq(get_str(get(op, "options"), "fused_activation_function"), "RELU6");
-    cr_expect_eq(get_int(get(op, "options"), "dilation_h_factor"), 1);
-    const jm *w = &get(sg, "tensors")->items[1];
-    cr_expect_eq(get(get(w, "quantization"), "scale")->items[2].num, 0.0625);
-    cr_expect_eq(get_int(w, "constant_bytes"), 54);
+    cr_expect(jn_bool(j, "checked"));
+    const jm *sg = &jn_get(j, "subgraphs")->items[0];
+    const jm *op = &jn_get(sg, "operators")->items[0];
+    cr_expect_str_eq(jn_str(op, "op"), "CONV_2D");
+    cr_expect_str_eq(jn_str(jn_get(op, "options"), "fused_activation_function"), "RELU6");
+    cr_expect_eq(jn_int(jn_get(op, "options"), "dilation_h_factor"), 1);
+    const jm *w = &jn_get(sg, "tensors")->items[1];
+    cr_expect_eq(jn_get(jn_get(w, "quantization"), "scale")->items[2].num, 0.0625);
+    cr_expect_eq(jn_int(w, "constant_bytes"), 54);
     jm_free(j);
     r = RUN("model", p);
     cr_expect_eq(r->status, 0, "%s", r->err);

@@ -794,6 +794,63 @@ Test(milp, table7_vgg16_needs_one_shift)
     rip_problem_free(&p);
 }
 
+/* ---- reproducible runs (issue 22 item 5): budgets, not the clock ---- */
+
+/* A reproducible run's plan is a function of the problem alone: with a
+** generous safety net and with none, the same offsets, in-place set and
+** shifts, on graphs whose start misses the bound (so the neighbourhood
+** search and CBC both run: VGG-16 needs three windows and a shift,
+** EfficientNetV2-B1 a window from the stem). */
+Test(milp, reproducible_plan_does_not_depend_on_the_time_limit)
+{
+    static const char *const graphs[] = {"firmware/models/keras/graphs/VGG16.csv",
+                                         "firmware/models/keras/graphs/EfficientNetV2B1.csv"};
+    for (size_t g = 0; g < sizeof graphs / sizeof graphs[0]; g++) {
+        rip_problem p;
+        load_graph(graphs[g], true, true, &p);
+        rip_plan_opts a = {.seed = 1, .reproducible = true}, b = {.seed = 1, .time_limit = 150, .reproducible = true};
+        rip_plan *pa = run(&p, "milp", &a, false), *pb = run(&p, "milp", &b, false);
+        cr_expect(pa->optimal && pb->optimal, "%s: both proven", graphs[g]);
+        cr_expect_eq(pa->peak, pb->peak, "%s", graphs[g]);
+        cr_expect_eq(memcmp(pa->offset, pb->offset, p.n * sizeof *pa->offset), 0, "%s: offsets differ", graphs[g]);
+        for (size_t k = 0; k < p.n_cand; k++) {
+            cr_expect_eq(pa->in_place[k], pb->in_place[k], "%s: candidate %zu", graphs[g], k);
+            cr_expect_eq(pa->shift[k], pb->shift[k], "%s: candidate %zu", graphs[g], k);
+        }
+        rip_plan_free(pa);
+        rip_plan_free(pb);
+        rip_problem_free(&p);
+    }
+}
+
+/* The safety net of a reproducible run is a failure, never a plan the
+** clock chose: 300 random tensors in 2 ms cannot be planned, and the
+** call says that the time limit ran out. */
+Test(milp, reproducible_run_stopped_by_the_clock_fails)
+{
+    enum { N = 300 };
+    hand_tensor t[N];
+    uint64_t x = 11;
+    for (int i = 0; i < N; i++) {
+        x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+        int64_t first = (int64_t)((x >> 33) % 100);
+        x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+        t[i] = (hand_tensor){first, first + (int64_t)((x >> 33) % 60), 1 + (int64_t)((x >> 40) % 5000)};
+    }
+    rip_problem p;
+    hand_problem(&p, t, N, 1);
+    rip_plan_opts o = {.time_limit = 0.002, .reproducible = true};
+    const rip_strategy *s = rip_strategy_by_name("milp");
+    rip_plan *plan = rip_plan_new(&p, "milp");
+    cr_assert(s && plan);
+    char err[RIP_ERR_LEN] = "";
+    rip_status rc = rip_strategy_run(s, &p, &o, plan, err);
+    cr_expect_eq(rc, RIP_S_FAILED, "status %d: %s", rc, err);
+    cr_expect_not_null(strstr(err, "time limit"), "%s", err);
+    rip_plan_free(plan);
+    rip_problem_free(&p);
+}
+
 /* ---- the MILP module: loaded only when a plan needs it (issue 11) ---- */
 
 /* Is a library whose path contains name mapped in this process? */

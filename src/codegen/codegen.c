@@ -110,7 +110,7 @@ rip_status rip_cg_plan(const char *path, rip_cg_plan_kind k, rip_graph *g, rip_p
         return s;
     const char *strategy = k == RIP_CG_RIP ? "milp" : "tinyengine";
     rip_graph_opts go = {.rip = k == RIP_CG_RIP, .inplace_depthwise = true, .sigma_taps = false, .align = 4};
-    rip_plan_opts po = {.seed = 1, .time_limit = 120};
+    rip_plan_opts po = {.seed = 1, .time_limit = 120, .reproducible = true};
     char why[RIP_ERR_LEN];
     const rip_strategy *st = rip_strategy_by_name(strategy);
     if ((s = rip_cg_check_graph(g, path, err)) != RIP_OK || (s = rip_problem_from_graph(g, &go, p, err)) != RIP_OK)

@@ -86,7 +86,9 @@
 ** no plan's peak lies between two).  The plan is
 ** proven optimal when lo reaches the best peak (or the best peak is the
 ** lower bound).  opts.time_limit > 0 stops the search; minimizing then
-** returns the best plan so far (optimal = false).
+** returns the best plan so far (optimal = false).  opts.node_limit > 0
+** stops minimizing after the first probe that passes that many nodes in
+** all: the same result on any machine, where a time limit is not.
 **
 ** Returns RIP_OK, or RIP_S_FAILED when a capacity cannot be met (err says
 ** whether that was proven or the time ran out; the best plan found is
@@ -551,6 +553,8 @@ int rip_strategy_exact(const rip_problem *p, const rip_plan_opts *o, rip_plan *o
                     break;
                 soft = t + g;
             }
+            if (o->node_limit > 0 && s.nodes >= o->node_limit)
+                break;   /* the node budget: the same stop on any machine */
         }
         complete = lo >= s.best_peak;
     }

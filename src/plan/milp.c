@@ -91,6 +91,17 @@
 ** bound.  Without a limit the search gets 120 s and CBC has none.
 ** opts.verbose shows CBC's log.
 **
+** Reproducible runs.  With opts.reproducible (every committed result: Tab.
+** 3 and 7, Fig. 1, claims, codegen) no phase looks at the clock: the
+** start heuristics run on their iteration and node budgets (hill-climb's
+** own, exact MILP_EXACT_START_NODES), the neighbourhood search on
+** MILP_LNS_WINDOWS windows of MILP_LNS_WINDOW_NODES CBC nodes, CBC on the
+** whole program to its end (single-threaded CBC is deterministic), so the
+** plan is the same on a fast machine and on a busy one.  opts.time_limit
+** is then a safety net only: when it stops any phase the call fails
+** (RIP_S_FAILED) instead of returning a plan that another machine would
+** not find.
+**
 ** Failures are not timeouts.  Every CBC run, with a limit or without,
 ** happens in a child process (milp_run.c): CBC's operator new throws
 ** std::bad_alloc when memory runs out, which no C caller can catch, so in
@@ -127,6 +138,15 @@
 #include "strategies.h"
 
 #define MILP_SHIFT_C 1e-4
+
+/* The budgets of a reproducible run (opts.reproducible), in place of the
+** clock: the exact start's search nodes, the neighbourhood search's
+** windows and each window's CBC nodes.  On the Tab. 3 and Tab. 7 graphs
+** the exact start ends within 1e6 nodes and a window within a few
+** hundred CBC nodes; the search needs at most 7 windows per graph. */
+#define MILP_EXACT_START_NODES 4000000ULL
+#define MILP_LNS_WINDOWS 256
+#define MILP_LNS_WINDOW_NODES 20000
 
 typedef struct mp_pair {
     int a, b;          /* a < b */
@@ -389,13 +409,16 @@ static double mp_objective(const rip_problem *p, const rip_plan *pl)
 ** Run the start heuristics; the best checked, compacted plan goes to best.
 ** Each time-limited heuristic gets its share, at most what remains before
 ** the deadline (0: none); once it has passed, only naive (linear time)
-** still runs, and only if no plan was found yet.  A heuristic that finds
+** still runs, and only if no plan was found yet.  Under opts.reproducible
+** no heuristic looks at the clock (hill-climb runs its iteration budget,
+** exact MILP_EXACT_START_NODES nodes) and *clocked is set when the
+** deadline passed over a heuristic all the same.  A heuristic that finds
 ** no plan is passed over, one that runs out of memory is not: RIP_S_NOMEM,
 ** like running out here (a start missed for want of memory would make a
 ** worse plan look like the solver's result).
 */
 static rip_status mp_start(const mp *m, const rip_plan_opts *o, double deadline, rip_plan *best, char *src,
-                           size_t srclen, char err[RIP_ERR_LEN])
+                           size_t srclen, bool *clocked, char err[RIP_ERR_LEN])
 {
     static const char *const names[] = {"tinyengine", "greedy-size", "hill-climb", "exact", "naive"};
     const rip_problem *p = m->p;
@@ -416,8 +439,10 @@ static rip_status mp_start(const mp *m, const rip_plan_opts *o, double deadline,
         if (exact && p->n_cand > 0)
             continue;   /* the exact search places raw buffers only */
         double left = deadline > 0 ? deadline - mp_now() : 0;
-        if (deadline > 0 && left <= 0 && (have || !naive))
+        if (deadline > 0 && left <= 0 && (have || !naive)) {
+            *clocked = true;
             continue;   /* time is up */
+        }
         rip_plan *pl = rip_plan_new(p, names[h]);
         if (!pl) {
             free(below);
@@ -434,6 +459,10 @@ static rip_status mp_start(const mp *m, const rip_plan_opts *o, double deadline,
             ho.time_limit = o->time_limit > 0 && o->time_limit / 4 < 30 ? o->time_limit / 4 : 30;
         if (deadline > 0 && left < ho.time_limit)
             ho.time_limit = left > 0.001 ? left : 0.001;
+        if (o->reproducible) {
+            ho.time_limit = 0;
+            ho.node_limit = exact ? MILP_EXACT_START_NODES : 0;
+        }
         char herr[RIP_ERR_LEN];
         int hs = st->run(p, &ho, pl, herr), cs = 0;   /* cs: mp_compact's, or -1 when the check ran out */
         if (hs == 0 && !pl->bound_only) {
@@ -1032,18 +1061,19 @@ static void mp_copy_plan(const rip_problem *p, rip_plan *dst, const rip_plan *sr
 
 /*
 ** Solve mm with CBC in a child process (milp_run.c): CBC's log under
-** verbose, its own time limit seconds (0: none), the child stopped at
-** deadline (0: none).  rip_milp_run's contract: RIP_OK with r->finished
-** false for a timeout; a failed solver is an error, never a timeout.
+** verbose, its own time limit seconds (0: none) and node limit max_nodes
+** (0: none), the child stopped at deadline (0: none).  rip_milp_run's
+** contract: RIP_OK with r->finished false for a timeout; a failed solver
+** is an error, never a timeout.
 */
-static rip_status mp_solve(const mp_model *mm, bool verbose, double seconds, double deadline, rip_milp_answer *r,
-                           char err[RIP_ERR_LEN])
+static rip_status mp_solve(const mp_model *mm, bool verbose, double seconds, int max_nodes, double deadline,
+                           rip_milp_answer *r, char err[RIP_ERR_LEN])
 {
     const rip_milp_program pg = {
         .ncol = mm->ncol, .nrow = mm->nrow, .clb = mm->clb, .cub = mm->cub, .cobj = mm->cobj, .cint = mm->cint,
         .rlo = mm->rlo, .rhi = mm->rhi, .start = mm->mstart, .index = mm->mindex, .value = mm->mvalue,
         .nstart = mm->nstart, .start_idx = mm->start_idx, .start_val = mm->start_val, .name = mm->name,
-        .verbose = verbose, .seconds = seconds,
+        .verbose = verbose, .seconds = seconds, .max_nodes = max_nodes,
     };
     return rip_milp_run(&pg, deadline, r, err);
 }
@@ -1089,10 +1119,15 @@ static int64_t mp_index(const int64_t *pts, int64_t n, int64_t v)
 ** least one tensor from the peak, so the peak falls once none is left
 ** there.  A window that cannot improve is widened.  Stops at the lower
 ** bound, when the window covers every step, or at the deadline (a window
-** whose solver is stopped there gains nothing).  Returns RIP_OK, or with
-** err RIP_S_NOMEM (out of memory) or a failed solver's status (mp_solve).
+** whose solver is stopped there gains nothing).  Under opts.reproducible a
+** window's CBC has MILP_LNS_WINDOW_NODES nodes instead of 5 s, the search
+** MILP_LNS_WINDOWS windows, and the deadline (0: none) is only a safety
+** net: *clocked is set when it stopped a window or the search.  Returns
+** RIP_OK, or with err RIP_S_NOMEM (out of memory) or a failed solver's
+** status (mp_solve).
 */
-static rip_status mp_lns(const mp *m, const rip_plan_opts *o, rip_plan *cur, double deadline, char err[RIP_ERR_LEN])
+static rip_status mp_lns(const mp *m, const rip_plan_opts *o, rip_plan *cur, double deadline, bool *clocked,
+                         char err[RIP_ERR_LEN])
 {
     const rip_problem *p = m->p;
     /* time is compressed to the distinct lifetime ends, so a window of w
@@ -1127,7 +1162,13 @@ static rip_status mp_lns(const mp *m, const rip_plan_opts *o, rip_plan *cur, dou
     }
     int64_t w = 2;
     size_t tried = 0;
-    while (cur->peak > cur->lower_bound && mp_now() < deadline) {
+    for (int windows = 0; cur->peak > cur->lower_bound; windows++) {
+        if (deadline > 0 && mp_now() >= deadline) {
+            *clocked = true;
+            break;
+        }
+        if (o->reproducible && windows >= MILP_LNS_WINDOWS)
+            break;
         size_t nh = 0;
         for (size_t t = 0; t < p->n; t++)
             if (mp_top(m, cur, (int)t) >= cur->peak)
@@ -1157,10 +1198,14 @@ static rip_status mp_lns(const mp *m, const rip_plan_opts *o, rip_plan *cur, dou
             oom = true;
             goto out;
         }
-        /* a window gets at most 5 s; the child is stopped at the deadline */
+        /* a window gets at most 5 s (reproducible: its node budget); the
+        ** child is stopped at the deadline */
         double left = 0.8 * (deadline - mp_now());
+        double secs = o->reproducible ? 0 : left < 5 ? (left > 0.01 ? left : 0.01) : 5;
         rip_milp_answer ans;
-        rc = mp_solve(&mm, false, left < 5 ? (left > 0.01 ? left : 0.01) : 5, deadline, &ans, err);
+        rc = mp_solve(&mm, false, secs, o->reproducible ? MILP_LNS_WINDOW_NODES : 0, deadline, &ans, err);
+        if (rc == RIP_OK && !ans.finished)
+            *clocked = true;
         char cerr[RIP_ERR_LEN];
         int ex = rc == RIP_OK && ans.sol ? mp_extract(m, &mm, cur, ans.sol, cand, cerr) : 1;
         bool kept = false;
@@ -1265,6 +1310,7 @@ static int milp_solve(const rip_problem *p, const rip_plan_opts *o, rip_plan *ou
     rip_milp_answer res = {0};
     rip_plan *cand = NULL;
     char start_src[32] = "";
+    bool clocked = false;   /* the clock stopped a phase (an error under opts.reproducible) */
     int init = mp_init(&m, p, deadline);
     if (init < 0 || !(cand = rip_plan_new(p, "milp"))) {
         rc = RIP_S_NOMEM;
@@ -1274,18 +1320,20 @@ static int milp_solve(const rip_problem *p, const rip_plan_opts *o, rip_plan *ou
     if (init > 0) {
         /* time ran out listing the pairs alive together: the plan of the
         ** only heuristic that needs no time, not proven */
+        clocked = true;
         rc = mp_fallback(p, o, out, err);
         goto done;
     }
-    rc = mp_start(&m, o, deadline, out, start_src, sizeof start_src, err);
+    rc = mp_start(&m, o, deadline, out, start_src, sizeof start_src, &clocked, err);
     if (rc)
         goto done;
 
-    /* improve the start where it misses the bound: at most half the limit */
+    /* improve the start where it misses the bound: at most half the limit
+    ** (reproducible: its budget of windows, the deadline a safety net) */
     if (out->peak > out->lower_bound && (deadline == 0 || mp_now() < deadline)) {
-        double lns_end = o->time_limit > 0 ? t0 + 0.5 * o->time_limit : t0 + 120;
+        double lns_end = o->reproducible ? deadline : o->time_limit > 0 ? t0 + 0.5 * o->time_limit : t0 + 120;
         int64_t before = out->peak;
-        if ((rc = mp_lns(&m, o, out, lns_end, err)) != RIP_OK)
+        if ((rc = mp_lns(&m, o, out, lns_end, &clocked, err)) != RIP_OK)
             goto done;
         if (out->peak < before)
             snprintf(start_src + strlen(start_src), sizeof start_src - strlen(start_src), "+lns");
@@ -1309,13 +1357,18 @@ static int milp_solve(const rip_problem *p, const rip_plan_opts *o, rip_plan *ou
                 p->n_cand, (long long)m.U, mm.ncol, mm.nbin, mm.nrow, 3 * p->n * (p->n - 1) / 2 + 2 * p->n_cand,
                 start_src, (long long)out->peak, (long long)out->lower_bound);
     if (deadline > 0 && left <= 0.01) {
+        clocked = true;
         if (o->verbose)
             fprintf(stderr, "milp: the time limit is used up; CBC not run, the start plan stands\n");
     } else {
         /* CBC's own limit ends it gracefully (it overruns a little); the
-        ** deadline stops it where it does not look at the clock */
-        if ((rc = mp_solve(&mm, o->verbose, deadline > 0 ? 0.9 * left : 0, deadline, &res, err)) != RIP_OK)
+        ** deadline stops it where it does not look at the clock.  A
+        ** reproducible run gives CBC no limit: it ends on its own, or the
+        ** deadline stops it as a failure */
+        double secs = deadline > 0 && !o->reproducible ? 0.9 * left : 0;
+        if ((rc = mp_solve(&mm, o->verbose, secs, 0, deadline, &res, err)) != RIP_OK)
             goto done;
+        clocked |= !res.finished;
     }
     bool used_cbc = false;
     if (res.sol) {
@@ -1342,6 +1395,12 @@ static int milp_solve(const rip_problem *p, const rip_plan_opts *o, rip_plan *ou
         fprintf(stderr, "milp: CBC stopped at the time limit; peak %lld (start plan)\n", (long long)out->peak);
 
 done:
+    if (rc == RIP_OK && clocked && o->reproducible) {
+        rc = RIP_S_FAILED;
+        snprintf(err, RIP_ERR_LEN,
+                 "strategy milp: the time limit of %g s ran out before the search ended; a plan cut short by "
+                 "the clock would depend on the machine's speed (raise the time limit)", o->time_limit);
+    }
     free(res.sol);
     mp_model_free(&mm);
     rip_plan_free(cand);

@@ -162,8 +162,9 @@ static pid_t mr_fork(void)
 }
 
 /* CBC's parameters: its log (verbose), its own time limit (seconds, wall
-** clock; 0: none) and the optimality gaps. */
-static void mr_cbc_params(Cbc_Model *cbc, bool verbose, double seconds)
+** clock; 0: none), its node limit (max_nodes; 0: none) and the
+** optimality gaps. */
+static void mr_cbc_params(Cbc_Model *cbc, bool verbose, double seconds, int max_nodes)
 {
     Cbc_setLogLevel(cbc, verbose ? 1 : 0);
     /* CBC 2.10.8 crashes (SIGSEGV in CglPreProcess::postProcess) on some of
@@ -175,6 +176,8 @@ static void mr_cbc_params(Cbc_Model *cbc, bool verbose, double seconds)
         Cbc_setParameter(cbc, "timeMode", "elapsed");   /* wall clock, as opts.time_limit */
         Cbc_setMaximumSeconds(cbc, seconds);
     }
+    if (max_nodes > 0)
+        Cbc_setMaximumNodes(cbc, max_nodes);
     Cbc_setAllowableGap(cbc, 1e-7);
     Cbc_setAllowableFractionGap(cbc, 0.0);
 }
@@ -202,7 +205,7 @@ static _Noreturn void mr_child(const rip_milp_program *pg, int fd, int efd)
     Cbc_setObjSense(cbc, 1);
     Cbc_setProblemName(cbc, pg->name);
     Cbc_setMIPStartI(cbc, pg->nstart, pg->start_idx, pg->start_val);
-    mr_cbc_params(cbc, pg->verbose, pg->seconds);
+    mr_cbc_params(cbc, pg->verbose, pg->seconds, pg->max_nodes);
     Cbc_solve(cbc);
     const double *sol = Cbc_bestSolution(cbc);
     mr_head h;

@@ -37,6 +37,7 @@ typedef struct rip_milp_program {
     const char *name;                 /* the problem's name, for CBC's log */
     bool verbose;                     /* CBC's log on stdout */
     double seconds;                   /* CBC's own time limit (wall clock); 0: none */
+    int max_nodes;                    /* CBC's branch-and-bound node limit; 0: none */
 } rip_milp_program;
 
 /* What CBC returned. */

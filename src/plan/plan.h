@@ -172,6 +172,12 @@ typedef struct rip_plan_opts {
     uint64_t seed;              /* hill-climb */
     double time_limit;          /* seconds, milp / exact; <= 0: none */
     int64_t capacity;           /* exact: a feasible plan within this many bytes is enough; 0: minimize */
+    uint64_t node_limit;        /* exact: minimizing stops after the probe that passes this many
+                                   search nodes (0: none); the best plan so far, not proven */
+    bool reproducible;          /* milp: every phase runs on a budget of iterations or nodes, never on
+                                   the clock, so the plan is the same on a fast or a busy machine;
+                                   time_limit is then only a safety net, and its expiry is an error
+                                   (RIP_S_FAILED), never a different plan */
     bool verbose;
 } rip_plan_opts;
 

@@ -217,7 +217,7 @@ static const struct {
 static rip_status plan_peak(const char *path, bool rip, bool dw, const char *strategy, int64_t *peak,
                             int64_t *n_tensors, int64_t *used, int64_t *shifts, char err[RIP_ERR_LEN])
 {
-    rip_plan_opts po = {.seed = 1, .time_limit = 150};
+    rip_plan_opts po = {.seed = 1, .time_limit = 150, .reproducible = true};
     rip_problem p;
     rip_plan *plan = NULL;
     rip_status s = rip_plan_graph_file(path, rip, dw, strategy, &po, &p, &plan, err);

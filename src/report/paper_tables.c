@@ -169,7 +169,7 @@ rip_status rip_table7_write(FILE *o, const char *dir, double time_limit, bool wi
         rip_status bstatus = count_branches(path, &ops, &res, err);
         if (bstatus != RIP_OK)
             return bstatus;
-        rip_plan_opts po = {.seed = 1, .time_limit = time_limit};
+        rip_plan_opts po = {.seed = 1, .time_limit = time_limit, .reproducible = true};
         rip_problem pd, pr;
         rip_plan *dual = NULL, *rip = NULL;
         char what[160];
@@ -276,7 +276,7 @@ rip_status rip_fig1_write(FILE *f, const char *dir, char err[RIP_ERR_LEN])
     for (int k = 0; k < 3; k++) {
         rip_problem p;
         rip_plan *plan = NULL;
-        rip_plan_opts po = {.seed = 1, .time_limit = 120};
+        rip_plan_opts po = {.seed = 1, .time_limit = 120, .reproducible = true};
         if ((status = rip_plan_graph_file(path, series[k].rip, series[k].dw, "milp", &po, &p, &plan, err)) != 0)
             goto done;
         use[k] = usage_per_step(&p, plan);

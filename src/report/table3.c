@@ -125,7 +125,7 @@ static int64_t peak_of(const char *dir, const char *file, bool rip, const char *
     snprintf(path, sizeof path, "%s/mcunet/%s.csv", dir, file);
     rip_problem p;
     rip_plan *plan = NULL;
-    rip_plan_opts po = {.seed = 1, .time_limit = 120};
+    rip_plan_opts po = {.seed = 1, .time_limit = 120, .reproducible = true};
     if ((*status = rip_plan_graph_file(path, rip, true, strategy, &po, &p, &plan, err)) != RIP_OK)
         return -1;
     int64_t peak = plan->peak;

@@ -66,7 +66,8 @@ typedef struct ref_conv {
     int in_zp, out_zp, act_min, act_max;  /* zero points, not offsets */
 } ref_conv;
 
-/* Convolution; filter OHWI; depthwise when dw (then cin == cout, filter [k_h][k_w][c]). */
+/* Convolution; filter OHWI; depthwise when dw (then cout = m * cin, filter
+** [k_h][k_w][cout], output channel o from input channel o / m). */
 static inline bool ref_conv2d(const ref_conv *g, bool dw, const int8_t *in, const int8_t *f, const int32_t *bias,
                               const int32_t *mult, const int32_t *shift, int8_t *out)
 {
@@ -81,7 +82,7 @@ static inline bool ref_conv2d(const ref_conv *g, bool dw, const int8_t *in, cons
                         if (y < 0 || y >= g->h_in || x < 0 || x >= g->w_in)
                             continue;
                         for (int i = 0; i < g->cin; i++) {
-                            if (dw && i != o)
+                            if (dw && i != o / (g->cout / g->cin))   /* depthwise: channel o reads input o / m */
                                 continue;
                             const int64_t v = (int64_t)in[(y * g->w_in + x) * g->cin + i] - g->in_zp;
                             const int64_t w = dw ? f[(a * g->k_w + b) * g->cout + o]

@@ -2,9 +2,9 @@
 ** test_cmsis_peer.c — ripsim's int8 kernels (firmware/kernels/, dual-buffer
 ** mode) against CMSIS-NN v7's int8 kernels, bit for bit, on seeded random
 ** layers of every kernel type CMSIS-NN supports: convolution (dilation 1,
-** and 2-3 as an extra), pointwise 1x1, depthwise (multiplier 1), average
-** and max pooling, elementwise add, fully connected (per tensor and per
-** channel).  CMSIS-NN is linked from the tree named by the meson option
+** and 2-3 as an extra), pointwise 1x1, depthwise (multiplier 1, and 2-8),
+** average and max pooling, elementwise add, fully connected (per tensor and
+** per channel), softmax.  CMSIS-NN is linked from the tree named by the meson option
 ** cmsis_nn_path (tests/meson.build); it is never copied into ripsim.
 **
 ** Every layer also runs through a third, independent computation written
@@ -32,12 +32,16 @@
 #include "arm_nnfunctions.h"
 
 #include "pcg32.h"
+#include "rk_prepare.h"
 #include "rk_add.h"
 #include "rk_conv2d.h"
 #include "rk_depthwise.h"
 #include "rk_fully_connected.h"
 #include "rk_pool.h"
+#include "rk_softmax.h"
 #include "rk_types.h"
+
+#include "ref_softmax.h"
 
 #define SEED 20261130u
 #define N_LAYERS 1000    /* per kernel type: the issue asks for at least 1,000 */
@@ -227,7 +231,7 @@ static int8_t tfl_clamp(int32_t v, int32_t lo, int32_t hi)
 typedef struct tally {
     const char *kind;
     long layers, bytes, clamped, mismatched_layers, ref_disagree, cmsis_refused;
-    long path[4];
+    long path[5];
 } tally;
 
 /*
@@ -308,13 +312,13 @@ static void conv_desc(const conv_case *L, char *buf, size_t len)
 ** p = 0 (the shape of CMSIS-NN's 1x1 paths).
 */
 static void conv_draw(rip_pcg32 *g, conv_case *L, bool depthwise, bool pointwise, int32_t cmax, int32_t hmax,
-                      int32_t kmax, int32_t smax, int32_t dmin, int32_t dmax)
+                      int32_t kmax, int32_t smax, int32_t dmin, int32_t dmax, int32_t mmax)
 {
     memset(L, 0, sizeof *L);
     L->depthwise = depthwise;
     for (;;) {
         L->cin = rnd(g, 1, cmax);
-        L->cout = depthwise ? L->cin : rnd(g, 1, cmax);
+        L->cout = depthwise ? L->cin * (mmax > 1 ? rnd(g, 2, mmax) : 1) : rnd(g, 1, cmax);
         L->y.in = rnd(g, 1, hmax);
         L->x.in = chance(g, 70) ? L->y.in : rnd(g, 1, hmax);
         if (chance(g, 10))
@@ -370,7 +374,8 @@ static void conv_free(conv_case *L)
     free(L->shift);
 }
 
-/* TFLite reference conv / depthwise (multiplier 1): pad taps contribute 0. */
+/* TFLite reference conv / depthwise (output channel oc reads input channel
+** oc / m for depth multiplier m = cout / cin): pad taps contribute 0. */
 static void tfl_conv(const conv_case *L, int8_t *out)
 {
     for (int32_t r = 0; r < L->y.out; r++)
@@ -385,7 +390,7 @@ static void tfl_conv(const conv_case *L, int8_t *out)
                             continue;
                         const int8_t *px = L->input + ((size_t)iy * (size_t)L->x.in + (size_t)ix) * (size_t)L->cin;
                         if (L->depthwise) {
-                            acc += (px[oc] + L->in_off) * L->filter[((size_t)a * (size_t)L->x.k + (size_t)b) *
+                            acc += (px[oc / (L->cout / L->cin)] + L->in_off) * L->filter[((size_t)a * (size_t)L->x.k + (size_t)b) *
                                                                         (size_t)L->cout + (size_t)oc];
                         } else {
                             const int8_t *f = L->filter + (((size_t)oc * (size_t)L->y.k + (size_t)a) * (size_t)L->x.k +
@@ -443,6 +448,8 @@ static int conv_path(const conv_case *L)
 /* Which CMSIS-NN depthwise path the wrapper takes on the host (no DSP/MVE). */
 static int dw_path(const conv_case *L)
 {
+    if (L->cout != L->cin)                               /* multiplier: arm_depthwise_conv_s8 */
+        return (L->cout / L->cin) % 4 == 0 && L->y.d == 1 && L->x.d == 1 ? 3 : 2;   /* mult-4 path, generic */
     if (L->y.d == 1 && L->x.d == 1) {
         if (L->y.k == 3 && L->x.k == 3 && L->y.p_lo <= 1 && L->x.p_lo <= 1)
             return 0;                                    /* 3x3 */
@@ -465,7 +472,8 @@ static arm_cmsis_nn_status cmsis_conv(const conv_case *L, bool via_wrapper, int8
     arm_cmsis_nn_status st;
     cmsis_nn_context ctx = {.buf = NULL, .size = 0};
     if (L->depthwise) {
-        cmsis_nn_dw_conv_params dp = {.input_offset = L->in_off, .output_offset = L->out_off, .ch_mult = 1,
+        cmsis_nn_dw_conv_params dp = {.input_offset = L->in_off, .output_offset = L->out_off,
+                                      .ch_mult = L->cout / L->cin,
                                       .stride = stride, .padding = pad, .dilation = dil, .activation = act};
         cmsis_nn_dims fd = {.n = 1, .h = L->y.k, .w = L->x.k, .c = L->cout};
         ctx.size = arm_depthwise_conv_wrapper_s8_get_buffer_size(&dp, &id, &fd, &od);
@@ -492,6 +500,7 @@ typedef struct conv_spec {
     bool depthwise, pointwise;
     int32_t cmax, hmax, kmax, smax, dmin, dmax;
     uint64_t stream;
+    int32_t mmax;   /* depthwise: largest depth multiplier drawn (0, 1: multiplier 1 only) */
 } conv_spec;
 
 static void run_conv_kind(const conv_spec *sp)
@@ -501,7 +510,8 @@ static void run_conv_kind(const conv_spec *sp)
     rip_pcg32_seed(&g, SEED, sp->stream);
     for (long i = 0; i < N_LAYERS; i++) {
         conv_case L;
-        conv_draw(&g, &L, sp->depthwise, sp->pointwise, sp->cmax, sp->hmax, sp->kmax, sp->smax, sp->dmin, sp->dmax);
+        conv_draw(&g, &L, sp->depthwise, sp->pointwise, sp->cmax, sp->hmax, sp->kmax, sp->smax, sp->dmin, sp->dmax,
+                  sp->mmax);
         char desc[512];
         conv_desc(&L, desc, sizeof desc);
         size_t n_out = (size_t)L.y.out * (size_t)L.x.out * (size_t)L.cout;
@@ -523,7 +533,7 @@ static void run_conv_kind(const conv_spec *sp)
             compare3(&t, i, desc, o_ours, o_wrap, o_ref, L.y.out, L.x.out, L.cout, L.act_lo, L.act_hi);
         }
         /* The generic kernel too, where the wrapper chose a specialized one. */
-        bool generic_differs = L.depthwise ? dw_path(&L) != 2 : conv_path(&L) != 3;
+        bool generic_differs = L.depthwise ? dw_path(&L) < 2 : conv_path(&L) != 3;
         if (generic_differs) {
             if (cmsis_conv(&L, false, o_gen) != ARM_CMSIS_NN_SUCCESS) {
                 printf("cmsis_peer: %s layer %ld: CMSIS-NN generic kernel refused %s\n", sp->kind, i, desc);
@@ -545,7 +555,10 @@ static void run_conv_kind(const conv_spec *sp)
         conv_free(&L);
     }
     char paths[160];
-    if (sp->depthwise)
+    if (sp->depthwise && sp->mmax > 1)
+        snprintf(paths, sizeof paths, "arm_depthwise_conv_s8 paths: multiplier %% 4 == 0 %ld, generic %ld", t.path[3],
+                 t.path[2]);
+    else if (sp->depthwise)
         snprintf(paths, sizeof paths, "CMSIS-NN wrapper paths: 3x3 %ld, opt %ld, generic %ld; every layer also through arm_depthwise_conv_s8",
                  t.path[0], t.path[1], t.path[2]);
     else
@@ -556,31 +569,39 @@ static void run_conv_kind(const conv_spec *sp)
 
 Test(cmsis_peer, conv, .timeout = 600)
 {
-    conv_spec sp = {"conv", false, false, 12, 12, 5, 3, 1, 1, 1};
+    conv_spec sp = {"conv", false, false, 12, 12, 5, 3, 1, 1, 1, 1};
     run_conv_kind(&sp);
 }
 
 Test(cmsis_peer, conv_dilated, .timeout = 600)
 {
-    conv_spec sp = {"conv dilation 2-3", false, false, 10, 14, 3, 2, 2, 3, 2};
+    conv_spec sp = {"conv dilation 2-3", false, false, 10, 14, 3, 2, 2, 3, 2, 1};
     run_conv_kind(&sp);
 }
 
 Test(cmsis_peer, pointwise, .timeout = 600)
 {
-    conv_spec sp = {"pointwise 1x1", false, true, 40, 10, 1, 2, 1, 1, 3};
+    conv_spec sp = {"pointwise 1x1", false, true, 40, 10, 1, 2, 1, 1, 3, 1};
     run_conv_kind(&sp);
 }
 
 Test(cmsis_peer, depthwise, .timeout = 600)
 {
-    conv_spec sp = {"depthwise", true, false, 24, 14, 5, 3, 1, 1, 4};
+    conv_spec sp = {"depthwise", true, false, 24, 14, 5, 3, 1, 1, 4, 1};
     run_conv_kind(&sp);
 }
 
 Test(cmsis_peer, depthwise_dilated, .timeout = 600)
 {
-    conv_spec sp = {"depthwise dilation 2-3", true, false, 16, 14, 3, 2, 2, 3, 5};
+    conv_spec sp = {"depthwise dilation 2-3", true, false, 16, 14, 3, 2, 2, 3, 5, 1};
+    run_conv_kind(&sp);
+}
+
+/* Depth multiplier 2-8 (micro_speech's DEPTHWISE_CONV_2D has 8), dilation
+** 1 or 2: CMSIS-NN's multiplier-of-4 path and its generic one. */
+Test(cmsis_peer, depthwise_multiplier, .timeout = 600)
+{
+    conv_spec sp = {"depthwise multiplier 2-8", true, false, 6, 14, 5, 3, 1, 2, 6, 8};
     run_conv_kind(&sp);
 }
 
@@ -972,4 +993,83 @@ Test(cmsis_peer, fully_connected, .timeout = 600)
 Test(cmsis_peer, fully_connected_per_channel, .timeout = 600)
 {
     run_fc_kind("fully connected per channel", true, 31);
+}
+
+/* ------------------------------------------------------------- softmax */
+
+/* Softmax rows (int8 -> int8, scale 1/256, zero point -128): parameters
+** mostly from a beta and an input scale through TFLM's Prepare
+** (rk_prepare_softmax), else raw; rows uniform, clustered, or a few peaks
+** over a low floor.  Rows whose sum of exps reaches 2^28 (where TFLM
+** aborts) are drawn again; ours refusing them is tested in
+** test_tflite_kernels.c. */
+Test(cmsis_peer, softmax, .timeout = 600)
+{
+    tally t = {.kind = "softmax"};
+    rip_pcg32 g;
+    rip_pcg32_seed(&g, SEED, 40);
+    long prepared = 0, entries_below_diff_min = 0;
+    for (long i = 0; i < N_LAYERS; i++) {
+        rk_softmax_params p;
+        bool from_scales = chance(&g, 70);
+        for (;;) {
+            if (from_scales) {
+                float beta = chance(&g, 80) ? 1.0f : (float)exp(rip_pcg32_below(&g, 1000) / 1000.0 * 3.0 - 1.5);
+                float scale = (float)exp(rip_pcg32_below(&g, 10000) / 10000.0 * 8.3 - 6.9);
+                if (rk_prepare_softmax(beta, scale, 1.0f / 256, -128, &p) == RK_OK)
+                    break;
+            } else {
+                p.input_multiplier = rnd(&g, 1 << 30, INT32_MAX);
+                p.input_left_shift = rnd(&g, 0, 30);
+                p.diff_min = -rnd(&g, 0, (int32_t)((31LL << 26) >> p.input_left_shift > 300
+                                                       ? 300 : (31LL << 26) >> p.input_left_shift));
+                break;
+            }
+        }
+        prepared += from_scales;
+        int32_t rows = rnd(&g, 1, 4), depth = chance(&g, 80) ? rnd(&g, 1, 40) : rnd(&g, 41, 300);
+        size_t n = (size_t)rows * (size_t)depth;
+        int8_t *in = xcalloc(n, 1), *o_ours = xcalloc(n, 1), *o_cm = xcalloc(n, 1), *o_ref = xcalloc(n, 1);
+        for (bool fits = false; !fits;) {
+            for (int32_t r = 0; r < rows; r++) {
+                int8_t *x = in + (size_t)r * (size_t)depth;
+                uint32_t kind = rip_pcg32_below(&g, 3);
+                int32_t c = rnd(&g, -100, 100), w = rnd(&g, 0, 27);
+                for (int32_t k = 0; k < depth; k++)
+                    x[k] = (int8_t)(kind == 0 ? rnd(&g, -128, 127) : kind == 1 ? rnd(&g, c - w, c + w)
+                                                                                : rnd(&g, -128, -60));
+                if (kind == 2)
+                    for (int32_t k = 0; k < 3; k++)
+                        x[rnd(&g, 0, depth - 1)] = (int8_t)rnd(&g, 40, 127);
+            }
+            fits = true;
+            for (int32_t r = 0; r < rows && fits; r++)
+                fits = ref_softmax_row(p.input_multiplier, p.input_left_shift, p.diff_min, depth,
+                                       in + (size_t)r * (size_t)depth, o_ref + (size_t)r * (size_t)depth);
+        }
+        for (int32_t r = 0; r < rows; r++) {
+            int mx = -128;
+            for (int32_t k = 0; k < depth; k++)
+                mx = in[(size_t)r * (size_t)depth + (size_t)k] > mx ? in[(size_t)r * (size_t)depth + (size_t)k] : mx;
+            for (int32_t k = 0; k < depth; k++)
+                entries_below_diff_min += in[(size_t)r * (size_t)depth + (size_t)k] - mx < p.diff_min;
+        }
+        char desc[192];
+        snprintf(desc, sizeof desc, "(softmax rows=%d depth=%d mult=%d left_shift=%d diff_min=%d)", rows, depth,
+                 p.input_multiplier, p.input_left_shift, p.diff_min);
+        memset(o_ours, 0x5a, n);
+        memset(o_cm, 0xa5, n);
+        cr_assert_eq(rk_softmax(&p, rows, depth, in, o_ours), RK_OK, "softmax layer %ld %s", i, desc);
+        arm_softmax_s8(in, rows, depth, p.input_multiplier, p.input_left_shift, p.diff_min, o_cm);
+        compare3(&t, i, desc, o_ours, o_cm, o_ref, rows, depth, 1, -128, 127);
+        t.layers++;
+        free(in);
+        free(o_ours);
+        free(o_cm);
+        free(o_ref);
+    }
+    char notes[128];
+    snprintf(notes, sizeof notes, "%ld with parameters from scales as TFLM's Prepare, %ld entries below diff_min",
+             prepared, entries_below_diff_min);
+    finish(&t, notes);
 }

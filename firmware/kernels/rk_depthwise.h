@@ -1,11 +1,14 @@
 /*
-** rk_depthwise.h — int8 depthwise convolution, depth multiplier 1 (TFLite
-** DepthwiseConvPerChannel), dual buffer.
+** rk_depthwise.h — int8 depthwise convolution, any depth multiplier
+** (TFLite's reference_integer_ops::DepthwiseConvPerChannel), dual buffer.
 **
 ** Geometry and quantization as rk_conv2d (rk_conv_params, per-channel
-** rk_quant, pad taps contribute nothing); out.c must equal in.c.  Filter
-** [k_h][k_w][c] (TFLite's 1HWC): filter[(a * k_w + b) * c + ch].  bias one
-** int32 per channel or NULL.
+** rk_quant along the output channels, pad taps contribute nothing).  The
+** depth multiplier is m = out.c / in.c: out.c must be a multiple of in.c,
+** and output channel oc = ic * m + j reads input channel ic = oc / m
+** (m = 1: out.c = in.c).  Filter [k_h][k_w][out.c] (TFLite's 1HWC):
+** filter[(a * k_w + b) * out.c + oc].  bias one int32 per output channel
+** or NULL.
 **
 ** Aliasing: input and output must not overlap (for the in-place variant see
 ** rk_depthwise_inplace.h); filter, bias, q only read.

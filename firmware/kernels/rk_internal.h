@@ -29,6 +29,23 @@ static inline bool rk_dims_ok(rk_dims d)
     return d.h >= 1 && d.w >= 1 && d.c >= 1 && (int64_t)d.h * d.w * d.c <= RK_MAX_SCALARS;
 }
 
+/* The element count of a shape, or -1 when its rank is outside
+** [1, RK_MAX_RANK], an extent is below 1 or the count reaches 2^31. */
+static inline int64_t rk_shape_count(rk_shape s)
+{
+    if (s.rank < 1 || s.rank > RK_MAX_RANK)
+        return -1;
+    int64_t n = 1;
+    for (int32_t i = 0; i < s.rank; i++) {
+        if (s.d[i] < 1)
+            return -1;
+        n *= s.d[i];
+        if (n > RK_MAX_SCALARS)
+            return -1;
+    }
+    return n;
+}
+
 /* Output extent of one axis, or -1 when the dilated kernel does not fit. */
 static inline int64_t rk_out_extent(int64_t n, int64_t k, int64_t s, int64_t d, int64_t lo, int64_t hi)
 {

@@ -28,6 +28,12 @@ typedef enum rk_status {
 typedef struct rk_dims { int32_t h, w, c; } rk_dims;   /* NHWC, batch 1 */
 typedef struct rk_act { int32_t min, max; } rk_act;     /* clamp, within [-128, 127], min <= max */
 
+/* An n-d tensor shape for the kernels that take TFLite's any-rank tensors
+** (mean, pad, transpose, concatenation): rank in [1, RK_MAX_RANK], d[0] the
+** outermost axis, row-major; every extent >= 1. */
+#define RK_MAX_RANK 6
+typedef struct rk_shape { int32_t rank; int32_t d[RK_MAX_RANK]; } rk_shape;
+
 /* Per output channel requantization, TFLite style: real scale ~
 ** multiplier * 2^(shift - 31); multiplier in [0, 2^31), shift in [-31, 30]. */
 typedef struct rk_quant { const int32_t *multiplier, *shift; } rk_quant;

@@ -33,6 +33,7 @@ static const struct {
     {"plan", rip_cmd_plan, "place a model graph's tensors in one arena (paper Sec. 4.3 strategies)"},
     {"codegen", rip_cmd_codegen, "C code for one model under the base or rip plan (arena, kernels, seeded weights)"},
     {"model", rip_cmd_model, "read a TFLite model (.tflite), check ripsim supports it, print its tensors and operators"},
+    {"run", rip_cmd_run, "run a TFLite model on the host with the int8 kernels in one planned arena (base or rip)"},
 };
 
 static void usage(FILE *to)

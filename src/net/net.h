@@ -264,6 +264,14 @@ void rip_net_op_label(const rip_net *net, int32_t op, char *out, size_t len);
 */
 rip_status rip_net_problem(const rip_net *net, const rip_graph_opts *o, rip_problem *p, char err[RIP_ERR_LEN]);
 
+/*
+** The problem of the model in the file at path (`ripsim plan
+** MODEL.tflite`): read, checked, built and planned as rip_net_problem;
+** the model and net are released.  The statuses of rip_tfl_model_load,
+** rip_net_build and rip_net_problem, with err.
+*/
+rip_status rip_net_problem_from_file(const char *path, const rip_graph_opts *o, rip_problem *p, char err[RIP_ERR_LEN]);
+
 /* ---- layouts: where the buffers are, how each step runs ---- */
 
 typedef enum rip_net_mode {

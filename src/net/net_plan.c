@@ -53,3 +53,17 @@ rip_status rip_net_plan(const rip_net *net, rip_net_plan_kind k, rip_problem *p_
         rip_problem_free(&p);
     return rc;
 }
+
+rip_status rip_net_problem_from_file(const char *path, const rip_graph_opts *o, rip_problem *p, char err[RIP_ERR_LEN])
+{
+    rip_tfl_model m;
+    rip_net net;
+    memset(&net, 0, sizeof net);
+    memset(p, 0, sizeof *p);
+    rip_status rc = rip_tfl_model_load(path, &m, err);
+    if (rc == RIP_OK && (rc = rip_net_build(&m, &net, err)) == RIP_OK)
+        rc = rip_net_problem(&net, o, p, err);
+    rip_net_free(&net);
+    rip_tfl_model_free(&m);
+    return rc;
+}

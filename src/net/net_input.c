@@ -29,9 +29,11 @@ static rip_status read_bmp(const rip_net *net, const rip_net_io *io, const char 
         return RIP_S_DATA;
     }
     rip_bmp img;
+    char why[RIP_ERR_LEN];
     rip_status rc = rip_bmp_read(path, &img, err);
-    if (rc == RIP_OK)
-        rc = rip_bmp_to_tensor(&img, t->shape[1], t->shape[2], t->shape[3], dst, (size_t)io->bytes, err);
+    if (rc == RIP_OK &&
+        (rc = rip_bmp_to_tensor(&img, t->shape[1], t->shape[2], t->shape[3], dst, (size_t)io->bytes, why)) != RIP_OK)
+        snprintf(err, RIP_ERR_LEN, "%.150s: %.350s", path, why);
     rip_bmp_free(&img);
     return rc;
 }

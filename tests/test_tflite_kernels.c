@@ -2,7 +2,8 @@
 ** test_tflite_kernels.c — Criterion suite for the kernels real TFLite
 ** models need beyond convolution (firmware/kernels/: softmax, mean,
 ** quantize / dequantize / requantize, pad, transpose, concatenation,
-** nearest resize, depthwise with a depth multiplier) and for the host's
+** broadcast ADD, nearest resize, depthwise with a depth multiplier) and
+** for the host's
 ** prepare-time parameters (firmware/kernels/host/rk_prepare.h).
 **
 ** TFLite Micro's reference kernels are the specification.  Expected values
@@ -22,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "rk_add.h"
 #include "rk_concat.h"
 #include "rk_depthwise.h"
 #include "rk_mean.h"
@@ -1152,4 +1154,62 @@ Test(tflite_kernels, depthwise_multiplier_equals_reference)
         free(mult);
         free(shift);
     }
+}
+
+/* ------------------------------------------------------- broadcast ADD */
+
+/*
+** rk_add_broadcast against the inputs expanded to the output's shape
+** here, by every output coordinate (a multi-index, each input's index the
+** coordinate or 0 on its unit axes), then one elementwise rk_add: random
+** ranks 1-6, unit axes on either side, runs and single elements.
+*/
+Test(tflite_kernels, add_broadcast_equals_the_expanded_add)
+{
+    rng_state = 2016;
+    const rk_add_params p = {.input1_offset = 5, .input2_offset = -3, .left_shift = 20,
+                             .input1_multiplier = 1 << 30, .input1_shift = -1,
+                             .input2_multiplier = 1518500250, .input2_shift = -2,
+                             .output_multiplier = 1 << 30, .output_shift = -17, .output_offset = 7,
+                             .act = {-128, 127}};
+    for (int t = 0; t < 300; t++) {
+        rk_shape out = {.rank = (int32_t)rng_int(1, RK_MAX_RANK)}, a = out, b = out;
+        int64_t n = 1;
+        for (int i = 0; i < out.rank; i++) {
+            out.d[i] = (int32_t)rng_int(1, 4);
+            a.d[i] = rng_int(0, 2) == 0 ? 1 : out.d[i];
+            b.d[i] = rng_int(0, 2) == 0 ? 1 : out.d[i];
+            n *= out.d[i];
+        }
+        int64_t na = 1, nb = 1;
+        for (int i = 0; i < out.rank; i++)
+            na *= a.d[i], nb *= b.d[i];
+        int8_t *x1 = xmalloc((size_t)na), *x2 = xmalloc((size_t)nb), *e1 = xmalloc((size_t)n),
+               *e2 = xmalloc((size_t)n), *y = xmalloc((size_t)n), *r = xmalloc((size_t)n);
+        fill_s8(x1, (size_t)na, -128, 127);
+        fill_s8(x2, (size_t)nb, -128, 127);
+        for (int64_t o = 0; o < n; o++) {
+            int64_t rest = o, ia = 0, ib = 0, sa = 1, sb = 1;
+            for (int i = out.rank - 1; i >= 0; i--) {
+                const int64_t c = rest % out.d[i];
+                rest /= out.d[i];
+                ia += (a.d[i] == 1 ? 0 : c) * sa;
+                ib += (b.d[i] == 1 ? 0 : c) * sb;
+                sa *= a.d[i];
+                sb *= b.d[i];
+            }
+            e1[o] = x1[ia];
+            e2[o] = x2[ib];
+        }
+        cr_assert_eq(rk_add(&p, (int32_t)n, e1, e2, r), RK_OK);
+        cr_assert_eq(rk_add_broadcast(&p, &out, &a, &b, x1, x2, y), RK_OK);
+        cr_assert_arr_eq(y, r, (size_t)n, "case %d", t);
+        free(x1), free(x2), free(e1), free(e2), free(y), free(r);
+    }
+    /* shapes that do not broadcast, ranks that differ */
+    const rk_shape o = {2, {2, 3}}, bad = {2, {2, 2}}, r1 = {1, {3}};
+    int8_t buf[8] = {0};
+    cr_expect_eq(rk_add_broadcast(&p, &o, &bad, &o, buf, buf, buf), RK_ARG);
+    cr_expect_eq(rk_add_broadcast(&p, &o, &o, &r1, buf, buf, buf), RK_ARG);
+    cr_expect_eq(rk_add_broadcast(&p, NULL, &o, &o, buf, buf, buf), RK_ARG);
 }

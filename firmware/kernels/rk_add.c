@@ -36,3 +36,54 @@ rk_status rk_add(const rk_add_params *p, int32_t n, const int8_t *input1, const 
     }
     return RK_OK;
 }
+
+size_t rk_add_broadcast_buffer_size(const rk_add_params *p, const rk_shape *out)
+{
+    (void)p;
+    (void)out;
+    return 0;
+}
+
+/* Do in1 and in2 broadcast to out (same rank, each extent 1 or the output's)? */
+static bool broadcasts(const rk_shape *out, const rk_shape *in1, const rk_shape *in2)
+{
+    if (rk_shape_count(*out) < 0 || in1->rank != out->rank || in2->rank != out->rank)
+        return false;
+    for (int32_t i = 0; i < out->rank; i++)
+        if ((in1->d[i] != 1 && in1->d[i] != out->d[i]) || (in2->d[i] != 1 && in2->d[i] != out->d[i]))
+            return false;
+    return true;
+}
+
+rk_status rk_add_broadcast(const rk_add_params *p, const rk_shape *out, const rk_shape *in1, const rk_shape *in2,
+                           const int8_t *input1, const int8_t *input2, int8_t *output)
+{
+    if (out == NULL || in1 == NULL || in2 == NULL || !broadcasts(out, in1, in2))
+        return RK_ARG;
+    const int32_t r = out->rank;
+    int32_t idx[RK_MAX_RANK] = {0}, st1[RK_MAX_RANK], st2[RK_MAX_RANK], s1 = 1, s2 = 1;
+    for (int32_t i = r - 1; i >= 0; i--) { /* an input's stride, 0 along its unit axes */
+        st1[i] = in1->d[i] == 1 ? 0 : s1;
+        st2[i] = in2->d[i] == 1 ? 0 : s2;
+        s1 *= in1->d[i];
+        s2 *= in2->d[i];
+    }
+    const int32_t last = out->d[r - 1], n = (int32_t)rk_shape_count(*out);
+    const int32_t run = in1->d[r - 1] == last && in2->d[r - 1] == last ? last : 1;
+    for (int32_t o = 0; o < n; o += run) {
+        int32_t o1 = 0, o2 = 0;
+        for (int32_t i = 0; i < r; i++) {
+            o1 += idx[i] * st1[i];
+            o2 += idx[i] * st2[i];
+        }
+        const rk_status rc = rk_add(p, run, input1 + o1, input2 + o2, output + o);
+        if (rc != RK_OK)
+            return rc;
+        idx[r - 1] += run;
+        for (int32_t i = r - 1; i > 0 && idx[i] >= out->d[i]; i--) {
+            idx[i] = 0;
+            idx[i - 1]++;
+        }
+    }
+    return RK_OK;
+}

@@ -100,41 +100,12 @@ static rip_status run_pool(const run_ctx *x, const rip_net_step *st, const rip_n
     return rc == RK_OK ? RIP_OK : refused(x, st, "pool", err);
 }
 
-/* ADD with broadcasting: runs along the last axis where both inputs have it
-** whole, else one element at a time; offsets by the aligned shapes. */
-static rk_status add_broadcast(const rip_net_add *a, const int8_t *x1, const int8_t *x2, int8_t *y)
-{
-    int32_t r = a->out.rank, idx[RK_MAX_RANK] = {0};
-    int64_t st1[RK_MAX_RANK], st2[RK_MAX_RANK], s1 = 1, s2 = 1;
-    for (int32_t i = r - 1; i >= 0; i--) {
-        st1[i] = a->in1.d[i] == 1 ? 0 : s1;
-        st2[i] = a->in2.d[i] == 1 ? 0 : s2;
-        s1 *= a->in1.d[i];
-        s2 *= a->in2.d[i];
-    }
-    int32_t last = a->out.d[r - 1];
-    bool runs = a->in1.d[r - 1] == last && a->in2.d[r - 1] == last;
-    for (int64_t o = 0; o < a->n;) {
-        int64_t o1 = 0, o2 = 0;
-        for (int32_t i = 0; i < r; i++)
-            o1 += idx[i] * st1[i], o2 += idx[i] * st2[i];
-        int32_t n = runs ? last : 1;
-        rk_status rc = rk_add(&a->p, n, x1 + o1, x2 + o2, y + o);
-        if (rc != RK_OK)
-            return rc;
-        o += n;
-        idx[r - 1] += n;
-        for (int32_t i = r - 1; i > 0 && idx[i] >= a->out.d[i]; i--)
-            idx[i] = 0, idx[i - 1]++;
-    }
-    return RK_OK;
-}
-
 static rip_status run_add(const run_ctx *x, const rip_net_step *st, char err[RIP_ERR_LEN])
 {
     const rip_net_add *a = &st->u.add;
     const int8_t *x1 = src(x, &st->in[0]), *x2 = src(x, &st->in[1]);
-    rk_status rc = a->broadcast ? add_broadcast(a, x1, x2, dst(x, st)) : rk_add(&a->p, a->n, x1, x2, dst(x, st));
+    rk_status rc = a->broadcast ? rk_add_broadcast(&a->p, &a->out, &a->in1, &a->in2, x1, x2, dst(x, st))
+                                : rk_add(&a->p, a->n, x1, x2, dst(x, st));
     return rc == RK_OK ? RIP_OK : refused(x, st, "rk_add", err);
 }
 

@@ -3,8 +3,7 @@
 ** models need beyond convolution (firmware/kernels/: softmax, mean,
 ** quantize / dequantize / requantize, pad, transpose, concatenation,
 ** broadcast ADD, nearest resize, depthwise with a depth multiplier) and
-** for the host's
-** prepare-time parameters (firmware/kernels/host/rk_prepare.h).
+** for the host's prepare-time parameters (firmware/kernels/host/rk_prepare.h).
 **
 ** TFLite Micro's reference kernels are the specification.  Expected values
 ** are (a) small cases worked out by hand from TFLM's formulas (the working

@@ -1,6 +1,6 @@
 /*
-** cmd_run.c — `ripsim run MODEL.tflite --input FILE [--plan base|rip]
-** [--out FILE] [--json] [--dump DIR]`: execute a TFLite model on the host
+** cmd_run.c — `ripsim run MODEL.tflite --input FILE|--input-f32 FILE
+** [--plan base|rip] [--out FILE] [--json] [--dump DIR]`: execute a TFLite model on the host
 ** with the int8 kernels of firmware/kernels/ in one arena laid out by a
 ** checked memory plan (src/net/net.h), and show or write its outputs.
 **
@@ -36,8 +36,12 @@ static const char notes[] =
     "input of shape [1, H, W, C] exactly as TFLM's person-detection example\n"
     "converts its images (gray or 24-bit, rows top first, the bytes unchanged);\n"
     "any other file is the input's raw bytes in its own type, exactly the\n"
-    "tensor's size (int8, or little-endian float32 for a float input).  Give\n"
-    "--input once per model input, in the model's order.\n"
+    "tensor's size (int8, or little-endian float32 for a float input).\n"
+    "--input-f32 FILE: little-endian float32 values, one per element: a float\n"
+    "input takes them as they are, an int8 input quantized at its scale and zero\n"
+    "point as the TFLM peer and MLPerf Tiny's harness quantize a sample (round\n"
+    "half away from zero of v / scale, plus the zero point, clamped).  Give one\n"
+    "--input or --input-f32 per model input, in the model's order.\n"
     "\n"
     "--plan base: strategy tinyengine with TinyEngine's in-place depthwise only\n"
     "(the paper's Tab. 3 baseline); rip: strategy milp (on budgets: the same plan\n"
@@ -68,21 +72,32 @@ static const rip_exit_doc exits[] = {
 typedef struct run_args {
     const char *model, *out, *dump;
     const char *inputs[MAX_INPUTS];
+    bool f32[MAX_INPUTS];       /* given as --input-f32 */
     size_t n_inputs;
     int plan;                   /* rip_net_plan_kind */
     bool json;
 } run_args;
 
-/* --input: appended to the list (repeatable). */
-static bool parse_input(const char *v, void *dest, char *why, size_t why_len)
+/* --input and --input-f32: appended to the list (repeatable, in the model's order). */
+static bool add_input(const char *v, run_args *a, bool f32, char *why, size_t why_len)
 {
-    run_args *a = dest;
     if (a->n_inputs == MAX_INPUTS) {
         snprintf(why, why_len, "at most %d input files", MAX_INPUTS);
         return false;
     }
+    a->f32[a->n_inputs] = f32;
     a->inputs[a->n_inputs++] = v;
     return true;
+}
+
+static bool parse_input(const char *v, void *dest, char *why, size_t why_len)
+{
+    return add_input(v, dest, false, why, why_len);
+}
+
+static bool parse_input_f32(const char *v, void *dest, char *why, size_t why_len)
+{
+    return add_input(v, dest, true, why, why_len);
 }
 
 static const char *const plan_names[] = {"base", "rip", NULL};
@@ -94,6 +109,8 @@ static int parse_args(int argc, char **argv, run_args *a)
     const rip_opt opts[] = {
         {.name = "--input", .kind = RIP_OPT_CUSTOM, .dest = a, .metavar = "FILE", .parse = parse_input,
          .repeat = true, .help = "a model input: a .bmp image or the tensor's raw bytes;\nonce per model input"},
+        {.name = "--input-f32", .kind = RIP_OPT_CUSTOM, .dest = a, .metavar = "FILE", .parse = parse_input_f32,
+         .repeat = true, .help = "a model input as float32 values (quantized for an int8\ninput); instead of --input"},
         {.name = "--plan", .kind = RIP_OPT_ENUM, .dest = &a->plan, .metavar = "base|rip", .choices = plan_names,
          .help = "the memory plan: base (TinyEngine, in-place depthwise;\ndefault) or rip (MILP with RiP)"},
         {.name = "--out", .kind = RIP_OPT_STR, .dest = &a->out, .metavar = "FILE",
@@ -104,7 +121,8 @@ static int parse_args(int argc, char **argv, run_args *a)
          .help = "every operator's output as DIR/op-NNN-out-0.bin"},
     };
     const rip_cmd cmd = {
-        .name = "run", .synopsis = "MODEL.tflite --input FILE [--plan base|rip] [--out FILE] [--json] [--dump DIR]",
+        .name = "run",
+        .synopsis = "MODEL.tflite --input FILE|--input-f32 FILE [--plan base|rip] [--out FILE] [--json] [--dump DIR]",
         .about = about, .opts = opts, .n_opts = sizeof opts / sizeof opts[0], .pos = &a->model, .min_pos = 1,
         .max_pos = 1, .missing = "missing MODEL.tflite", .notes = notes, .exits = exits,
         .n_exits = sizeof exits / sizeof exits[0],
@@ -114,7 +132,7 @@ static int parse_args(int argc, char **argv, run_args *a)
     if (rc != RIP_ARGS_CONTINUE)
         return rc;
     if (a->n_inputs == 0)
-        return rip_args_usage(&cmd, "--input FILE is required (once per model input)");
+        return rip_args_usage(&cmd, "--input FILE (or --input-f32 FILE) is required, once per model input");
     bool out_stdout = a->out && strcmp(a->out, "-") == 0;
     if (out_stdout && a->json)
         return rip_args_usage(&cmd, "--out - sends the outputs' bytes to standard output; --json would share it");
@@ -191,7 +209,9 @@ static int prepare(const run_args *a, run_state *s)
     for (size_t i = 0; i < s->net.n_inputs; i++) {
         if ((s->in[i] = malloc((size_t)s->net.inputs[i].bytes)) == NULL)
             return fail(RIP_S_NOMEM, "out of memory");
-        if ((st = rip_net_read_input(&s->net, i, a->inputs[i], s->in[i], err)) != RIP_OK)
+        st = a->f32[i] ? rip_net_read_input_f32(&s->net, i, a->inputs[i], s->in[i], err)
+                       : rip_net_read_input(&s->net, i, a->inputs[i], s->in[i], err);
+        if (st != RIP_OK)
             return fail(st, err);
     }
     for (size_t i = 0; i < s->net.n_outputs; i++)

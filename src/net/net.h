@@ -368,4 +368,16 @@ rip_status rip_net_run(const rip_net *net, const rip_net_layout *L, int8_t *aren
 */
 rip_status rip_net_read_input(const rip_net *net, size_t i, const char *path, void *dst, char err[RIP_ERR_LEN]);
 
+/*
+** Fill dst (net->inputs[i].bytes) from the file at path holding exactly
+** net->inputs[i].elements little-endian float32 values: a float32 input
+** takes them as they are (in the host's order), an int8 input quantized
+** at its scale and zero point as the TFLM peer (tests/tflm/) and MLPerf
+** Tiny's harness quantize a sample: round half away from zero of
+** v / scale, plus the zero point, clamped to int8 (rk_quantize_f32, the
+** rule of TFLite's QUANTIZE).  RIP_OK; RIP_S_NOINPUT, RIP_S_IO,
+** RIP_S_DATA (wrong size), RIP_S_NOMEM, with err.
+*/
+rip_status rip_net_read_input_f32(const rip_net *net, size_t i, const char *path, void *dst, char err[RIP_ERR_LEN]);
+
 #endif

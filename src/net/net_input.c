@@ -2,10 +2,12 @@
 ** net_input.c — a model input from a file (rip_net_read_input, net.h): a
 ** BMP converted as TFLM's person-detection example converts its images
 ** (bmp.h), or the input's raw bytes (little-endian float32 for a float
-** input, converted to the host's order).
+** input, converted to the host's order); or float32 values for an int8
+** input, quantized (rip_net_read_input_f32).
 */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
@@ -73,6 +75,32 @@ rip_status rip_net_read_input(const rip_net *net, size_t i, const char *path, vo
 {
     const rip_net_io *io = &net->inputs[i];
     rip_status rc = is_bmp_name(path) ? read_bmp(net, io, path, dst, err) : read_raw(io, path, dst, err);
+    if (rc != RIP_OK)
+        rip_err_one_line(err);
+    return rc;
+}
+
+rip_status rip_net_read_input_f32(const rip_net *net, size_t i, const char *path, void *dst, char err[RIP_ERR_LEN])
+{
+    const rip_net_io *io = &net->inputs[i];
+    if (io->type == RIP_TFL_FLOAT32)
+        return rip_net_read_input(net, i, path, dst, err);
+    rip_net_io as_f32 = *io; /* the file's view: the same elements, as float32 */
+    as_f32.type = RIP_TFL_FLOAT32;
+    as_f32.bytes = 4 * io->elements;
+    float *v = malloc((size_t)as_f32.bytes + 1);
+    if (v == NULL) {
+        snprintf(err, RIP_ERR_LEN, "out of memory");
+        return RIP_S_NOMEM;
+    }
+    rip_status rc = read_raw(&as_f32, path, v, err);
+    const rk_affine q = {.scale = net_scale(net, io->tensor), .zero_point = net_zero_point(net, io->tensor)};
+    if (rc == RIP_OK && rk_quantize_f32(&q, (int32_t)io->elements, v, dst) != RK_OK) {
+        snprintf(err, RIP_ERR_LEN, "%.300s: input tensor %ld: its scale or zero point cannot quantize", path,
+                 (long)io->tensor);
+        rc = RIP_S_DATA;
+    }
+    free(v);
     if (rc != RIP_OK)
         rip_err_one_line(err);
     return rc;

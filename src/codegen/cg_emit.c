@@ -8,6 +8,7 @@
 ** an instruction counter sees exactly the kernels (rk_mark_op before each).
 */
 #include "cg_emit.h"
+#include "cg_kernels.h"
 
 #include <inttypes.h>
 #include <string.h>
@@ -123,18 +124,6 @@ rip_status rip_cg_steps(const rip_cg_model *m, const rip_problem *p, const rip_p
 
 /* ---- model.c ---- */
 
-/* `static const rk_dims NAMEi = {h, w, c};` */
-static void emit_dims(FILE *f, const char *name, size_t i, rk_dims d)
-{
-    fprintf(f, "static const rk_dims %s%zu = {%" PRId32 ", %" PRId32 ", %" PRId32 "};\n", name, i, d.h, d.w, d.c);
-}
-
-/* The `.act = {min, max}` member of a parameter struct. */
-static void emit_act(FILE *f, rk_act a)
-{
-    fprintf(f, ".act = {%" PRId32 ", %" PRId32 "}", a.min, a.max);
-}
-
 /* Op i's const parameter structs (dims, kernel parameters, quantization
 ** pointers into the blob), named by kind and index. */
 static void emit_params(FILE *f, const rip_cg_model *m, size_t i)
@@ -142,70 +131,22 @@ static void emit_params(FILE *f, const rip_cg_model *m, size_t i)
     const rip_op *op = &m->g->ops[i];
     const rip_cg_op *o = &m->op[i];
     if (op->kind != RIP_OP_ADD && op->kind != RIP_OP_FC) { /* those two take no dims */
-        emit_dims(f, "in", i, o->in);
-        emit_dims(f, "out", i, o->out);
+        cg_dims(f, "in", i, o->in);
+        cg_dims(f, "out", i, o->out);
     }
     switch (op->kind) {
     case RIP_OP_CONV2D:
     case RIP_OP_POINTWISE:
-    case RIP_OP_DEPTHWISE: {
-        const rk_conv_params *c = &o->conv;
-        fprintf(f,
-                "static const rk_conv_params conv%zu = {.k_h = %" PRId32 ", .k_w = %" PRId32 ", .s_h = %" PRId32
-                ", .s_w = %" PRId32 ", .d_h = %" PRId32 ", .d_w = %" PRId32 ",\n    .p_top = %" PRId32
-                ", .p_bottom = %" PRId32 ", .p_left = %" PRId32 ", .p_right = %" PRId32
-                ", .input_offset = %" PRId32 ", .output_offset = %" PRId32 ", ",
-                i, c->k_h, c->k_w, c->s_h, c->s_w, c->d_h, c->d_w, c->p_top, c->p_bottom, c->p_left, c->p_right,
-                c->input_offset, c->output_offset);
-        emit_act(f, c->act);
-        fprintf(f, "};\n");
-        break;
-    }
-    case RIP_OP_FC: {
-        const rk_fc_params *c = &o->fc;
-        fprintf(f,
-                "static const rk_fc_params fc%zu = {.batches = %" PRId32 ", .in_features = %" PRId32
-                ", .out_features = %" PRId32 ", .input_offset = %" PRId32 ", .output_offset = %" PRId32 ", ",
-                i, c->batches, c->in_features, c->out_features, c->input_offset, c->output_offset);
-        emit_act(f, c->act);
-        fprintf(f, ", .per_channel = %s};\n", c->per_channel ? "true" : "false");
-        break;
-    }
-    case RIP_OP_ADD: {
-        const rk_add_params *a = &o->add;
-        fprintf(f,
-                "static const rk_add_params add%zu = {.input1_offset = %" PRId32 ", .input2_offset = %" PRId32
-                ", .left_shift = %" PRId32 ",\n    .input1_multiplier = %" PRId32 ", .input1_shift = %" PRId32
-                ", .input2_multiplier = %" PRId32 ", .input2_shift = %" PRId32 ",\n    .output_multiplier = %" PRId32
-                ", .output_shift = %" PRId32 ", .output_offset = %" PRId32 ", ",
-                i, a->input1_offset, a->input2_offset, a->left_shift, a->input1_multiplier, a->input1_shift,
-                a->input2_multiplier, a->input2_shift, a->output_multiplier, a->output_shift, a->output_offset);
-        emit_act(f, a->act);
-        fprintf(f, "};\n");
-        break;
-    }
+    case RIP_OP_DEPTHWISE: cg_conv_params(f, i, &o->conv); break;
+    case RIP_OP_FC: cg_fc_params(f, i, &o->fc); break;
+    case RIP_OP_ADD: cg_add_params(f, i, &o->add); break;
     case RIP_OP_AVGPOOL:
-    case RIP_OP_MAXPOOL: {
-        const rk_pool_params *c = &o->pool;
-        fprintf(f,
-                "static const rk_pool_params pool%zu = {.k_h = %" PRId32 ", .k_w = %" PRId32 ", .s_h = %" PRId32
-                ", .s_w = %" PRId32 ", .p_top = %" PRId32 ", .p_bottom = %" PRId32 ", .p_left = %" PRId32
-                ", .p_right = %" PRId32 ", ",
-                i, c->k_h, c->k_w, c->s_h, c->s_w, c->p_top, c->p_bottom, c->p_left, c->p_right);
-        emit_act(f, c->act);
-        fprintf(f, "};\n");
-        break;
-    }
-    case RIP_OP_UPSAMPLE:
-        fprintf(f, "static const rk_upsample_params up%zu = {.s_h = %" PRId32 ", .s_w = %" PRId32 "};\n", i,
-                o->up.s_h, o->up.s_w);
-        break;
-    default:
-        break;
+    case RIP_OP_MAXPOOL: cg_pool_params(f, i, &o->pool); break;
+    case RIP_OP_UPSAMPLE: cg_up_params(f, i, &o->up); break;
+    default: break;
     }
     if (o->off_mult >= 0)
-        fprintf(f, "static const rk_quant q%zu = {RK_I32(%" PRId64 "), RK_I32(%" PRId64 ")};\n", i, o->off_mult,
-                o->off_shift);
+        cg_quant(f, i, o->off_mult, o->off_shift);
 }
 
 /* The comment line's word for how a step runs. */
@@ -227,76 +168,31 @@ static void emit_call(FILE *f, const rip_cg_model *m, size_t i, const rip_cg_ste
 {
     const rip_op *op = &m->g->ops[i];
     const rip_cg_op *o = &m->op[i];
-    const char *kind = op->kind == RIP_OP_AVGPOOL ? "RK_POOL_AVG" : "RK_POOL_MAX";
+    const bool avg = op->kind == RIP_OP_AVGPOOL;
+    const cg_ptr in = cg_arena(st->x_in[0]), out = cg_arena(st->x_out);
+    const cg_ptr filter = cg_i8(o->off_filter), bias = cg_i32(o->off_bias);
     switch (st->call) {
     case CG_DUAL:
         switch (op->kind) {
         case RIP_OP_CONV2D:
         case RIP_OP_POINTWISE:
-            fprintf(f,
-                    "%s(&conv%zu, &q%zu, in%zu, A(%" PRId64 "), RK_I8(%" PRId64 "), RK_I32(%" PRId64 "), out%zu, "
-                    "A(%" PRId64 "), rk_scratch)",
-                    op->kind == RIP_OP_CONV2D ? "rk_conv2d" : "rk_pointwise", i, i, i, st->x_in[0], o->off_filter,
-                    o->off_bias, i, st->x_out);
+            cg_call_conv(f, op->kind == RIP_OP_CONV2D ? "rk_conv2d" : "rk_pointwise", i, in, filter, bias, out);
             return;
-        case RIP_OP_DEPTHWISE:
-            fprintf(f,
-                    "rk_depthwise(&conv%zu, &q%zu, in%zu, A(%" PRId64 "), RK_I8(%" PRId64 "), RK_I32(%" PRId64
-                    "), out%zu, A(%" PRId64 "))",
-                    i, i, i, st->x_in[0], o->off_filter, o->off_bias, i, st->x_out);
-            return;
-        case RIP_OP_FC:
-            fprintf(f, "rk_fully_connected(&fc%zu, &q%zu, A(%" PRId64 "), RK_I8(%" PRId64 "), RK_I32(%" PRId64
-                       "), A(%" PRId64 "))",
-                    i, i, st->x_in[0], o->off_filter, o->off_bias, st->x_out);
-            return;
-        case RIP_OP_ADD:
-            fprintf(f, "rk_add(&add%zu, %" PRId64 ", A(%" PRId64 "), A(%" PRId64 "), A(%" PRId64 "))", i,
-                    m->tsize[i + 1], st->x_in[0], st->x_in[1], st->x_out);
-            return;
+        case RIP_OP_DEPTHWISE: cg_call_depthwise(f, i, in, filter, bias, out); return;
+        case RIP_OP_FC: cg_call_fc(f, i, in, filter, bias, out); return;
+        case RIP_OP_ADD: cg_call_add(f, i, m->tsize[i + 1], in, cg_arena(st->x_in[1]), out); return;
         case RIP_OP_AVGPOOL:
-        case RIP_OP_MAXPOOL:
-            fprintf(f, "%s(&pool%zu, in%zu, A(%" PRId64 "), out%zu, A(%" PRId64 "))",
-                    op->kind == RIP_OP_AVGPOOL ? "rk_avgpool" : "rk_maxpool", i, i, st->x_in[0], i, st->x_out);
-            return;
-        case RIP_OP_UPSAMPLE:
-            fprintf(f, "rk_upsample_nearest(&up%zu, in%zu, A(%" PRId64 "), out%zu, A(%" PRId64 "))", i, i,
-                    st->x_in[0], i, st->x_out);
-            return;
-        default:
-            return;
+        case RIP_OP_MAXPOOL: cg_call_pool(f, i, avg, in, out); return;
+        case RIP_OP_UPSAMPLE: cg_call_upsample(f, i, in, out); return;
+        default: return;
         }
-    case CG_DW_INPLACE:
-        fprintf(f,
-                "rk_depthwise_inplace(&conv%zu, &q%zu, in%zu, out%zu, RK_I8(%" PRId64 "), RK_I32(%" PRId64 "), "
-                "A(%" PRId64 "), rk_scratch)",
-                i, i, i, i, o->off_filter, o->off_bias, st->x_out);
-        return;
-    case CG_ADD_INPLACE:
-        fprintf(f, "rk_add(&add%zu, %" PRId64 ", A(%" PRId64 "), A(%" PRId64 "), A(%" PRId64 "))", i,
-                m->tsize[i + 1], st->x_in[0], st->x_in[1], st->x_out);
-        return;
-    case CG_UP_INPLACE:
-        fprintf(f, "rk_upsample_nearest_inplace(&up%zu, in%zu, out%zu, A(%" PRId64 "), %" PRId64 ")", i, i, i,
-                st->x_out, st->ws);
-        return;
-    case CG_CONV_RIP:
-        fprintf(f,
-                "rk_conv2d_rip(&conv%zu, &q%zu, in%zu, out%zu, RK_I8(%" PRId64 "), RK_I32(%" PRId64 "), &ip%zu, "
-                "A(%" PRId64 "), %" PRId64 ", rk_scratch)",
-                i, i, i, i, o->off_filter, o->off_bias, i, st->x_out, st->ws);
-        return;
-    case CG_POOL_RIP:
-        fprintf(f, "rk_pool_inplace(&pool%zu, %s, in%zu, out%zu, %" PRId64 ", A(%" PRId64 "), %" PRId64 ", rk_scratch)",
-                i, kind, i, i, st->gap, st->x_out, st->ws);
-        return;
+    case CG_DW_INPLACE: cg_call_depthwise_inplace(f, i, filter, bias, out); return;
+    case CG_ADD_INPLACE: cg_call_add(f, i, m->tsize[i + 1], in, cg_arena(st->x_in[1]), out); return;
+    case CG_UP_INPLACE: cg_call_upsample_inplace(f, i, out, st->ws); return;
+    case CG_CONV_RIP: cg_call_conv_rip(f, i, filter, bias, out, st->ws); return;
+    case CG_POOL_RIP: cg_call_pool_inplace(f, i, avg, st->gap, out, st->ws); return;
     }
 }
-
-static const char *const kernel_headers[] = {
-    "rk_add.h", "rk_conv2d.h", "rk_conv2d_rip.h", "rk_depthwise.h", "rk_depthwise_inplace.h",
-    "rk_fully_connected.h", "rk_pointwise.h", "rk_pool.h", "rk_upsample.h",
-};
 
 void rip_cg_emit_c(FILE *f, const rip_cg_model *m, const rip_cg_step *steps, int64_t x_input,
                    const rip_cg_summary *s)
@@ -317,8 +213,8 @@ void rip_cg_emit_c(FILE *f, const rip_cg_model *m, const rip_cg_step *steps, int
             s->n_shifts, s->checksum);
     fprintf(f, "#include <stdbool.h>\n#include <stdint.h>\n#include <string.h>\n\n");
     fprintf(f, "#include \"rk_crc32.h\"\n#include \"rk_markers.h\"\n#include \"rk_model.h\"\n");
-    for (size_t k = 0; k < sizeof kernel_headers / sizeof kernel_headers[0]; k++)
-        fprintf(f, "#include \"%s\"\n", kernel_headers[k]);
+    for (size_t k = 0; cg_kernel_headers[k]; k++)
+        fprintf(f, "#include \"%s\"\n", cg_kernel_headers[k]);
     fprintf(f,
             "\n#define RK_ARENA_BYTES %" PRId64 "u\n#define RK_PLAN_PEAK %" PRId64 "u\n#define RK_SCRATCH_BYTES %" PRId64
             "u\n#define RK_N_LOGITS %" PRId64 "u\n",
@@ -345,7 +241,7 @@ void rip_cg_emit_c(FILE *f, const rip_cg_model *m, const rip_cg_step *steps, int
                 (int)op->h_in, (int)op->w_in, (int)op->c_in, (int)op->h_out, (int)op->w_out, (int)op->c_out);
         emit_params(f, m, i);
         if (steps[i].call == CG_CONV_RIP)
-            fprintf(f, "static const rk_inplace ip%zu = {RK_DENSE, RK_GATHER, %" PRId64 "};\n", i, steps[i].gap);
+            cg_inplace(f, i, steps[i].gap);
     }
 
     fprintf(f, "\nint rk_model_run(void)\n{\n");

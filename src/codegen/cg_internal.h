@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "cg_blob.h"
 #include "codegen.h"
 #include "rk_add.h"
 #include "rk_conv2d.h"
@@ -33,8 +34,7 @@ struct rip_cg_model {
     int64_t *tsize;           /* bytes of each tensor */
     int *tin;                 /* tensor of input j of op i: tin[i * RIP_OP_MAX_INPUTS + j] */
     rip_cg_op *op;
-    uint8_t *blob;
-    size_t blob_len, blob_cap;
+    rip_cg_blob blob;         /* model.bin */
     int64_t off_input;        /* the model input's bytes in the blob */
     int8_t **ref;             /* reference values of every tensor */
     int *outputs;             /* graph outputs (tensor indices) in graph order */

@@ -60,47 +60,10 @@ static uint64_t fnv1a64(const char *s)
 
 /* ---- the blob ---- */
 
-/* Append n bytes at an offset that is a multiple of align (zero padding);
-** -1 when out of memory. */
-static int64_t blob_add(rip_cg_model *m, const void *data, size_t n, size_t align)
-{
-    size_t at = (m->blob_len + align - 1) / align * align;
-    if (!m->blob || at + n > m->blob_cap) {
-        size_t cap = m->blob_cap ? m->blob_cap : 4096;
-        while (cap < at + n)
-            cap *= 2;
-        uint8_t *b = realloc(m->blob, cap);
-        if (!b)
-            return -1;
-        m->blob = b;
-        m->blob_cap = cap;
-    }
-    if (at > m->blob_len)   /* never memset(NULL, 0, 0): the first call has no blob yet */
-        memset(m->blob + m->blob_len, 0, at - m->blob_len);
-    if (n)
-        memcpy(m->blob + at, data, n);
-    m->blob_len = at + n;
-    return (int64_t)at;
-}
-
-/* Append int32 values little-endian (the byte order of every target),
-** 4-aligned (the Cortex-M0 faults on unaligned word loads); -1 on OOM. */
-static int64_t blob_add_i32(rip_cg_model *m, const int32_t *v, size_t n)
-{
-    int64_t at = blob_add(m, NULL, 0, 4);
-    for (size_t i = 0; i < n && at >= 0; i++) {
-        uint32_t u = (uint32_t)v[i];
-        uint8_t b[4] = {(uint8_t)u, (uint8_t)(u >> 8), (uint8_t)(u >> 16), (uint8_t)(u >> 24)};
-        if (blob_add(m, b, 4, 1) < 0)
-            return -1;
-    }
-    return at;
-}
-
 /* The int32 array stored at offset off (host order). */
 static const int32_t *blob_i32(const rip_cg_model *m, int64_t off)
 {
-    return (const int32_t *)(const void *)(m->blob + off);
+    return (const int32_t *)(const void *)(m->blob.b + off);
 }
 
 /* ---- statistics and scales ---- */
@@ -213,10 +176,10 @@ static rip_status conv_like(rip_cg_model *m, rip_pcg32 *g, rip_cg_op *o, const w
         }
         calibrate(mean, var, sw, sw2, mu, &bias[oc], &mult[oc], &shift[oc]);
     }
-    o->off_bias = blob_add_i32(m, bias, (size_t)ws->cout);
-    o->off_mult = o->off_bias < 0 ? -1 : blob_add_i32(m, mult, (size_t)ws->cout);
-    o->off_shift = o->off_mult < 0 ? -1 : blob_add_i32(m, shift, (size_t)ws->cout);
-    o->off_filter = o->off_shift < 0 ? -1 : blob_add(m, w, (size_t)ws->n_w, 4);
+    o->off_bias = rip_cg_blob_add_i32(&m->blob, bias, (size_t)ws->cout);
+    o->off_mult = o->off_bias < 0 ? -1 : rip_cg_blob_add_i32(&m->blob, mult, (size_t)ws->cout);
+    o->off_shift = o->off_mult < 0 ? -1 : rip_cg_blob_add_i32(&m->blob, shift, (size_t)ws->cout);
+    o->off_filter = o->off_shift < 0 ? -1 : rip_cg_blob_add(&m->blob, w, (size_t)ws->n_w, 4);
     if (o->off_filter < 0) {
         snprintf(err, RIP_ERR_LEN, "out of memory building the weight blob");
         s = RIP_S_NOMEM;
@@ -306,7 +269,7 @@ static rip_status build_op(rip_cg_model *m, rip_pcg32 *g, size_t i, int32_t *zp,
         o->conv.output_offset = z_out;
         o->fc.input_offset = -z_in;
         o->fc.output_offset = z_out;
-        const int8_t *f = (const int8_t *)m->blob + o->off_filter;
+        const int8_t *f = (const int8_t *)m->blob.b + o->off_filter;
         const int32_t *b = blob_i32(m, o->off_bias);
         rk_quant q = {blob_i32(m, o->off_mult), blob_i32(m, o->off_shift)};
         if (op->kind == RIP_OP_CONV2D)
@@ -368,7 +331,7 @@ void rip_cg_model_free(rip_cg_model *m)
     free(m->tsize);
     free(m->tin);
     free(m->op);
-    free(m->blob);
+    rip_cg_blob_free(&m->blob);
     free(m->outputs);
     free(m->logits);
     free(m);
@@ -450,7 +413,7 @@ rip_status rip_cg_model_build(const rip_graph *g, uint64_t seed, rip_cg_model **
         if ((s = build_op(m, &rng, i, zp, scratch, err)) != RIP_OK)
             goto done;
     }
-    if ((m->off_input = blob_add(m, m->ref[0], (size_t)m->tsize[0], 16)) < 0)
+    if ((m->off_input = rip_cg_blob_add(&m->blob, m->ref[0], (size_t)m->tsize[0], 16)) < 0)
         goto nomem;
 
     for (size_t k = 0; k < m->n_outputs; k++)
@@ -497,6 +460,6 @@ const int8_t *rip_cg_model_tensor(const rip_cg_model *m, size_t t, int64_t *n)
 
 const uint8_t *rip_cg_model_blob(const rip_cg_model *m, size_t *n)
 {
-    *n = m->blob_len;
-    return m->blob;
+    *n = m->blob.len;
+    return m->blob.b;
 }

@@ -194,6 +194,28 @@ static void emit_call(FILE *f, const rip_cg_model *m, size_t i, const rip_cg_ste
     }
 }
 
+void rip_cg_emit_head(FILE *f, const rip_cg_summary *s, bool f32)
+{
+    fprintf(f, "#include <stdbool.h>\n#include <stdint.h>\n#include <string.h>\n\n");
+    fprintf(f, "#include \"rk_crc32.h\"\n#include \"rk_markers.h\"\n#include \"rk_model.h\"\n");
+    for (size_t k = 0; cg_kernel_headers[k]; k++)
+        fprintf(f, "#include \"%s\"\n", cg_kernel_headers[k]);
+    fprintf(f,
+            "\n#define RK_ARENA_BYTES %" PRId64 "u\n#define RK_PLAN_PEAK %" PRId64 "u\n#define RK_SCRATCH_BYTES %" PRId64
+            "u\n#define RK_N_LOGITS %" PRId64 "u\n",
+            s->arena, s->peak, s->scratch > 0 ? s->scratch : 1, s->n_logits);
+    fprintf(f, "/* the offsets below need the plan's peak: an arena edited below it must not build */\n"
+               "_Static_assert(RK_ARENA_BYTES >= RK_PLAN_PEAK, \"arena below the plan's peak\");\n\n");
+    fprintf(f, "/* weights, quantization and input (model_blob.S: .incbin \"model.bin\"), 16-aligned */\n"
+               "extern const int8_t rk_model_blob[];\n"
+               "#define RK_I8(off) (rk_model_blob + (off))\n"
+               "#define RK_I32(off) ((const int32_t *)(const void *)(rk_model_blob + (off)))\n%s\n",
+            f32 ? "#define RK_F32(off) ((const float *)(const void *)(rk_model_blob + (off)))\n" : "");
+    fprintf(f, "static int8_t rk_arena[RK_ARENA_BYTES] __attribute__((aligned(16)));\n"
+               "static int8_t rk_scratch[RK_SCRATCH_BYTES] __attribute__((aligned(16)));\n"
+               "#define A(off) (rk_arena + (off))\n");
+}
+
 void rip_cg_emit_c(FILE *f, const rip_cg_model *m, const rip_cg_step *steps, int64_t x_input,
                    const rip_cg_summary *s)
 {
@@ -211,23 +233,7 @@ void rip_cg_emit_c(FILE *f, const rip_cg_model *m, const rip_cg_step *steps, int
             "*/\n",
             s->model, s->plan, s->strategy, s->graph, s->arena, s->peak, s->scratch, s->n_inplace, s->n_ops,
             s->n_shifts, s->checksum);
-    fprintf(f, "#include <stdbool.h>\n#include <stdint.h>\n#include <string.h>\n\n");
-    fprintf(f, "#include \"rk_crc32.h\"\n#include \"rk_markers.h\"\n#include \"rk_model.h\"\n");
-    for (size_t k = 0; cg_kernel_headers[k]; k++)
-        fprintf(f, "#include \"%s\"\n", cg_kernel_headers[k]);
-    fprintf(f,
-            "\n#define RK_ARENA_BYTES %" PRId64 "u\n#define RK_PLAN_PEAK %" PRId64 "u\n#define RK_SCRATCH_BYTES %" PRId64
-            "u\n#define RK_N_LOGITS %" PRId64 "u\n",
-            s->arena, s->peak, s->scratch > 0 ? s->scratch : 1, s->n_logits);
-    fprintf(f, "/* the offsets below need the plan's peak: an arena edited below it must not build */\n"
-               "_Static_assert(RK_ARENA_BYTES >= RK_PLAN_PEAK, \"arena below the plan's peak\");\n\n");
-    fprintf(f, "/* weights, quantization and input (model_blob.S: .incbin \"model.bin\"), 16-aligned */\n"
-               "extern const int8_t rk_model_blob[];\n"
-               "#define RK_I8(off) (rk_model_blob + (off))\n"
-               "#define RK_I32(off) ((const int32_t *)(const void *)(rk_model_blob + (off)))\n\n");
-    fprintf(f, "static int8_t rk_arena[RK_ARENA_BYTES] __attribute__((aligned(16)));\n"
-               "static int8_t rk_scratch[RK_SCRATCH_BYTES] __attribute__((aligned(16)));\n"
-               "#define A(off) (rk_arena + (off))\n");
+    rip_cg_emit_head(f, s, false);
     if (m->n_outputs > 1)
         fprintf(f, "/* %zu graph outputs, gathered after the run in graph order */\n"
                    "static int8_t rk_logits[RK_N_LOGITS];\n",

@@ -44,6 +44,29 @@ typedef struct rip_cg_step {
 rip_status rip_cg_steps(const rip_cg_model *m, const rip_problem *p, const rip_plan *plan, int64_t arena,
                         rip_cg_step *steps, char err[RIP_ERR_LEN]);
 
+/* Names go into C strings, C and assembler comments and JSON: anything
+** but letters, digits and ._+- becomes '_' in n (a file may be named
+** anything). */
+void rip_cg_plain_name(char *n);
+
+/* The files of a generated model, as indexes into rip_cg_file_names. */
+typedef enum rip_cg_file { RIP_CG_C, RIP_CG_ASM, RIP_CG_BIN, RIP_CG_JSON } rip_cg_file;
+
+/* Writes the text of one file of a generated model to f. */
+typedef void (*rip_cg_emitter)(FILE *f, rip_cg_file kind, const void *ctx);
+
+/*
+** The four files into dir (model.bin, model_blob.S, model.c, then
+** model.json), each under a temporary name, synced and renamed into place.
+** RIP_OK; RIP_S_CANTCREATE, RIP_S_IO, RIP_S_NOMEM with err.
+*/
+rip_status rip_cg_write_files(const char *dir, rip_cg_emitter emit, const void *ctx, char err[RIP_ERR_LEN]);
+
+/* The part of model.c every generated model shares: includes, the size
+** macros, the blob's accessors (RK_I8, RK_I32; RK_F32 when f32), the
+** arena and scratch arrays and A(off). */
+void rip_cg_emit_head(FILE *f, const rip_cg_summary *s, bool f32);
+
 /* model.c, model_blob.S and model.json to f.  x_input: the model input's
 ** offset; s: the summary (arena, scratch, names) already filled. */
 void rip_cg_emit_c(FILE *f, const rip_cg_model *m, const rip_cg_step *steps, int64_t x_input,

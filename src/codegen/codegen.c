@@ -37,9 +37,7 @@ static const char *model_name(const char *graph)
     return graph;
 }
 
-/* Names go into C strings, C and assembler comments and JSON: anything
-** but letters, digits and ._+- becomes '_' (a file may be named anything). */
-static void plain_name(char *n)
+void rip_cg_plain_name(char *n)
 {
     for (; *n; n++)
         if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._+-", *n))
@@ -137,24 +135,15 @@ fail:
 
 /* ---- files ---- */
 
-typedef enum { F_C, F_ASM, F_BIN, F_JSON } file_kind;
-
-/* By file_kind. */
+/* By rip_cg_file: model.c, model_blob.S, model.bin, model.json. */
 const char *const rip_cg_file_names[] = {"model.c", "model_blob.S", "model.bin", "model.json", NULL};
-
-typedef struct emit_ctx {
-    const rip_cg_model *m;
-    const rip_cg_step *steps;
-    int64_t x_input;
-    const rip_cg_summary *s;
-    uint64_t seed;
-} emit_ctx;
 
 /*
 ** Write dir/name under a temporary name in dir, flushed and synced, then
 ** rename it into place, so a failure leaves the previous file as it was.
 */
-static rip_status write_file(const char *dir, file_kind kind, const emit_ctx *c, char err[RIP_ERR_LEN])
+static rip_status write_file(const char *dir, rip_cg_file kind, rip_cg_emitter emit, const void *ctx,
+                             char err[RIP_ERR_LEN])
 {
     const char *name = rip_cg_file_names[kind];
     char path[4096], tmp[4096];
@@ -177,14 +166,7 @@ static rip_status write_file(const char *dir, file_kind kind, const emit_ctx *c,
         snprintf(err, RIP_ERR_LEN, "out of memory");
         return RIP_S_NOMEM;
     }
-    size_t blob_n = 0;
-    const uint8_t *blob = rip_cg_model_blob(c->m, &blob_n);
-    switch (kind) {
-    case F_C: rip_cg_emit_c(f, c->m, c->steps, c->x_input, c->s); break;
-    case F_ASM: rip_cg_emit_asm(f, c->s); break;
-    case F_BIN: fwrite(blob, 1, blob_n, f); break;
-    case F_JSON: rip_cg_emit_json(f, c->s, c->seed); break;
-    }
+    emit(f, kind, ctx);
     /* mkstemp makes the file 0600; generated sources are ordinary files */
     int bad = ferror(f) || fflush(f) != 0 || fchmod(fileno(f), 0644) != 0 || fsync(fileno(f)) != 0;
     int e = errno;
@@ -203,6 +185,38 @@ static rip_status write_file(const char *dir, file_kind kind, const emit_ctx *c,
         s = RIP_S_IO;
     }
     return s;
+}
+
+rip_status rip_cg_write_files(const char *dir, rip_cg_emitter emit, const void *ctx, char err[RIP_ERR_LEN])
+{
+    /* model.json last: its presence says the folder is complete */
+    static const rip_cg_file order[] = {RIP_CG_BIN, RIP_CG_ASM, RIP_CG_C, RIP_CG_JSON};
+    rip_status st = RIP_OK;
+    for (size_t k = 0; k < sizeof order / sizeof order[0] && st == RIP_OK; k++)
+        st = write_file(dir, order[k], emit, ctx, err);
+    return st;
+}
+
+typedef struct emit_ctx {
+    const rip_cg_model *m;
+    const rip_cg_step *steps;
+    int64_t x_input;
+    const rip_cg_summary *s;
+    uint64_t seed;
+} emit_ctx;
+
+/* A CSV graph's model: file kind to f. */
+static void emit_csv(FILE *f, rip_cg_file kind, const void *ctx)
+{
+    const emit_ctx *c = ctx;
+    size_t blob_n = 0;
+    const uint8_t *blob = rip_cg_model_blob(c->m, &blob_n);
+    switch (kind) {
+    case RIP_CG_C: rip_cg_emit_c(f, c->m, c->steps, c->x_input, c->s); break;
+    case RIP_CG_ASM: rip_cg_emit_asm(f, c->s); break;
+    case RIP_CG_BIN: fwrite(blob, 1, blob_n, f); break;
+    case RIP_CG_JSON: rip_cg_emit_json(f, c->s, c->seed); break;
+    }
 }
 
 rip_status rip_cg_write(const rip_graph *g, const rip_problem *p, const rip_plan *plan, rip_cg_plan_kind k,
@@ -240,8 +254,8 @@ rip_status rip_cg_write(const rip_graph *g, const rip_problem *p, const rip_plan
 
     snprintf(s->graph, sizeof s->graph, "%s", g->name);
     snprintf(s->model, sizeof s->model, "%s", model_name(g->name));
-    plain_name(s->graph);
-    plain_name(s->model);
+    rip_cg_plain_name(s->graph);
+    rip_cg_plain_name(s->model);
     snprintf(s->strategy, sizeof s->strategy, "%s", plan->strategy);
     s->plan = rip_cg_plan_name(k);
     s->peak = plan->peak;
@@ -261,9 +275,7 @@ rip_status rip_cg_write(const rip_graph *g, const rip_problem *p, const rip_plan
     s->checksum = m->checksum;
 
     emit_ctx c = {m, steps, plan->offset[0], s, seed};
-    if ((st = write_file(out_dir, F_BIN, &c, err)) != RIP_OK || (st = write_file(out_dir, F_ASM, &c, err)) != RIP_OK ||
-        (st = write_file(out_dir, F_C, &c, err)) != RIP_OK || (st = write_file(out_dir, F_JSON, &c, err)) != RIP_OK)
-        goto done;
+    st = rip_cg_write_files(out_dir, emit_csv, &c, err);
 done:
     free(steps);
     rip_cg_model_free(m);

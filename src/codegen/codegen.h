@@ -30,6 +30,7 @@
 
 #include "plan/graph.h"
 #include "plan/plan.h"
+#include "net.h"
 #include "status.h"
 
 /* --seed default: the seed of `ripsim sweep` and `ripsim execute`. */
@@ -130,5 +131,58 @@ rip_status rip_codegen(const char *path, const rip_cg_opts *o, const char *out_d
 */
 rip_status rip_cg_write(const rip_graph *g, const rip_problem *p, const rip_plan *plan, rip_cg_plan_kind k,
                         int64_t arena, uint64_t seed, const char *out_dir, rip_cg_summary *s, char err[RIP_ERR_LEN]);
+
+/* ---- a TFLite model ---- */
+
+/* One model input: a file as `ripsim run --input` (f32 false) or
+** `--input-f32` (f32 true) reads it (net.h, rip_net_read_input*). */
+typedef struct rip_cg_input {
+    const char *path;
+    bool f32;
+} rip_cg_input;
+
+typedef struct rip_cg_tflite_opts {
+    rip_cg_plan_kind plan;         /* base: net.h's RIP_NET_PLAN_BASE; rip: RIP_NET_PLAN_RIP */
+    int64_t arena;                 /* as rip_cg_opts */
+    const char *name;              /* the model's name (rk_model.name, model.json "model");
+                                      NULL: the file's name without .tflite */
+    const rip_cg_input *inputs;    /* one per model input, in the model's order */
+    size_t n_inputs;
+} rip_cg_tflite_opts;
+
+/*
+** Generate the TFLite model at path into out_dir (which must exist), as
+** rip_codegen does for a graph: the model read, checked and built as a net,
+** planned (rip_net_plan), its inputs read, run once on the host in the
+** plan's layout (the reference output and its CRC-32), the four files
+** written.  Names are made plain as for graphs.  *s: what was generated
+** (n_ops = the net's steps, n_inplace = steps run in place).  RIP_OK; the
+** statuses of rip_tfl_model_load, rip_net_build, rip_net_plan,
+** rip_net_read_input and rip_net_run; RIP_S_DATA for an input count other
+** than the model's or an arena below the peak; RIP_S_CANTCREATE / RIP_S_IO;
+** RIP_S_NOMEM; with err.
+*/
+rip_status rip_codegen_tflite(const char *path, const rip_cg_tflite_opts *o, const char *out_dir, rip_cg_summary *s,
+                              char err[RIP_ERR_LEN]);
+
+typedef struct rip_cg_tflite_write_opts {
+    rip_cg_plan_kind plan;         /* the plan's name in the files */
+    const char *strategy;          /* the strategy that made the layout's plan */
+    int64_t arena;                 /* as rip_cg_opts */
+    const char *name;              /* as rip_cg_tflite_opts (NULL: source's stem) */
+    const char *source;            /* the model file's path (its name goes into comments) */
+} rip_cg_tflite_write_opts;
+
+/*
+** The files of a net under a layout made elsewhere (tests hand-make plans
+** with runtime shifts; rip_net_layout_from_plan checked it): inputs[i]
+** holds net->inputs[i].bytes in the input's type.  The net is run once on
+** the host in L (the reference output), then the files are written.
+** RIP_OK; RIP_S_DATA (--arena below L's arena), the statuses of
+** rip_net_run, RIP_S_CANTCREATE / RIP_S_IO, RIP_S_NOMEM; with err.
+*/
+rip_status rip_cg_tflite_write(const rip_net *net, const rip_net_layout *L, const void *const *inputs,
+                               const rip_cg_tflite_write_opts *o, const char *out_dir, rip_cg_summary *s,
+                               char err[RIP_ERR_LEN]);
 
 #endif

@@ -9,8 +9,11 @@
 ** the runtime shift when the plan asks for one), dual buffers otherwise.
 ** The calls are printed by cg_kernels.c.  Float32 model inputs are read
 ** from the blob by their QUANTIZE; float32 outputs are written by their
-** DEQUANTIZE into arrays beside the arena (rk_out<k>), as the host runner
-** writes the caller's buffers.
+** DEQUANTIZE into arrays beside the arena, as the host runner writes the
+** caller's buffers: rk_out<k>, or, for a model with several outputs, the
+** output's place in the one buffer of all outputs (rk_logits, float-aligned
+** so that a float output starting at a multiple of 4 bytes is written
+** there directly, not copied).
 */
 #include <inttypes.h>
 #include <string.h>
@@ -31,18 +34,36 @@ static cg_ptr operand(const rip_cg_net_model *m, size_t s, int32_t k)
     return cg_i8(m->step[s].operand[k]);
 }
 
-/* The name of float32 output k's array. */
-static cg_ptr out_array(size_t k)
+/* Where model output k's bytes start in the concatenated logits. */
+static int64_t output_at(const rip_net *net, size_t k)
 {
-    char name[32];
-    snprintf(name, sizeof name, "rk_out%zu", k);
+    int64_t at = 0;
+    for (size_t j = 0; j < k; j++)
+        at += net->outputs[j].bytes;
+    return at;
+}
+
+/* Is float32 output k written straight into its place in rk_logits? */
+static bool in_logits(const rip_net *net, size_t k)
+{
+    return net->n_outputs > 1 && net->outputs[k].buf < 0 && output_at(net, k) % 4 == 0;
+}
+
+/* The float32 array of output k: its own rk_out<k>, or its place in rk_logits. */
+static cg_ptr out_array(const rip_net *net, size_t k)
+{
+    char name[48];
+    if (in_logits(net, k))
+        snprintf(name, sizeof name, "(rk_logits_f + %" PRId64 ")", output_at(net, k) / 4);
+    else
+        snprintf(name, sizeof name, "rk_out%zu", k);
     return cg_named(name);
 }
 
 static cg_ptr result(const rip_cg_net_model *m, size_t s)
 {
     const rip_net_operand *y = &m->net->steps[s].out;
-    return y->buf >= 0 ? cg_arena(m->L->offset[y->buf]) : out_array((size_t)y->io);
+    return y->buf >= 0 ? cg_arena(m->L->offset[y->buf]) : out_array(m->net, (size_t)y->io);
 }
 
 /* The bytes of the in-place workspace of a step below its input (net_run.c's below_workspace). */
@@ -199,7 +220,7 @@ static void emit_placement(FILE *f, const rip_cg_net_model *m, size_t s)
     if (st->out.buf >= 0)
         fprintf(f, "at %" PRId64, m->L->offset[st->out.buf]);
     else
-        fprintf(f, "rk_out%ld (float32)", (long)st->out.io);
+        fprintf(f, "%s (float32)", out_array(m->net, (size_t)st->out.io).s);
     for (int32_t k = 0; k < st->n_in; k++) {
         const rip_net_operand *x = &st->in[k];
         if (x->buf >= 0)
@@ -212,20 +233,11 @@ static void emit_placement(FILE *f, const rip_cg_net_model *m, size_t s)
     fprintf(f, " */\n");
 }
 
-/* Where model output k's bytes start in the concatenated logits. */
-static int64_t output_at(const rip_net *net, size_t k)
-{
-    int64_t at = 0;
-    for (size_t j = 0; j < k; j++)
-        at += net->outputs[j].bytes;
-    return at;
-}
-
 /* Model output k's bytes, as a pointer expression. */
 static cg_ptr output_ptr(const rip_cg_net_model *m, size_t k)
 {
     const rip_net_io *io = &m->net->outputs[k];
-    return io->buf >= 0 ? cg_arena(m->L->offset[io->buf]) : out_array(k);
+    return io->buf >= 0 ? cg_arena(m->L->offset[io->buf]) : out_array(m->net, k);
 }
 
 static void emit_run(FILE *f, const rip_cg_net_model *m)
@@ -252,8 +264,8 @@ static void emit_run(FILE *f, const rip_cg_net_model *m)
         fprintf(f, " != RK_OK)\n        return %zu;\n", s + 1);
     }
     fprintf(f, "    rk_mark_end();\n");
-    if (net->n_outputs > 1)
-        for (size_t k = 0; k < net->n_outputs; k++)
+    for (size_t k = 0; net->n_outputs > 1 && k < net->n_outputs; k++)
+        if (!in_logits(net, k))
             fprintf(f, "    memcpy(rk_logits + %" PRId64 ", %s, %" PRId64 "u);\n", output_at(net, k),
                     output_ptr(m, k).s, net->outputs[k].bytes);
     fprintf(f, "    return 0;\n}\n\n");
@@ -285,12 +297,14 @@ void rip_cg_net_emit_c(FILE *f, const rip_cg_net_model *m, const rip_cg_summary 
             s->n_shifts, s->checksum);
     rip_cg_emit_head(f, s, true);
     for (size_t k = 0; k < net->n_outputs; k++)
-        if (net->outputs[k].buf < 0)
+        if (net->outputs[k].buf < 0 && !in_logits(net, k))
             fprintf(f, "/* float32 output %zu, written by its DEQUANTIZE */\nstatic float rk_out%zu[%" PRId64 "];\n",
                     k, k, net->outputs[k].elements);
     if (net->n_outputs > 1)
-        fprintf(f, "/* %zu model outputs, gathered after the run in the model's order */\n"
-                   "static int8_t rk_logits[RK_N_LOGITS] __attribute__((aligned(4)));\n",
+        fprintf(f, "/* %zu model outputs in the model's order: float32 ones at a multiple of 4 written in place\n"
+                   "** by their DEQUANTIZE, the others copied after the run */\n"
+                   "static float rk_logits_f[(RK_N_LOGITS + 3) / 4];\n"
+                   "#define rk_logits ((int8_t *)(void *)rk_logits_f)\n",
                 net->n_outputs);
     fprintf(f, "\nconst rk_model_info rk_model = {\"%s\", \"%s\", RK_ARENA_BYTES, %" PRId64 "u, %zuu, RK_N_LOGITS};\n",
             s->model, s->plan, s->scratch, net->n_steps);

@@ -5,9 +5,11 @@
 #   ./build.sh test [--sanitize] install what is missing, build, run every test
 #                                (--sanitize: in an AddressSanitizer + UBSan build)
 #   ./build.sh firmware          install the arm toolchain and QEMU, build, generate
-#                                the eleven MCUNet models, run them in QEMU, link
-#                                them for the Pico boards, rewrite
-#                                results/deployment.json and results/table3.md
+#                                the eleven MCUNet models and the real TFLite
+#                                models, run them in QEMU, link them for the Pico
+#                                boards, rewrite results/deployment.json,
+#                                results/table3.md, results/real-models.json and
+#                                results/real-models.md
 #
 # Packages come from Debian (apt-get, as root or through sudo).  Builds go to
 # build/ (and build-asan/); nothing outside this checkout is written.
@@ -77,7 +79,8 @@ run_tests() {
 # link; fits null without a pico-sdk), then results/deployment.json
 # (ripsim tables deployment: checked, sorted, canonical) and results/table3.md,
 # or, given OUT, OUT/deployment.json and OUT/table3.md (the test compares them
-# with the committed files).
+# with the committed files).  Then the same for the real TFLite models
+# (firmware_real_models).
 firmware_deployment() {
     local out=${1:-results}
     local fw=build/firmware gen=build/firmware/gen lines t0
@@ -109,7 +112,49 @@ firmware_deployment() {
     build/ripsim tables deployment --lines "$lines" --out "$out/deployment.json"
     build/ripsim tables table3 --deployment "$out/deployment.json" --out "$out/table3.md"
     echo "build.sh: $out/deployment.json and $out/table3.md in $(( $(date +%s) - t0 )) s" >&2
+    local st=0
+    firmware_real_models "$out" || st=$?
+    [ "$st" -eq 0 ] || [ "$st" -eq 77 ] || rc=$st
     [ "$rc" -eq 0 ] || echo "build.sh: an image that fits did not run to completion (see above)" >&2
+    return "$rc"
+}
+
+# firmware_real_models OUT: the cases of tests/tflm/cases.tsv (person_detect
+# with person.bmp and no_person.bmp, the MLPerf Tiny four, TinyEngine's
+# vww and detection, micro_speech, hello_world) with their own weights and
+# the TFLM peer's sample inputs (firmware/tools/real-models.sh, into
+# build/firmware/gen-real/), run on both QEMU cores and linked for both
+# Picos as above, into OUT/real-models.json; then OUT/real-models.md
+# (ripsim tables real-models) beside TFLM's own figures: measured again
+# into OUT/tflm-peer.tsv when the peer is built (build-tflm-peer/, by the
+# tflm_peer suite), else the committed results/tflm-peer.tsv.  Without the
+# TFLM tree and models (the vendor tree) one line says so and nothing is
+# written: status 77.
+firmware_real_models() {
+    local out=$1 fw=build/firmware real=build/firmware/gen-real t0 target rc=0 st=0 tflm=results/tflm-peer.tsv
+    local lines=build/firmware/real-models.lines
+    t0=$(date +%s)
+    rm -rf "$real"
+    firmware/tools/real-models.sh --gen "$real" || st=$?
+    [ "$st" -eq 0 ] || return "$st"
+    : >"$lines"
+    for target in qemu-m0 qemu-m33; do
+        firmware/tools/build-images.sh --target "$target" --gen-dir "$real" --build "$fw/real-$target" >>"$lines" || rc=$?
+        [ "$rc" -le 1 ] || { echo "build.sh: $target: the QEMU build of the real models failed" >&2; return 1; }
+    done
+    firmware/pico/link-boards.sh "$real" "$fw/real-pico" >>"$lines"
+    cat "$real"/*/*/model.json >>"$lines"
+    build/ripsim tables deployment --lines "$lines" --out "$out/real-models.json"
+    if [ -x build-tflm-peer/ref/tflm_peer ] && [ -f build-tflm-peer/cases.tsv ] &&
+       tests/tflm/measure.sh build-tflm-peer >"$out/tflm-peer.tsv.tmp"; then
+        mv "$out/tflm-peer.tsv.tmp" "$out/tflm-peer.tsv"
+        tflm=$out/tflm-peer.tsv
+    else
+        rm -f "$out/tflm-peer.tsv.tmp"
+        echo "build.sh: no TFLM peer built (build-tflm-peer/, made by the tflm_peer suite): TFLM's figures from results/tflm-peer.tsv" >&2
+    fi
+    build/ripsim tables real-models --deployment "$out/real-models.json" --tflm "$tflm" --out "$out/real-models.md"
+    echo "build.sh: $out/real-models.json and $out/real-models.md in $(( $(date +%s) - t0 )) s" >&2
     return "$rc"
 }
 
@@ -125,11 +170,13 @@ firmware_tests() {
         echo "firmware: $target: $(printf '%s\n' "$out" | grep -c '"ran": *true') images ran" >&2
     done
     # The whole deployment (22 images per QEMU core, 44 pico-sdk links when
-    # an SDK is found), rebuilt and compared byte for byte with the committed
-    # results: every image runs, the counts are deterministic, the files are
-    # not stale.  The deployment suite checks the committed file's content
+    # an SDK is found; with the vendor tree also the real models' 20 images
+    # per core and 40 links), rebuilt and compared byte for byte with the
+    # committed results: every image runs, the counts are deterministic, the
+    # files are not stale.  The deployment suite checks the committed file's content
     # (checksums equal between plans, fits).
     local check=build/firmware/check f
+    rm -f "$check/real-models.json" "$check/real-models.md" "$check/tflm-peer.tsv"
     if firmware_deployment "$check"; then
         if grep -q '"target": "pico2*", [^}]*"fits": null' "$check/deployment.json"; then
             # without a pico-sdk the board entries are null: the QEMU part ran,
@@ -138,6 +185,12 @@ firmware_tests() {
             set --
         else
             set -- deployment.json table3.md
+            if [ -f "$check/real-models.json" ]; then
+                set -- "$@" real-models.json real-models.md
+                [ -f "$check/tflm-peer.tsv" ] && set -- "$@" tflm-peer.tsv
+            else
+                echo "firmware: the real models were not generated (no vendor tree): results/real-models.* not compared" >&2
+            fi
         fi
         for f in "$@"; do
             if cmp -s "$check/$f" "results/$f"; then

@@ -20,6 +20,7 @@
 #include "out_set.h"
 #include "paper_tables.h"
 #include "progress_line.h"
+#include "real_models.h"
 #include "table2.h"
 #include "table6.h"
 #include "optimum_report.h"
@@ -46,6 +47,10 @@ static const char about[] =
     "           tools given by --lines (./build.sh firmware does this); a record\n"
     "           that ran without fitting, or whose arena or checksum is not its\n"
     "           model.json's, is refused (65), naming it\n"
+    "  real-models  the real TFLite models on QEMU and the Picos beside TensorFlow\n"
+    "           Lite Micro (results/real-models.md), from --deployment FILE\n"
+    "           (default results/real-models.json) and --tflm FILE (default\n"
+    "           results/tflm-peer.tsv, TFLM's figures: tests/tflm/measure.sh)\n"
     "table3 adds the deployment table when --deployment FILE (default\n"
     "results/deployment.json) exists.\n";
 
@@ -68,8 +73,8 @@ static const rip_exit_doc exits[] = {
 };
 
 static const char *const names[] = {"table3", "table6", "table7", "fig1", "deployment", "table2",
-                                    "optimum", "fig3", "fig_optimum", NULL};
-enum { TABLE3, TABLE6, TABLE7, FIG1, DEPLOYMENT, TABLE2, OPTIMUM, FIG3, FIG_OPTIMUM };
+                                    "optimum", "fig3", "fig_optimum", "real-models", NULL};
+enum { TABLE3, TABLE6, TABLE7, FIG1, DEPLOYMENT, TABLE2, OPTIMUM, FIG3, FIG_OPTIMUM, REAL_MODELS };
 
 /*
 ** fig1: stage the PNG beside the SVG (svg_path with .svg replaced by .png)
@@ -137,6 +142,34 @@ static int write_deployment(const char *lines, const char *out)
     return rc;
 }
 
+/* real-models: the records of deployment and TFLM's figures of tflm, to out. */
+static int write_real_models(const char *deployment, const char *tflm, const char *out)
+{
+    char err[RIP_ERR_LEN];
+    int rc;
+    if ((rc = rip_out_refuse_input("tables", out, deployment, "the firmware records (--deployment)")) != 0 ||
+        (rc = rip_out_refuse_input("tables", out, tflm, "TFLM's figures (--tflm)")) != 0)
+        return rc;
+    rip_deployment d;
+    rip_status s = rip_deploy_read(deployment, false, &d, err);
+    if (s != RIP_OK) {
+        fprintf(stderr, "ripsim tables: %s\n", err);
+        return rip_exit_status(s);
+    }
+    rip_out o;
+    if ((rc = rip_out_open(&o, "tables", out)) == 0) {
+        bool to_stdout = o.f == stdout;
+        if ((s = rip_real_models_write(o.f, &d, tflm, err)) != RIP_OK) {
+            rip_out_abort(&o);
+            fprintf(stderr, "ripsim tables: %s\n", err);
+            rc = rip_exit_status(s);
+        } else if ((rc = rip_out_commit(&o)) == 0 && !to_stdout)
+            fprintf(stderr, "ripsim tables: wrote %s\n", out);
+    }
+    rip_deploy_free(&d);
+    return rc;
+}
+
 /* table2: no input files; the seven layers are simulated here. */
 static int write_table2(const char *out)
 {
@@ -159,7 +192,8 @@ static int write_table2(const char *out)
 
 int rip_cmd_tables(int argc, char **argv)
 {
-    const char *name = NULL, *out = NULL, *dir = NULL, *models = NULL, *deployment = NULL, *lines = NULL;
+    const char *name = NULL, *out = NULL, *dir = NULL, *models = NULL, *deployment = NULL, *lines = NULL,
+               *tflm = NULL;
     int64_t time_limit = 150;
     bool no_times = false;
     const rip_opt opts[] = {
@@ -176,16 +210,19 @@ int rip_cmd_tables(int argc, char **argv)
          .help = "table7 without the wall-clock column (reproducible)"},
         {.name = "--deployment", .kind = RIP_OPT_STR, .dest = &deployment, .metavar = "FILE",
          .help = "table3: the deployment results (default results/deployment.json\nin the ripsim tree, "
-                 "skipped when absent; a FILE given must exist)"},
+                 "skipped when absent; a FILE given must exist);\nreal-models: the real models' records "
+                 "(default\nresults/real-models.json)"},
+        {.name = "--tflm", .kind = RIP_OPT_STR, .dest = &tflm, .metavar = "FILE",
+         .help = "real-models: TFLM's figures (default results/tflm-peer.tsv)"},
         {.name = "--lines", .kind = RIP_OPT_STR, .dest = &lines, .metavar = "FILE",
          .help = "deployment: the firmware tools' JSON lines and the models'\nmodel.json objects (required)"},
     };
     const rip_cmd cmd = {
         .name = "tables",
         .synopsis = "NAME [--out FILE] [--layers-dir DIR] [--models-dir DIR]\n"
-                    "       [--time-limit S] [--no-times] [--deployment FILE] [--lines FILE]",
+                    "       [--time-limit S] [--no-times] [--deployment FILE] [--lines FILE] [--tflm FILE]",
         .about = about, .opts = opts, .n_opts = sizeof opts / sizeof opts[0], .pos = &name, .min_pos = 1,
-        .max_pos = 1, .missing = "which table? table2, table3, table6, table7, fig1, deployment, optimum, fig3 or fig_optimum", .notes = notes, .exits = exits,
+        .max_pos = 1, .missing = "which table? table2, table3, table6, table7, fig1, deployment, optimum, fig3, fig_optimum or real-models", .notes = notes, .exits = exits,
         .n_exits = sizeof exits / sizeof exits[0], .example = "ripsim tables table6 --out /tmp/table6.md",
     };
     int rc = rip_args_parse(&cmd, argc, argv, stdout, stderr);
@@ -196,23 +233,32 @@ int rip_cmd_tables(int argc, char **argv)
         if (strcmp(name, names[k]) == 0)
             which = k;
     if (which < 0)
-        return rip_args_usage(&cmd, "unknown table '%s' (known: table2, table3, table6, table7, fig1, deployment, optimum, fig3, fig_optimum)", name);
+        return rip_args_usage(&cmd, "unknown table '%s' (known: table2, table3, table6, table7, fig1, deployment, optimum, fig3, fig_optimum, real-models)", name);
     if ((which == DEPLOYMENT) != (lines != NULL))
         return rip_args_usage(&cmd, which == DEPLOYMENT ? "deployment needs --lines FILE"
                                                         : "--lines is only for deployment");
+    if (tflm && which != REAL_MODELS)
+        return rip_args_usage(&cmd, "--tflm is only for real-models");
     static const char *const defaults[] = {"results/table3.md", "results/table6.md", "results/table7.md",
                                            "results/fig1.svg", "results/deployment.json", "results/table2.md",
-                                           "results/optimum.md", "results/fig3.svg", "results/fig_optimum.svg"};
-    char outbuf[4096], dirbuf[4096], modbuf[4096], depbuf[4096];
+                                           "results/optimum.md", "results/fig3.svg", "results/fig_optimum.svg",
+                                           "results/real-models.md"};
+    char outbuf[4096], dirbuf[4096], modbuf[4096], depbuf[4096], tflmbuf[4096];
     bool dep_given = deployment != NULL;
     if ((!out && !(out = rip_root_path("tables", "--out", defaults[which], outbuf, sizeof outbuf))) ||
         (!dir && !(dir = rip_root_path("tables", "--layers-dir", "sweeps/layers", dirbuf, sizeof dirbuf))) ||
         (!models && !(models = rip_root_path("tables", "--models-dir", "firmware/models", modbuf, sizeof modbuf))) ||
         (which == TABLE3 && !deployment &&
-         !(deployment = rip_root_path("tables", "--deployment", "results/deployment.json", depbuf, sizeof depbuf))))
+         !(deployment = rip_root_path("tables", "--deployment", "results/deployment.json", depbuf, sizeof depbuf))) ||
+        (which == REAL_MODELS && !deployment &&
+         !(deployment = rip_root_path("tables", "--deployment", "results/real-models.json", depbuf, sizeof depbuf))) ||
+        (which == REAL_MODELS && !tflm &&
+         !(tflm = rip_root_path("tables", "--tflm", "results/tflm-peer.tsv", tflmbuf, sizeof tflmbuf))))
         return RIP_EX_USAGE;
     if (which == DEPLOYMENT)
         return write_deployment(lines, out);
+    if (which == REAL_MODELS)
+        return write_real_models(deployment, tflm, out);
     if (which == TABLE3 && (rc = rip_out_refuse_input("tables", out, deployment, "the deployment results (--deployment)")) != 0)
         return rc;
 

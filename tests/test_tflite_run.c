@@ -26,6 +26,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "hand_plans.h"
 #include "json_need.h"
 #include "net/net.h"
 #include "ref_conv.h"
@@ -272,37 +273,6 @@ Test(tflite_run, hand_nets_equal_their_reference_under_both_plans)
         rip_net_free(&net);
         rip_tfl_model_free(&m);
     }
-}
-
-/* A plan of p with every tensor in its own block, end to end, nothing in place. */
-static rip_plan *plan_apart(const rip_problem *p, int64_t *top)
-{
-    rip_plan *plan = rip_plan_new(p, "hand");
-    cr_assert_not_null(plan);
-    *top = 0;
-    for (size_t i = 0; i < p->n; i++) {
-        plan->offset[i] = *top;
-        *top += rip_align_up(p->t[i].size, p->align);
-    }
-    plan->peak = rip_plan_peak(p, plan);
-    return plan;
-}
-
-/* plan_apart with candidate k alone in place at the top: ALIAS (same
-** offset), GAP with the output gap bytes below the input, or (shift) both
-** at one offset and the input moved up at run time. */
-static rip_plan *plan_with(const rip_problem *p, size_t k, bool shift)
-{
-    int64_t top;
-    rip_plan *plan = plan_apart(p, &top);
-    const rip_candidate *c = &p->cand[k];
-    plan->offset[c->in] = plan->offset[c->out] = top;
-    if (c->kind == RIP_INPLACE_GAP && !shift)
-        plan->offset[c->in] = top + c->gap;
-    plan->in_place[k] = true;
-    plan->shift[k] = shift;
-    plan->peak = rip_plan_peak(p, plan);
-    return plan;
 }
 
 Test(tflite_run, each_candidate_in_place_alone_equals_the_reference)

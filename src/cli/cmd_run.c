@@ -132,7 +132,7 @@ static int parse_args(int argc, char **argv, run_args *a)
     if (rc != RIP_ARGS_CONTINUE)
         return rc;
     if (a->n_inputs == 0)
-        return rip_args_usage(&cmd, "--input FILE (or --input-f32 FILE) is required, once per model input");
+        return rip_args_usage(&cmd, "--input FILE is required (or --input-f32 FILE), once per model input");
     bool out_stdout = a->out && strcmp(a->out, "-") == 0;
     if (out_stdout && a->json)
         return rip_args_usage(&cmd, "--out - sends the outputs' bytes to standard output; --json would share it");

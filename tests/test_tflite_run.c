@@ -20,6 +20,7 @@
 **     outputs written whole or not at all.
 */
 #include <criterion/criterion.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -395,6 +396,64 @@ Test(tflite_run, run_prints_writes_and_dumps_what_the_reference_computes)
         rip_net_free(&net);
         rip_tfl_model_free(&m);
     }
+}
+
+/*
+** --input-f32: float32 values for an int8 input are quantized as the TFLM
+** peer does (round half away from zero of v / scale, plus the zero point,
+** clamped).  data_ops' input has scale 1 and zero point 0, so the bytes
+** are computed here with lround and a clamp; halves both ways and values
+** past the range included.  The run from the floats equals the run from
+** those bytes at every operator (its first, an ADD of a constant, is one
+** to one below the clamp).
+*/
+Test(tflite_run, input_f32_quantizes_as_the_peer)
+{
+    enum { N = 12 };
+    float v[N];
+    int8_t q[N];
+    for (int i = 0; i < N; i++) {
+        v[i] = i % 2 ? (float)(i - 6) * 1.25f : (float)(i - 6) + 0.5f;
+        if (i == 3)
+            v[i] = 300.0f;
+        if (i == 8)
+            v[i] = -300.5f;
+        long r = lround((double)v[i]);
+        q[i] = (int8_t)(r < -128 ? -128 : r > 127 ? 127 : r);
+    }
+    cr_assert_eq(q[0], -6, "-5.5 rounds away from zero");
+    cr_assert_eq(q[2], -4, "-3.5 rounds away from zero");
+    cr_assert_eq(q[10], 5, "4.5 rounds away from zero");
+    char f32[400], i8[400], d1[400], d2[400];
+    snprintf(f32, sizeof f32, "%s", tmp("x.f32"));
+    snprintf(i8, sizeof i8, "%s", tmp("x.i8"));
+    snprintf(d1, sizeof d1, "%s", tmp("dump-f32"));
+    snprintf(d2, sizeof d2, "%s", tmp("dump-i8"));
+    uint8_t le[4 * N];
+    for (int i = 0; i < N; i++) {
+        uint32_t u;
+        memcpy(&u, &v[i], 4);
+        for (int b = 0; b < 4; b++)
+            le[4 * i + b] = (uint8_t)(u >> (8 * b));
+    }
+    write_file(f32, le, sizeof le);
+    write_file(i8, q, N);
+    run_result *r = RUN("run", data_model("data_ops"), "--input-f32", f32, "--dump", d1);
+    cr_assert_eq(r->status, 0, "%s", r->err);
+    r = RUN("run", data_model("data_ops"), "--input", i8, "--dump", d2);
+    cr_assert_eq(r->status, 0, "%s", r->err);
+    for (int op = 0; op < 6; op++) {
+        char a[500], b[500];
+        int8_t x[MAX_BYTES + 1], y[MAX_BYTES + 1];
+        snprintf(a, sizeof a, "%s/op-%03d-out-0.bin", d1, op);
+        snprintf(b, sizeof b, "%s/op-%03d-out-0.bin", d2, op);
+        size_t na = read_file(a, x, sizeof x), nb = read_file(b, y, sizeof y);
+        cr_expect(na == nb && memcmp(x, y, na) == 0, "operator %d differs between --input-f32 and --input", op);
+    }
+    /* a float file of the wrong size is refused like a raw input */
+    r = RUN("run", data_model("data_ops"), "--input-f32", i8);
+    cr_expect_eq(r->status, 65, "%s", r->err);
+    cr_expect(strstr(r->err, "takes exactly 48") != NULL, "%s", r->err);
 }
 
 /* A 24-bit BMP of w x h pixels (all gray 200) at path. */

@@ -3,11 +3,15 @@
 ** turns the firmware tools' JSON lines into the canonical file (expected
 ** text written by hand), refuses malformed input with FILE:LINE: KEY, and
 ** the committed results keep every model's checksum equal base vs RiP on
-** every core that ran it.
+** every core that ran it.  The real models (results/real-models.json,
+** `ripsim tables real-models`): every image that ran computed TFLM's
+** output (results/tflm-peer.tsv), person_detect's scores as TFLM's test
+** asserts them, the table regenerates, bad inputs are refused.
 */
 #include <criterion/criterion.h>
 
 #include "deployment.h"
+#include "rk_crc32.h"
 #include "run_cmd.h"
 #include "tmpdir.h"
 
@@ -196,4 +200,173 @@ Test(deployment, committed_checksums_equal_between_plans)
     }
     rip_deploy_free(&d);
     cr_log_info("%d (model, core) pairs compared", compared);
+}
+
+/* ---- the real models (results/real-models.json, results/tflm-peer.tsv) ---- */
+
+static const char *result_path(const char *name)
+{
+    static char path[4][600];
+    static int k;
+    k = (k + 1) % 4;
+    const char *res = getenv("RIPSIM_RESULTS_DIR");
+    cr_assert_not_null(res);
+    snprintf(path[k], sizeof path[k], "%s/%s", res, name);
+    return path[k];
+}
+
+/* One case of results/tflm-peer.tsv, read here (tab-separated, '#' comments, a header). */
+typedef struct tflm_row {
+    char name[64], values[256];
+    long long arena;
+    unsigned long crc;
+} tflm_row;
+
+static int read_tflm_rows(const char *path, tflm_row *rows, int cap)
+{
+    FILE *f = fopen(path, "r");
+    cr_assert_not_null(f, "%s", path);
+    char line[4096];
+    int n = 0, header = 0;
+    while (fgets(line, sizeof line, f)) {
+        if (line[0] == '#' || !header++)
+            continue;
+        cr_assert_lt(n, cap);
+        char crc[16];
+        cr_assert_eq(sscanf(line, "%63[^\t]\t%*[^\t]\t%lld\t%*[^\t]\t%15[^\t]\t%255[^\t]", rows[n].name, &rows[n].arena,
+                            crc, rows[n].values),
+                     4, "%s: %s", path, line);
+        rows[n].crc = strtoul(crc, NULL, 16);
+        n++;
+    }
+    fclose(f);
+    return n;
+}
+
+/*
+** The committed real-model records against TFLM's committed figures:
+** every case has its base and rip records on the four targets; every
+** QEMU image that ran printed TFLM's output CRC (both plans, both cores),
+** and every image fitting the M33 ran; the M0 image fits exactly when the
+** Pico 1 link does.  TFLM's figures themselves: the arenas the tflm_peer
+** suite measures, and person_detect's scores as TFLM's own test asserts
+** them (person.bmp: no person -113, person 113; no_person.bmp: 57, -57),
+** their CRC computed here.
+*/
+Test(deployment, committed_real_models_compute_tflms_output)
+{
+    if (access(result_path("real-models.json"), F_OK) != 0)
+        cr_skip_test("no results/real-models.json (./build.sh firmware writes it with the vendor tree)");
+    tflm_row rows[64];
+    int n = read_tflm_rows(result_path("tflm-peer.tsv"), rows, 64);
+    cr_expect_eq(n, 10, "the ten cases of tests/tflm/cases.tsv");
+    static const struct { const char *name; long long arena; } arenas[] = {
+        {"person", 85024}, {"no_person", 85024}, {"vww_96_int8", 103392}, {"pretrainedResnet_quant", 55712},
+        {"kws_ref_model", 24000}, {"ad01_int8", 3424}, {"tinyengine_vww", 224704}, {"tinyengine_detection", 386032},
+        {"micro_speech", 7312}, {"hello_world", 1184}};
+    for (size_t a = 0; a < sizeof arenas / sizeof arenas[0]; a++) {
+        int i = 0;
+        while (i < n && strcmp(rows[i].name, arenas[a].name))
+            i++;
+        cr_assert_lt(i, n, "no %s in results/tflm-peer.tsv", arenas[a].name);
+        cr_expect_eq(rows[i].arena, arenas[a].arena, "%s: TFLM arena %lld", arenas[a].name, rows[i].arena);
+    }
+    rip_deployment d;
+    char err[RIP_ERR_LEN];
+    cr_assert_eq(rip_deploy_read(result_path("real-models.json"), false, &d, err), RIP_OK, "%s", err);
+    static const char *const plans[] = {"base", "rip"}, *const targets[] = {"qemu-m0", "qemu-m33", "pico", "pico2"};
+    for (int i = 0; i < n; i++) {
+        int ran = 0;
+        for (int p = 0; p < 2; p++) {
+            const rip_deploy_rec *r[4];
+            for (int t = 0; t < 4; t++) {
+                r[t] = rip_deploy_find(&d, rows[i].name, plans[p], targets[t]);
+                cr_assert_not_null(r[t], "%s %s %s: no record", rows[i].name, plans[p], targets[t]);
+                if (t < 2 && r[t]->ran == 1) {
+                    ran++;
+                    cr_expect_eq(r[t]->checksum, (int64_t)rows[i].crc, "%s %s %s: checksum %08llx, TFLM's %08lx",
+                                 rows[i].name, plans[p], targets[t], (unsigned long long)r[t]->checksum, rows[i].crc);
+                }
+            }
+            cr_expect_eq(r[1]->ran, r[1]->fits == 1 ? 1 : 0, "%s %s: an M33 image that fits runs", rows[i].name,
+                         plans[p]);
+            cr_expect_eq(r[1]->fits, 1, "%s %s: every real model fits the M33", rows[i].name, plans[p]);
+            if (r[2]->fits >= 0)
+                cr_expect_eq(r[0]->fits, r[2]->fits, "%s %s: the M0 image fits as the Pico 1 link", rows[i].name,
+                             plans[p]);
+        }
+        cr_expect_geq(ran, 3, "%s: at least both M33 images and one M0 image ran", rows[i].name);
+    }
+    static const struct { const char *name, *values; uint8_t bytes[2]; } scores[] = {
+        {"person", "-113 113", {0x8f, 0x71}}, {"no_person", "57 -57", {0x39, 0xc7}}};
+    for (int k = 0; k < 2; k++)
+        for (int i = 0; i < n; i++)
+            if (!strcmp(rows[i].name, scores[k].name)) {
+                cr_expect_str_eq(rows[i].values, scores[k].values);
+                cr_expect_eq(rows[i].crc, (unsigned long)rk_crc32(scores[k].bytes, 2), "%s", scores[k].name);
+                for (int p = 0; p < 2; p++)
+                    for (int t = 0; t < 2; t++)
+                        cr_expect_eq(rip_deploy_find(&d, scores[k].name, plans[p], targets[t])->ran, 1,
+                                     "%s %s %s ran", scores[k].name, plans[p], targets[t]);
+            }
+    rip_deploy_free(&d);
+}
+
+/* results/real-models.md is what `ripsim tables real-models` makes of the committed files. */
+Test(deployment, real_models_table_regenerates_the_committed_file)
+{
+    if (access(result_path("real-models.json"), F_OK) != 0)
+        cr_skip_test("no results/real-models.json (./build.sh firmware writes it with the vendor tree)");
+    char out[300];
+    snprintf(out, sizeof out, "%s", tmp("real-models.md"));
+    run_result *r = RUN("tables", "real-models", "--out", out);
+    cr_assert_eq(r->status, 0, "%s", r->err);
+    char *made = strdup(slurp(out));
+    cr_expect_str_eq(made, slurp(result_path("real-models.md")),
+                     "results/real-models.md is stale (ripsim tables real-models rewrites it)");
+    free(made);
+}
+
+/* A TFLM file that is missing (66), malformed or without the records of a case (65): one line, nothing written. */
+Test(deployment, real_models_table_refuses_bad_inputs)
+{
+    char dep[300], tflm[300], out[300];
+    snprintf(dep, sizeof dep, "%s", tmp("dep.json"));
+    snprintf(tflm, sizeof tflm, "%s", tmp("tflm.tsv"));
+    snprintf(out, sizeof out, "%s", tmp("rm.md"));
+    put(dep, canonical);
+    static const char head[] = "# tflm_commit abc, kernels reference\n"
+                               "case\tmodel\tarena_used_bytes\toutput_bytes\toutput_crc32\toutput_values\toperators\n";
+    static const struct { int status; const char *text, *want; } cases[] = {
+        {65, "case\tmodel\n", ":1: expected the header line"},
+        {65, "# tflm_commit abc\ncase\tmodel\tarena_used_bytes\toutput_bytes\toutput_crc32\toutput_values\toperators\n"
+             "M-a\tm.tflite\t12\t2\tXYZ\t-\tADD:1\n", ":3: output_crc32 must be 8 lowercase hex digits"},
+        {65, "case\tmodel\tarena_used_bytes\toutput_bytes\toutput_crc32\toutput_values\toperators\n",
+         "no '# tflm_commit ...' provenance line"},
+        {65, "", "M-b has no firmware record of each plan"},
+        {66, NULL, "cannot open"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char text[1024];
+        if (cases[i].text) {
+            snprintf(text, sizeof text, "%s%s", i == 3 ? head : "", i == 3 ? "M-b\tm.tflite\t12\t2\t0badcafe\t-\tADD:1\n"
+                                                                           : cases[i].text);
+            put(tflm, text);
+        } else
+            unlink(tflm);
+        run_result *r = RUN("tables", "real-models", "--deployment", dep, "--tflm", tflm, "--out", out);
+        cr_expect_eq(r->status, cases[i].status, "case %zu: status %d: %s", i, r->status, r->err);
+        cr_expect(strstr(r->err, cases[i].want) != NULL, "case %zu: %s", i, r->err);
+        cr_expect_eq(count_lines(r->err), 1, "case %zu: %s", i, r->err);
+        cr_expect(!exists(out), "case %zu: written", i);
+    }
+    /* a good file: the case's records are found */
+    snprintf(dep, sizeof dep, "%s", tmp("dep.json"));
+    char text[1024];
+    snprintf(text, sizeof text, "%sM-a\tm.tflite\t1000\t2\t0badcafe\t1 2\tADD:1\n", head);
+    put(tflm, text);
+    run_result *r = RUN("tables", "real-models", "--deployment", dep, "--tflm", tflm, "--out", out);
+    cr_expect_eq(r->status, 0, "%s", r->err);
+    cr_expect(strstr(slurp(out), "| M-a | n/a | n/a | n/a | n/a | n/a | 1234 | n/a | n/a | 1 2 | yes (1 of 1 images) |") != NULL,
+              "%s", slurp(out));
 }

@@ -74,6 +74,11 @@ Test(scripts, an_option_without_its_value_is_64)
         {"tools/qemu-run.sh", "--target qemu-m0 --elf x.elf", "--timeout"},
         {"../tests/tflm/build-peer.sh", "", "--tflm"},
         {"../tests/tflm/build-peer.sh", "--tflm x --src y", "--out"},
+        {"tools/real-models.sh", "", "--gen"},
+        {"tools/real-models.sh", "--gen x", "--ripsim"},
+        {"tools/real-models.sh", "--gen x", "--tflm"},
+        {"tools/real-models.sh", "--gen x", "--models"},
+        {"tools/real-models.sh", "--gen x", "--work"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         char cmd[1200], err[4096];

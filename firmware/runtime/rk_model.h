@@ -7,9 +7,11 @@
 ** A generated model owns its arena (one static array in .bss, exactly
 ** the plan's peak bytes, no allocator), its scratch buffer (outside the
 ** arena, as TinyEngine's), its weights, quantization parameters and input
-** (read-only data, in flash on a board).  Weights and input are drawn from
-** a fixed seed per model, so the base and rip plans of one model compute
-** the same logits.
+** (read-only data, in flash on a board).  A CSV graph's weights and input
+** are drawn from a fixed seed per model; a TFLite model's are its own and
+** the input it was generated with.  Either way the base and rip plans of
+** one model compute the same logits.  A TFLite model's float32 outputs
+** are arrays beside the arena (its float32 inputs stay in read-only data).
 */
 #ifndef RK_MODEL_H
 #define RK_MODEL_H
@@ -21,14 +23,15 @@ typedef struct rk_model_info {
     const char *plan;        /* "base" or "rip" */
     uint32_t arena_bytes;    /* size of the arena array = the plan's peak (or ripsim codegen --arena) */
     uint32_t scratch_bytes;  /* scratch buffer beside the arena */
-    uint32_t n_ops;          /* operators, executed in graph order */
-    uint32_t n_logits;       /* bytes of the output tensor (of all outputs, in graph order, when several) */
+    uint32_t n_ops;          /* operators executed in graph order (a TFLite model: its net's steps) */
+    uint32_t n_logits;       /* bytes of the output tensor (of all outputs, in graph order, when several;
+                                float32 outputs little-endian) */
 } rk_model_info;
 
 extern const rk_model_info rk_model;
 
 /*
-** Copy the seeded input into the arena at the plan's offset, then run every
+** Copy the (int8) input into the arena at the plan's offset, then run every
 ** operator (rk_mark_begin, rk_mark_op(i) before operator i, rk_mark_end
 ** around them).  Returns 0, or 1 + the index of the first operator whose
 ** kernel refused its parameters (a generator bug; never expected).

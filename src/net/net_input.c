@@ -56,9 +56,14 @@ static rip_status read_raw(const rip_net_io *io, const char *path, void *dst, ch
         snprintf(err, RIP_ERR_LEN, "%.300s: read error: %s", path, strerror(errno));
         rc = RIP_S_IO;
     } else if (got != (size_t)io->bytes || extra != EOF) {
-        snprintf(err, RIP_ERR_LEN, "%.300s: %s bytes, but the input tensor %ld (%s, %lld elements) takes exactly %lld",
-                 path, extra != EOF ? "more than that many" : "fewer", (long)io->tensor,
-                 io->type == RIP_TFL_FLOAT32 ? "float32" : "int8", (long long)io->elements, (long long)io->bytes);
+        char size[48];
+        if (extra != EOF)
+            snprintf(size, sizeof size, "more than %lld bytes", (long long)io->bytes);
+        else
+            snprintf(size, sizeof size, "%zu bytes", got);
+        snprintf(err, RIP_ERR_LEN, "%.300s: %s, but the input tensor %ld (%s, %lld elements) takes exactly %lld",
+                 path, size, (long)io->tensor, io->type == RIP_TFL_FLOAT32 ? "float32" : "int8",
+                 (long long)io->elements, (long long)io->bytes);
         rc = RIP_S_DATA;
     }
     fclose(f);

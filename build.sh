@@ -99,15 +99,9 @@ firmware_deployment() {
     done
     local made=("$gen"/*/*/model.json)
     echo "build.sh: generated ${#made[@]} models in $(( $(date +%s) - t0 )) s" >&2
-    local target rc=0
-    for target in qemu-m0 qemu-m33; do
-        firmware/tools/build-images.sh --target "$target" --gen-dir "$gen" --build "$fw/$target" >>"$lines" || rc=$?
-        [ "$rc" -le 1 ] || { echo "build.sh: $target: the QEMU build failed" >&2; return 1; }
-    done
-    firmware/pico/link-boards.sh "$gen" "$fw/pico" >>"$lines"
-    # The models' model.json objects give each record its scratch bytes;
-    # ripsim checks every line, sorts and writes the canonical file.
-    cat "$gen"/*/*/model.json >>"$lines"
+    local rc=0
+    images_and_links "$gen" "$fw/" "$lines" || rc=$?
+    [ "$rc" -le 1 ] || return 1
     mkdir -p "$out"
     build/ripsim tables deployment --lines "$lines" --out "$out/deployment.json"
     build/ripsim tables table3 --deployment "$out/deployment.json" --out "$out/table3.md"
@@ -116,6 +110,25 @@ firmware_deployment() {
     firmware_real_models "$out" || st=$?
     [ "$st" -eq 0 ] || [ "$st" -eq 77 ] || rc=$st
     [ "$rc" -eq 0 ] || echo "build.sh: an image that fits did not run to completion (see above)" >&2
+    return "$rc"
+}
+
+# images_and_links GEN PREFIX LINES: the QEMU images of the models in GEN
+# (build folders PREFIX{qemu-m0,qemu-m33}), run and counted, and their Pico
+# links (PREFIXpico), one JSON line each appended to LINES, then GEN's
+# model.json objects (they give each record its scratch bytes; ripsim
+# checks every line, sorts and writes the canonical file).  Status 0; 1
+# when an image that fits did not run to completion; 2 a build failed.
+images_and_links() {
+    local gen=$1 prefix=$2 lines=$3 target rc=0
+    for target in qemu-m0 qemu-m33; do
+        firmware/tools/build-images.sh --target "$target" --gen-dir "$gen" --build "$prefix$target" >>"$lines" || rc=$?
+        [ "$rc" -le 1 ] || { echo "build.sh: $target: the QEMU build of $gen failed" >&2; return 2; }
+    done
+    # (called where errexit is off: every failure is checked here)
+    firmware/pico/link-boards.sh "$gen" "${prefix}pico" >>"$lines" ||
+        { echo "build.sh: the Pico links of $gen failed" >&2; return 2; }
+    cat "$gen"/*/*/model.json >>"$lines" || return 2
     return "$rc"
 }
 
@@ -131,20 +144,17 @@ firmware_deployment() {
 # TFLM tree and models (the vendor tree) one line says so and nothing is
 # written: status 77.
 firmware_real_models() {
-    local out=$1 fw=build/firmware real=build/firmware/gen-real t0 target rc=0 st=0 tflm=results/tflm-peer.tsv
+    local out=$1 real=build/firmware/gen-real t0 rc=0 st=0 tflm=results/tflm-peer.tsv
     local lines=build/firmware/real-models.lines
     t0=$(date +%s)
     rm -rf "$real"
     firmware/tools/real-models.sh --gen "$real" || st=$?
     [ "$st" -eq 0 ] || return "$st"
-    : >"$lines"
-    for target in qemu-m0 qemu-m33; do
-        firmware/tools/build-images.sh --target "$target" --gen-dir "$real" --build "$fw/real-$target" >>"$lines" || rc=$?
-        [ "$rc" -le 1 ] || { echo "build.sh: $target: the QEMU build of the real models failed" >&2; return 1; }
-    done
-    firmware/pico/link-boards.sh "$real" "$fw/real-pico" >>"$lines"
-    cat "$real"/*/*/model.json >>"$lines"
-    build/ripsim tables deployment --lines "$lines" --out "$out/real-models.json"
+    : >"$lines" || return 1
+    images_and_links "$real" build/firmware/real- "$lines" || rc=$?
+    [ "$rc" -le 1 ] || return 1
+    # called where errexit is off: every failure is checked
+    build/ripsim tables deployment --lines "$lines" --out "$out/real-models.json" || return 1
     if [ -x build-tflm-peer/ref/tflm_peer ] && [ -f build-tflm-peer/cases.tsv ] &&
        tests/tflm/measure.sh build-tflm-peer >"$out/tflm-peer.tsv.tmp"; then
         mv "$out/tflm-peer.tsv.tmp" "$out/tflm-peer.tsv"
@@ -153,7 +163,8 @@ firmware_real_models() {
         rm -f "$out/tflm-peer.tsv.tmp"
         echo "build.sh: no TFLM peer built (build-tflm-peer/, made by the tflm_peer suite): TFLM's figures from results/tflm-peer.tsv" >&2
     fi
-    build/ripsim tables real-models --deployment "$out/real-models.json" --tflm "$tflm" --out "$out/real-models.md"
+    build/ripsim tables real-models --deployment "$out/real-models.json" --tflm "$tflm" --out "$out/real-models.md" ||
+        return 1
     echo "build.sh: $out/real-models.json and $out/real-models.md in $(( $(date +%s) - t0 )) s" >&2
     return "$rc"
 }

@@ -22,6 +22,7 @@
 #include <sys/stat.h>
 
 #include "codegen/codegen.h"
+#include "host_model.h"
 #include "rk_crc32.h"
 #include "run_cmd.h"
 #include "tmpdir.h"
@@ -148,36 +149,27 @@ static int sh(const char *cmd)
     return system(cmd);
 }
 
-#define CFLAGS "-std=c11 -O2 -Wall -Wextra -Werror"
-
-/* Flags of the sanitized host build: an access outside the arena (a
-** global with red zones) or any undefined behaviour stops the model. */
-#define SANITIZE "-fsanitize=address,undefined -fno-sanitize-recover=all -g"
+#define CFLAGS HOST_CFLAGS
+#define SANITIZE HOST_SANITIZE
 
 /* Compile the kernels and the runtime once into tmp(kdir), objects only. */
 static void compile_kernels(const char *kdir, const char *extra)
 {
-    char cmd[2048], k[320];
+    char k[320];
     snprintf(k, sizeof k, "%s", tmp(kdir));
-    snprintf(cmd, sizeof cmd,
-             "mkdir -p '%s' && cd '%s' && cc " CFLAGS " %s -c -I '%s/firmware/kernels' -I '%s/firmware/runtime' "
-             "'%s'/firmware/kernels/*.c '%s'/firmware/runtime/*.c",
-             k, k, extra, root(), root(), root(), root());
-    cr_assert_eq(sh(cmd), 0, "compiling the kernels failed: %s", cmd);
+    cr_assert_eq(host_compile_kernels(root(), k, extra), 0, "compiling the kernels into %s failed", k);
 }
 
 /* Link the model in tmp(dir) with the host main and the objects of
 ** tmp(kdir) into tmp(dir)/run; the compiler's status. */
 static int build_model(const char *dir, const char *kdir, const char *extra)
 {
-    char d[320], k[320], cmd[3072];
+    char d[320], k[320], exe[340], log[340];
     snprintf(d, sizeof d, "%s", tmp(dir));
     snprintf(k, sizeof k, "%s", tmp(kdir));
-    snprintf(cmd, sizeof cmd,
-             "cc " CFLAGS " %s -I '%s/firmware/kernels' -I '%s/firmware/runtime' -Wa,-I,'%s' '%s/model.c' "
-             "'%s/model_blob.S' '%s/tests/codegen_host_main.c' '%s'/*.o -o '%s/run' 2>'%s/cc.log'",
-             extra, root(), root(), d, d, d, root(), k, d, d);
-    return sh(cmd);
+    snprintf(exe, sizeof exe, "%s/run", d);
+    snprintf(log, sizeof log, "%s/cc.log", d);
+    return host_build_model(root(), d, k, extra, exe, log);
 }
 
 typedef struct host_run {

@@ -32,6 +32,7 @@
 
 #include "codegen/codegen.h"
 #include "hand_plans.h"
+#include "host_model.h"
 #include "net/net.h"
 #include "rk_crc32.h"
 #include "tmpdir.h"
@@ -117,32 +118,26 @@ static unsigned long json_checksum(const char *dir)
 
 /* ---- building and running a generated model on the host ---- */
 
-#define CFLAGS "-std=c11 -O2 -Wall -Wextra -Werror"
-#define SANITIZE "-fsanitize=address,undefined -fno-sanitize-recover=all -g"
+#define CFLAGS HOST_CFLAGS
+#define SANITIZE HOST_SANITIZE
 
 /* The kernels and the runtime, compiled once into tmp(kdir). */
 static void compile_kernels(const char *kdir, const char *extra)
 {
-    char cmd[3000], k[320];
+    char k[320];
     snprintf(k, sizeof k, "%s", tmp(kdir));
-    snprintf(cmd, sizeof cmd,
-             "mkdir -p '%s' && cd '%s' && cc " CFLAGS " %s -c -I '%s/firmware/kernels' -I '%s/firmware/runtime' "
-             "'%s'/firmware/kernels/*.c '%s'/firmware/runtime/*.c",
-             k, k, extra, root(), root(), root(), root());
-    cr_assert_eq(sh(cmd), 0, "compiling the kernels failed");
+    cr_assert_eq(host_compile_kernels(root(), k, extra), 0, "compiling the kernels into %s failed", k);
 }
 
 /* Compile the model in dir (a full path) with the host main into dir.run,
 ** run it, and return its output bytes (malloc'd, *n of them). */
 static uint8_t *build_and_run(const char *dir, const char *kdir, const char *extra, size_t *n)
 {
-    char cmd[4000], k[320];
+    char cmd[600], k[320], exe[420], log[420];
     snprintf(k, sizeof k, "%s", tmp(kdir));
-    snprintf(cmd, sizeof cmd,
-             "cc " CFLAGS " %s -I '%s/firmware/kernels' -I '%s/firmware/runtime' -Wa,-I,'%s' '%s/model.c' "
-             "'%s/model_blob.S' '%s/tests/codegen_host_main.c' '%s'/*.o -o '%s.run'",
-             extra, root(), root(), dir, dir, dir, root(), k, dir);
-    cr_assert_eq(sh(cmd), 0, "%s does not compile", dir);
+    snprintf(exe, sizeof exe, "%s.run", dir);
+    snprintf(log, sizeof log, "%s.cc.log", dir);
+    cr_assert_eq(host_build_model(root(), dir, k, extra, exe, log), 0, "%s does not compile (see %s)", dir, log);
     snprintf(cmd, sizeof cmd, "'%s.run'", dir);
     run_out r = run_sh(cmd);
     cr_assert_eq(r.status, 0, "%s: status %d: %s", cmd, r.status, r.err);

@@ -117,20 +117,26 @@ static int convert_png(rip_out_set *set, rip_out_item *svg, rip_out_item *png, c
     return rip_exit_status(st);
 }
 
+/* The records of path into *d (lines: the firmware tools' raw output).
+** 0, or the exit status after the message. */
+static int read_records(const char *path, bool lines, rip_deployment *d)
+{
+    char err[RIP_ERR_LEN];
+    rip_status s = rip_deploy_read(path, lines, d, err);
+    if (s != RIP_OK)
+        fprintf(stderr, "ripsim tables: %s\n", err);
+    return s == RIP_OK ? 0 : rip_exit_status(s);
+}
+
 /* deployment: the tools' lines (and model.json objects) of FILE, checked,
 ** sorted and written canonically to out. */
 static int write_deployment(const char *lines, const char *out)
 {
-    char err[RIP_ERR_LEN];
     rip_deployment d;
     int rc;
-    if ((rc = rip_out_refuse_input("tables", out, lines, "the --lines input")) != 0)
+    if ((rc = rip_out_refuse_input("tables", out, lines, "the --lines input")) != 0 ||
+        (rc = read_records(lines, true, &d)) != 0)
         return rc;
-    rip_status s = rip_deploy_read(lines, true, &d, err);
-    if (s != RIP_OK) {
-        fprintf(stderr, "ripsim tables: %s\n", err);
-        return rip_exit_status(s);
-    }
     rip_out o;
     if ((rc = rip_out_open(&o, "tables", out)) == 0) {
         bool to_stdout = o.f == stdout;
@@ -146,20 +152,17 @@ static int write_deployment(const char *lines, const char *out)
 static int write_real_models(const char *deployment, const char *tflm, const char *out)
 {
     char err[RIP_ERR_LEN];
+    rip_deployment d;
     int rc;
     if ((rc = rip_out_refuse_input("tables", out, deployment, "the firmware records (--deployment)")) != 0 ||
-        (rc = rip_out_refuse_input("tables", out, tflm, "TFLM's figures (--tflm)")) != 0)
+        (rc = rip_out_refuse_input("tables", out, tflm, "TFLM's figures (--tflm)")) != 0 ||
+        (rc = read_records(deployment, false, &d)) != 0)
         return rc;
-    rip_deployment d;
-    rip_status s = rip_deploy_read(deployment, false, &d, err);
-    if (s != RIP_OK) {
-        fprintf(stderr, "ripsim tables: %s\n", err);
-        return rip_exit_status(s);
-    }
     rip_out o;
     if ((rc = rip_out_open(&o, "tables", out)) == 0) {
         bool to_stdout = o.f == stdout;
-        if ((s = rip_real_models_write(o.f, &d, tflm, err)) != RIP_OK) {
+        rip_status s = rip_real_models_write(o.f, &d, tflm, err);
+        if (s != RIP_OK) {
             rip_out_abort(&o);
             fprintf(stderr, "ripsim tables: %s\n", err);
             rc = rip_exit_status(s);

@@ -62,6 +62,13 @@ typedef void (*rip_cg_emitter)(FILE *f, rip_cg_file kind, const void *ctx);
 */
 rip_status rip_cg_write_files(const char *dir, rip_cg_emitter emit, const void *ctx, char err[RIP_ERR_LEN]);
 
+/* model.c's opening comment: what was generated from source ("the graph
+** X.csv"), the arena and scratch, how many of its units ("operators",
+** "steps") run in place, then weights: lines starting "** " saying where
+** the weights come from and the reference CRC. */
+void rip_cg_emit_banner(FILE *f, const rip_cg_summary *s, const char *source, const char *units,
+                        const char *weights);
+
 /* The part of model.c every generated model shares: includes, the size
 ** macros, the blob's accessors (RK_I8, RK_I32; RK_F32 when f32), the
 ** arena and scratch arrays and A(off). */

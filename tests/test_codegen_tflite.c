@@ -500,7 +500,7 @@ Test(codegen_tflite, real_models_equal_tflm_under_both_plans)
         size_t n_tflm;
         uint8_t *tflm = tflm_outputs(c, &n_tflm);
         char in[1][400];
-        snprintf(in[0], sizeof in[0], "%s", c->input);
+        snprintf(in[0], sizeof in[0], "%.390s", c->input);
         for (int p = 0; p < 2; p++) {
             const char *plan = p ? "rip" : "base";
             char dir[400], name[64];
@@ -545,12 +545,12 @@ Test(codegen_tflite, firmware_inputs_are_the_peers)
     for (int i = 0; i < n_cases; i++) {
         const peer_case *c = &cases[i];
         char in[1][400], dir[400], name[64], a[500], b[500];
-        snprintf(in[0], sizeof in[0], "%s", c->input);
+        snprintf(in[0], sizeof in[0], "%.390s", c->input);
         snprintf(name, sizeof name, "peer-%.40s", c->name);
         snprintf(dir, sizeof dir, "%s", tmp(name));
         generate(c->model, in, 1, "base", dir);
         snprintf(a, sizeof a, "%s/model.bin", dir);
-        snprintf(b, sizeof b, "%s/%s/base/model.bin", gen, c->name);
+        snprintf(b, sizeof b, "%.300s/%.60s/base/model.bin", gen, c->name);
         size_t na, nb;
         uint8_t *x = read_bytes(a, &na), *y = read_bytes(b, &nb);
         cr_expect(na == nb && memcmp(x, y, na) == 0, "%s: real-models.sh's model.bin is not the peer input's",
@@ -559,7 +559,7 @@ Test(codegen_tflite, firmware_inputs_are_the_peers)
         free(y);
         size_t n_tflm;
         uint8_t *tflm = tflm_outputs(c, &n_tflm);
-        snprintf(b, sizeof b, "%s/%s/rip", gen, c->name);
+        snprintf(b, sizeof b, "%.300s/%.60s/rip", gen, c->name);
         cr_expect_eq(json_checksum(b), rk_crc32(tflm, n_tflm), "%s: the rip model's reference is not TFLM's",
                      c->name);
         free(tflm);

@@ -1190,3 +1190,40 @@ Test(plan, builder_and_checker_agree_on_pool_gaps)
     cr_expect_gt(checked, 100, "%d pools checked", checked);
     cr_expect_gt(positive, 10, "%d with a positive gap", positive);
 }
+
+/* ---- a depthwise whose output outgrows its input (issue 19, item 4) ---- */
+
+/* 4x4x3 -> 6x6x3: 3x3, stride 1, padding 2 on every side; int8, so 48 B
+** in and 108 B out. */
+static const char dw_grows_csv[] = GHEAD "0,depthwise,-1,4,4,3,6,6,3,3,3,1,1,2,2,2,2,1,1,1\n";
+
+/*
+** The kernel (rk_depthwise_inplace) writes the output over its input's
+** bytes, so an output larger than the input has nowhere to go: the builder
+** makes no candidate and every strategy plans the two tensors apart, 48 +
+** 108 = 156 B (both are live at the one step; nothing else is).
+*/
+Test(plan, depthwise_outgrowing_its_input_is_not_in_place)
+{
+    const char *path = write_file("dw-grows.csv", dw_grows_csv);
+    static const char *const names[] = {"naive", "greedy-size", "tinyengine", "hill-climb", "milp", "exact"};
+    for (int rip = 0; rip < 2; rip++) {
+        rip_problem p;
+        load_graph(path, rip, true, 4, &p);
+        cr_expect_eq(p.n_cand, 0u, "rip %d: a candidate for a depthwise whose output outgrows its input", rip);
+        for (size_t s = 0; s < sizeof names / sizeof names[0]; s++) {
+            rip_plan *plan = plan_with(&p, names[s], 1, true);
+            cr_expect_eq(plan->peak, 156, "rip %d, %s: %lld B", rip, names[s], (long long)plan->peak);
+            rip_plan_free(plan);
+        }
+        rip_problem_free(&p);
+    }
+    static const char *const cli[][2] = {{"--strategy", "tinyengine"}, {"--strategy", "milp"},
+                                         {"--strategy", "exact"},      {"--strategy", "naive"},
+                                         {"--no-rip", "--check"}};
+    for (size_t i = 0; i < sizeof cli / sizeof cli[0]; i++) {
+        run_result *r = RUN("plan", path, cli[i][0], cli[i][1], "--json");
+        cr_expect_eq(r->status, 0, "plan %s %s: exit %d: %s", cli[i][0], cli[i][1], r->status, r->err);
+        cr_expect_eq(json_int(r->out, "peak_bytes"), 156, "plan %s %s", cli[i][0], cli[i][1]);
+    }
+}

@@ -36,7 +36,14 @@
 **                            traversal, W* = N_out);
 **     concat, fc             none (always dual buffered);
 **   with inplace_depthwise:
-**     depthwise              ALIAS (TinyEngine's in-place depthwise).
+**     depthwise              ALIAS (TinyEngine's in-place depthwise), only
+**                            when the output is no larger than the input:
+**                            the kernel (rk_depthwise_inplace.h) writes
+**                            each channel's output plane over the input's
+**                            own bytes once that channel is copied out, so
+**                            an output that outgrows them (padding beyond
+**                            what keeps the size, e.g. 3x3 with padding 2)
+**                            has nowhere to go and runs dual buffered.
 ** Limits: Theorem 13 is evaluated on the per-side padding of the row;
 ** mixed dtypes between an op's input and output are not modelled (the op's
 ** dtype_bytes is used; a GAP candidate is made only when its layer is
@@ -121,7 +128,7 @@ static bool make_candidate(const rip_problem *p, const rip_op *op, const rip_gra
     }
     if (o->inplace_depthwise && op->kind == RIP_OP_DEPTHWISE) {
         c->kind = RIP_INPLACE_ALIAS;
-        return true;
+        return p->t[out].size <= p->t[ti].size; /* the output must fit in its input's bytes */
     }
     return false;
 }

@@ -21,6 +21,7 @@
 #include <sys/stat.h>
 
 #include "codegen/codegen.h"
+#include "codegen_build.h"
 #include "rk_crc32.h"
 #include "run_cmd.h"
 #include "tmpdir.h"
@@ -32,16 +33,6 @@ static const char *const models[] = {
     "proxyless-w0.3", "mcunet-vww0", "mcunet-vww1", "mcunet-vww2", "person-det",
 };
 enum { N_MODELS = sizeof models / sizeof models[0] };
-
-/* The source tree: RIPSIM_RESULTS_DIR/.. */
-static const char *root(void)
-{
-    static char buf[512];
-    const char *res = getenv("RIPSIM_RESULTS_DIR");
-    cr_assert_not_null(res, "RIPSIM_RESULTS_DIR must be set");
-    snprintf(buf, sizeof buf, "%s/..", res);
-    return buf;
-}
 
 static const char *graph_path(const char *model)
 {
@@ -141,18 +132,6 @@ static void generate(const char *model, const char *plan, const char *dir)
     cr_assert_eq(r->status, 0, "codegen %s %s: exit %d: %s", model, plan, r->status, r->err);
 }
 
-static int sh(const char *cmd)
-{
-    fflush(NULL);
-    return system(cmd);
-}
-
-#define CFLAGS "-std=c11 -O2 -Wall -Wextra -Werror"
-
-/* Flags of the sanitized host build: an access outside the arena (a
-** global with red zones) or any undefined behaviour stops the model. */
-#define SANITIZE "-fsanitize=address,undefined -fno-sanitize-recover=all -g"
-
 /* Compile the kernels and the runtime once into tmp(kdir), objects only. */
 static void compile_kernels(const char *kdir, const char *extra)
 {
@@ -179,23 +158,12 @@ static int build_model(const char *dir, const char *kdir, const char *extra)
     return sh(cmd);
 }
 
-/* The flags the firmware builds model.c with: firmware/meson.build
-** (c_std=c11, warning_level=2, werror, optimization=2, debug) for the
-** Cortex-M0+ of firmware/cross/qemu-m0.ini, with picolibc. */
-#define CROSS_CFLAGS "-mcpu=cortex-m0plus -mthumb --specs=picolibc.specs -std=c11 -O2 -g -Wall -Wextra -Werror"
-
 /* Compile tmp(dir)/model.c and model_blob.S with arm-none-eabi-gcc under
 ** CROSS_CFLAGS, objects only; the compiler's status (log in
 ** tmp(dir)/cross.log), or 0 when the toolchain is not installed (said once). */
 static int cross_compile(const char *dir)
 {
-    static int have = -1;
-    if (have < 0) {
-        have = sh("arm-none-eabi-gcc --specs=picolibc.specs -E -x c /dev/null >/dev/null 2>&1") == 0;
-        if (!have)
-            cr_log_warn("arm-none-eabi-gcc with picolibc not found: cross compiles skipped");
-    }
-    if (!have)
+    if (!have_cross())
         return 0;
     char d[320], cmd[2048];
     snprintf(d, sizeof d, "%s", tmp(dir));

@@ -17,9 +17,12 @@ cd "$(dirname "$0")"
 PKGS=(meson ninja-build pkg-config gcc libc6-dev libcriterion-dev libsqlite3-dev
       libgsl-dev sqlite3 coinor-libcbc-dev librsvg2-bin)
 
-# The slurm suite's single-node cluster (./build.sh test only; without them
-# the suite is skipped).
-TEST_PKGS=(slurm-wlm munge)
+# The slurm suite's single-node cluster, the scripts suite's shellcheck
+# (the standard linter for shell scripts), Debian's flatc, the outside
+# reader the tflite suite compares ripsim's TFLite reader with, and g++ for
+# the tflm_peer suite's TensorFlow Lite Micro build (./build.sh test only;
+# without them those tests are skipped).
+TEST_PKGS=(slurm-wlm munge shellcheck flatbuffers-compiler g++)
 
 # The firmware part (./build.sh firmware, and the firmware tests of ./build.sh test).
 FW_PKGS=(gcc-arm-none-eabi picolibc-arm-none-eabi libnewlib-arm-none-eabi qemu-system-arm cmake)
@@ -27,16 +30,16 @@ FW_PKGS=(gcc-arm-none-eabi picolibc-arm-none-eabi libnewlib-arm-none-eabi qemu-s
 # install_deps [PKG...]: apt-get what is missing of PKGS (or of the given list).
 install_deps() {
     local missing=() want=("${PKGS[@]}")
-    [ $# -gt 0 ] && want=("$@")
+    [ "$#" -gt 0 ] && want=("$@")
     for p in "${want[@]}"; do
         dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing+=("$p")
     done
-    [ ${#missing[@]} -eq 0 ] && return 0
-    local sudo=""
-    [ "$(id -u)" -ne 0 ] && sudo=sudo
+    [ "${#missing[@]}" -eq 0 ] && return 0
+    local sudo=()
+    [ "$(id -u)" -ne 0 ] && sudo=(sudo)
     echo "build.sh: installing ${missing[*]}" >&2
-    $sudo apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+    "${sudo[@]}" apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 }
 
 # setup DIR [meson options...]: configure once, then (re)build.
@@ -64,7 +67,7 @@ run_tests() {
          /^[a-z_]+: skipped: / { why = why "\n  " $0 }
          END { printf "criterion: %d passed, %d failed\n", p, f
                if (why != "") printf "skipped suites:%s\n", why }' "$dir/meson-logs/testlog.txt"
-    return $rc
+    return "$rc"
 }
 
 # firmware_deployment: ./build.sh firmware.  Every model x plan generated
@@ -91,11 +94,12 @@ firmware_deployment() {
             build/ripsim codegen "$csv" --plan "$plan" --out "$gen/$stem/$plan" >/dev/null
         done
     done
-    echo "build.sh: generated $(ls "$gen"/*/*/model.json | wc -l) models in $(( $(date +%s) - t0 )) s" >&2
+    local made=("$gen"/*/*/model.json)
+    echo "build.sh: generated ${#made[@]} models in $(( $(date +%s) - t0 )) s" >&2
     local target rc=0
     for target in qemu-m0 qemu-m33; do
         firmware/tools/build-images.sh --target "$target" --gen-dir "$gen" --build "$fw/$target" >>"$lines" || rc=$?
-        [ $rc -le 1 ] || { echo "build.sh: $target: the QEMU build failed" >&2; return 1; }
+        [ "$rc" -le 1 ] || { echo "build.sh: $target: the QEMU build failed" >&2; return 1; }
     done
     firmware/pico/link-boards.sh "$gen" "$fw/pico" >>"$lines"
     # The models' model.json objects give each record its scratch bytes;
@@ -105,8 +109,8 @@ firmware_deployment() {
     build/ripsim tables deployment --lines "$lines" --out "$out/deployment.json"
     build/ripsim tables table3 --deployment "$out/deployment.json" --out "$out/table3.md"
     echo "build.sh: $out/deployment.json and $out/table3.md in $(( $(date +%s) - t0 )) s" >&2
-    [ $rc -eq 0 ] || echo "build.sh: an image that fits did not run to completion (see above)" >&2
-    return $rc
+    [ "$rc" -eq 0 ] || echo "build.sh: an image that fits did not run to completion (see above)" >&2
+    return "$rc"
 }
 
 # firmware_tests: the QEMU images of the cross build (firmware/tools/,
@@ -147,8 +151,8 @@ firmware_tests() {
     else
         rc=1
     fi
-    [ $rc -eq 0 ] || echo "firmware: a QEMU image failed or the deployment differs (see above)" >&2
-    return $rc
+    [ "$rc" -eq 0 ] || echo "firmware: a QEMU image failed or the deployment differs (see above)" >&2
+    return "$rc"
 }
 
 cmd=${1:-}
@@ -167,8 +171,9 @@ test)
     if [ "${2:-}" = "--sanitize" ]; then
         setup build-asan -Db_sanitize=address,undefined -Db_lundef=false \
               -Dc_args=-fno-sanitize-recover=all -Dbuildtype=debugoptimized
+        # the suppressions path quoted for the sanitizers' option parser: it may hold spaces
         ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:allocator_may_return_null=1 \
-        LSAN_OPTIONS=suppressions="$PWD/tests/lsan.supp":print_suppressions=0 \
+        LSAN_OPTIONS="suppressions='$PWD/tests/lsan.supp':print_suppressions=0" \
         UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
             run_tests build-asan
     else
@@ -179,7 +184,7 @@ test)
         rc=0
         run_tests build || rc=$?
         firmware_tests || rc=$?
-        exit $rc
+        exit "$rc"
     fi
     ;;
 firmware)

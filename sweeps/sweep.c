@@ -2,7 +2,9 @@
 ** sweep.c — the sweep driver (see sweep.h).
 **
 ** Shape of a run: check the database read-only (never touching a foreign
-** or damaged one; db.h), or create it with its run row in one transaction.
+** or damaged one; db.h), or create it with its run row in one transaction
+** (when another process created it first, what it created is checked
+** instead: the same run resumes, another is refused).
 ** Then walk this shard's layers in batches of RIP_SWEEP_BATCH positions:
 ** ask the database which layers of the batch it holds, and publish the
 ** others to `jobs` worker threads, which take items one at a time from
@@ -576,10 +578,19 @@ static rip_status open_for_run(const rip_sweep_opts *o, const rip_run_info *want
     char what[RIP_ERR_LEN];
     size_t nf = 0;
     rip_status s = rip_db_inspect(o->db_path, true, found, err);
+    if (s == RIP_OK && found->empty) {
+        s = rip_db_create(o->db_path, want, db, err);
+        if (s != RIP_S_BUSY)
+            return s;
+        /* another process may have created it first, in one transaction: then its run decides,
+        ** as for any existing database (the same run resumes, another one is refused) */
+        char why[RIP_ERR_LEN];
+        if (rip_db_inspect(o->db_path, true, found, why) != RIP_OK || found->empty)
+            return s;
+        s = RIP_OK;
+    }
     if (s != RIP_OK)
         return s;
-    if (found->empty)
-        return rip_db_create(o->db_path, want, db, err);
     if (found->has_run && !rip_run_same(&found->run, want, true, "the database", "this command", what,
                                         sizeof what)) {
         snprintf(err, RIP_ERR_LEN, "%.150s holds another run (%.250s); resume with its arguments or choose "

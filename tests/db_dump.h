@@ -1,6 +1,6 @@
 /*
 ** db_dump.h — test helpers shared by the sweep database suites: a whole
-** file as bytes, and the rows of a list of queries as one string (columns
+** file as bytes (and a copy of it), and the rows of a list of queries as one string (columns
 ** joined by '|', rows by '\n', NULL as "NULL"), so that two databases can be
 ** compared table for table with one string compare.
 */
@@ -31,6 +31,18 @@ static inline char *slurp_file(const char *path, size_t *n)
     buf[size] = '\0';
     *n = (size_t)size;
     return buf;
+}
+
+/* A byte-for-byte copy of the file from at to. */
+static inline void copy_file(const char *from, const char *to)
+{
+    size_t n;
+    char *b = slurp_file(from, &n);
+    FILE *f = fopen(to, "wb");
+    cr_assert_not_null(f, "%s", to);
+    cr_assert_eq(fwrite(b, 1, n, f), n);
+    cr_assert_eq(fclose(f), 0);
+    free(b);
 }
 
 /* The first column of the first row of sql on the database at path (read-only). */

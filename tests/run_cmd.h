@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -49,8 +50,11 @@ static void run_drain(int fo, int fe, run_result *r)
     r->err[ne] = '\0';
 }
 
-/* Run $RIPSIM_BIN args... with extra environment entries env ("K=V", NULL-terminated or NULL). */
-static run_result *run_env(const char *const *env, const char *const *args)
+/* Run $RIPSIM_BIN args... with extra environment entries env ("K=V",
+** NULL-terminated or NULL) and, when as_limit > 0, its address space
+** limited to as_limit bytes (RLIMIT_AS, set in the child before exec: the
+** same limit as `ulimit -v`, from the first instruction on). */
+static run_result *run_env_limited(const char *const *env, const char *const *args, rlim_t as_limit)
 {
     static run_result r;
     const char *bin = getenv("RIPSIM_BIN");
@@ -70,7 +74,7 @@ static run_result *run_env(const char *const *env, const char *const *args)
     cr_assert_geq(pid, 0);
     if (pid == 0) {
         for (int i = 0; env && env[i]; i++) {
-            char kv[256];
+            char kv[8192]; /* PATH=... can be long */
             snprintf(kv, sizeof kv, "%s", env[i]);
             char *eq = strchr(kv, '=');
             if (eq) {
@@ -81,6 +85,9 @@ static run_result *run_env(const char *const *env, const char *const *args)
         dup2(po[1], 1);
         dup2(pe[1], 2);
         close(po[0]); close(pe[0]); close(po[1]); close(pe[1]);
+        struct rlimit lim = {as_limit, as_limit};
+        if (as_limit > 0 && setrlimit(RLIMIT_AS, &lim) != 0)
+            _exit(126);
         execv(bin, argv);
         _exit(127);
     }
@@ -95,6 +102,29 @@ static run_result *run_env(const char *const *env, const char *const *args)
     return &r;
 }
 
+/* run_env_limited without a limit. */
+static run_result *run_env(const char *const *env, const char *const *args)
+{
+    return run_env_limited(env, args, 0);
+}
+
+/*
+** run_env with the test-only ripsim-testhooks ($RIPSIM_TESTHOOKS_BIN,
+** tests/meson.build) in place of $RIPSIM_BIN: the build whose test hooks
+** (RIPSIM_TEST_* variables) stop a command at an exact point.
+*/
+static inline run_result *run_env_hooks(const char *const *env, const char *const *args)
+{
+    const char *bin = getenv("RIPSIM_TESTHOOKS_BIN"), *keep = getenv("RIPSIM_BIN");
+    cr_assert_not_null(bin, "RIPSIM_TESTHOOKS_BIN must name ripsim-testhooks");
+    char saved[4096];
+    snprintf(saved, sizeof saved, "%s", keep ? keep : "");
+    setenv("RIPSIM_BIN", bin, 1);
+    run_result *r = run_env(env, args);
+    setenv("RIPSIM_BIN", saved, 1);
+    return r;
+}
+
 static int count_lines(const char *s)
 {
     int n = 0;
@@ -105,5 +135,7 @@ static int count_lines(const char *s)
 
 #define RUN(...) run_env(NULL, (const char *const[]){__VA_ARGS__, NULL})
 #define RUN_ENV(envs, ...) run_env((const char *const[]){envs, NULL}, (const char *const[]){__VA_ARGS__, NULL})
+/* ripsim-testhooks with one hook variable ("K=V") set. */
+#define RUN_HOOK(hook, ...) run_env_hooks((const char *const[]){hook, NULL}, (const char *const[]){__VA_ARGS__, NULL})
 
 #endif

@@ -16,7 +16,7 @@ static const char *const colors[] = {"red", "green", "blue", NULL};
 /* One command with one option of each kind; values land in `v`. */
 static struct {
     bool flag, quiet_given;
-    int64_t n;
+    int64_t n, shift, cap;
     double limit;
     const char *file;
     int color;
@@ -44,6 +44,10 @@ static const rip_opt opts[] = {
     {.name = "--file", .kind = RIP_OPT_STR, .dest = &v.file, .metavar = "FILE", .help = "a file"},
     {.name = "--color", .kind = RIP_OPT_ENUM, .dest = &v.color, .metavar = "C", .choices = colors, .help = "a color"},
     {.name = "--even", .kind = RIP_OPT_CUSTOM, .dest = &even, .metavar = "E", .parse = parse_even, .help = "even"},
+    {.name = "--shift", .kind = RIP_OPT_INT, .dest = &v.shift, .metavar = "D", .lo = INT64_MIN, .hi = INT64_MAX,
+     .help = "any whole number (the command checks its range)"},
+    {.name = "--cap", .kind = RIP_OPT_INT, .dest = &v.cap, .metavar = "C", .lo = INT64_MIN, .hi = 5,
+     .help = "at most five"},
     {.name = "--quiet", .kind = RIP_OPT_FLAG, .dest = &v.flag, .flag_value = false, .given = &v.quiet_given,
      .help = "clears --flag"},
 };
@@ -147,6 +151,14 @@ Test(args, each_error_is_one_line_naming_the_option)
     expect_usage(PARSE("--n", "3x", "x"), "--n");
     expect_usage(PARSE("--n", "99999999999999999999", "x"), "--n");
     expect_usage(PARSE("--limit", "-1", "x"), "--limit takes a number >= 0, not '-1'");
+    /* no bound is named as the most negative 64-bit number (issue 19: execute --gap said
+    ** "a whole number >= -9223372036854775808") */
+    expect_usage(PARSE("--shift", "x", "x"), "--shift takes a 64-bit whole number, not 'x'");
+    expect_usage(PARSE("--shift", "99999999999999999999", "x"), "--shift takes a 64-bit whole number");
+    expect_usage(PARSE("--cap", "6", "x"), "--cap takes a whole number <= 5, not '6'");
+    cr_expect_eq(PARSE("--shift", "-9223372036854775808", "--cap=-7", "x")->rc, RIP_ARGS_CONTINUE);
+    cr_expect_eq(v.shift, INT64_MIN);
+    cr_expect_eq(v.cap, -7);
     expect_usage(PARSE("--limit", "inf", "x"), "--limit");
     expect_usage(PARSE("--limit", "nan", "x"), "--limit");
     expect_usage(PARSE("--color", "purple", "x"), "--color takes red, green or blue, not 'purple'");

@@ -14,15 +14,19 @@
 #include <criterion/criterion.h>
 #include <criterion/hooks.h>
 #include <dirent.h>
+#include <math.h>
 #include <sqlite3.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "claims.h"
 #include "db_dump.h"
+#include "nonfinite_words.h"
 #include "run_cmd.h"
 
 static const char *testdir(void)
@@ -66,6 +70,23 @@ static int spawn(const char *const *args, const char *out, const char *err)
     return WIFEXITED(st) ? WEXITSTATUS(st) : 128;
 }
 
+/* Remove dir with its files and, depth levels down, its folders. */
+static void remove_tree(const char *dir, int depth)
+{
+    DIR *d = opendir(dir);
+    struct dirent *e;
+    while (d && (e = readdir(d)) != NULL)
+        if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0) {
+            char p[1024];
+            snprintf(p, sizeof p, "%s/%s", dir, e->d_name);
+            if (unlink(p) != 0 && depth > 0)
+                remove_tree(p, depth - 1);
+        }
+    if (d)
+        closedir(d);
+    rmdir(dir);
+}
+
 ReportHook(PRE_ALL)(struct criterion_test_set *set)
 {
     (void)set;
@@ -91,17 +112,7 @@ ReportHook(POST_ALL)(struct criterion_global_stats *stats)
     const char *dir = testdir();
     if (!dir || getenv("RIPSIM_CLAIMS_KEEP"))
         return;
-    DIR *d = opendir(dir);
-    struct dirent *e;
-    while (d && (e = readdir(d)) != NULL)
-        if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0) {
-            char p[1024];
-            snprintf(p, sizeof p, "%s/%s", dir, e->d_name);
-            unlink(p);
-        }
-    if (d)
-        closedir(d);
-    rmdir(dir);
+    remove_tree(dir, 1);
 }
 
 static void need_setup(void)
@@ -142,16 +153,16 @@ Test(claims, fig_rip_hb_regenerates_byte_for_byte) { same_as_committed("fig_rip_
 /* ---- the claims table ------------------------------------------------------------- */
 
 /* The table row of the claim whose query is `query` (ids may be renumbered,
-** query names stay), a static copy; fails if absent. */
-static const char *claim_row(const char *query)
+** query names stay) in the claims file at path, a static copy; fails if absent. */
+static const char *claim_row_in(const char *path, const char *query)
 {
     static char row[8192];
     size_t n;
-    char *md = slurp_file(in_dir("claims.md"), &n);
+    char *md = slurp_file(path, &n);
     char key[128];
     snprintf(key, sizeof key, "| `%s` |", query);
     const char *p = strstr(md, key);
-    cr_assert_not_null(p, "claims.md has no claim %s", query);
+    cr_assert_not_null(p, "%s has no claim %s", path, query);
     while (p > md && p[-1] != '\n')
         p--;
     p--;
@@ -163,6 +174,12 @@ static const char *claim_row(const char *query)
     row[len] = '\0';
     free(md);
     return row;
+}
+
+/* The same in the claims.md of the default sweep. */
+static const char *claim_row(const char *query)
+{
+    return claim_row_in(in_dir("claims.md"), query);
 }
 
 static void expect_verdict(const char *id, const char *verdict)
@@ -433,6 +450,7 @@ Test(claims, help_and_errors)
     cr_expect_not_null(strstr(h->out, "--db FILE"));
     cr_expect_not_null(strstr(h->out, "contradicted"));
     cr_expect_gt(count_lines(h->out), 10, "help lists options and exit statuses");
+    cr_expect(strstr(h->out, "\n  71   ") && strstr(h->out, "solver process"), "71 for a failed solve: %s", h->out);
     run_result *u = RUN("claims", "--frobnicate");
     cr_expect_eq(u->status, 64);
     run_result *m = RUN("claims", "--db", in_dir("no-such.db"), "--out", in_dir("x.md"), "--no-figures");
@@ -444,6 +462,197 @@ Test(claims, help_and_errors)
                         in_dir("no-such-dir"));
     cr_expect_eq(l->status, 66, "missing layer tables: %d %s", l->status, l->err);
     cr_expect_eq(access(in_dir("y.md"), F_OK), -1, "no output on failure");
+}
+
+/* ---- shares whose Clopper-Pearson bound GSL's inverse could not find ---------------------- */
+
+/*
+** Issue 19: `ripsim claims` aborted (GSL "inverse failed to converge",
+** SIGABRT, a 0-byte temporary file left behind) on these complete sweeps.
+** Each runs in its own folder (figures included, as the repro did); the
+** bounds are pinned to mpmath 1.3 (40 digits: mpmath.betainc solved by
+** bisection), e.g. 391 of 1583: 22.5923703549707-26.9017432041007%.
+*/
+typedef struct {
+    const char *n, *seed;   /* the sweep (seed NULL: the default seed) */
+    const char *restricted, *dense;   /* evidence of restricted_share and dense_taps_tight_share */
+    const char *restricted_verdict;
+} share_case;
+
+/* The folder of case name, created empty. */
+static const char *case_dir(const char *name)
+{
+    const char *dir = in_dir(name);
+    remove_tree(dir, 0);
+    cr_assert_eq(mkdir(dir, 0755), 0, "mkdir %s", dir);
+    return dir;
+}
+
+/* Sweep into dir/sweep.db (n layers, seed or the default); the database's path. */
+static const char *sweep_into(const char *dir, const char *n, const char *seed)
+{
+    static char db[1024];
+    snprintf(db, sizeof db, "%s/sweep.db", dir);
+    run_result *s = seed ? RUN("sweep", "--n", n, "--seed", seed, "--db", db, "--jobs", "2", "--quiet")
+                         : RUN("sweep", "--n", n, "--db", db, "--jobs", "2", "--quiet");
+    cr_assert_eq(s->status, 0, "sweep --n %s: %s", n, s->err);
+    return db;
+}
+
+/* The names in dir that start with '.' (a temporary file left behind), as one string. */
+static const char *hidden_files(const char *dir)
+{
+    static char names[1024];
+    names[0] = '\0';
+    DIR *d = opendir(dir);
+    cr_assert_not_null(d, "%s", dir);
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL)
+        if (e->d_name[0] == '.' && strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0)
+            snprintf(names + strlen(names), sizeof names - strlen(names), " %s", e->d_name);
+    closedir(d);
+    return names;
+}
+
+static void check_share_case(const share_case *c)
+{
+    char name[64], out[1024];
+    snprintf(name, sizeof name, "i19-%s", c->n);
+    const char *dir = case_dir(name);
+    const char *db = sweep_into(dir, c->n, c->seed);
+    snprintf(out, sizeof out, "%s/claims.md", dir);
+    run_result *r = RUN("claims", "--db", db, "--out", out);
+    cr_assert_eq(r->status, 0, "claims on sweep --n %s: status %d: %s", c->n, r->status, r->err);
+    cr_expect_str_empty(hidden_files(dir), "left behind in %s:%s", dir, hidden_files(dir));
+    size_t len;
+    char *md = slurp_file(out, &len);
+    const char *bad = first_nonfinite_word(md);
+    cr_expect_null(bad, "claims.md prints a non-finite number: ...%.60s", bad);
+    free(md);
+    const char *row = claim_row_in(out, "restricted_share");
+    cr_expect_not_null(strstr(row, c->restricted), "restricted_share: want '%s' in %s", c->restricted, row);
+    char want[64];
+    snprintf(want, sizeof want, "| **%s** |", c->restricted_verdict);
+    cr_expect_not_null(strstr(row, want), "restricted_share: want %s in %s", c->restricted_verdict, row);
+    row = claim_row_in(out, "dense_taps_tight_share");
+    cr_expect_not_null(strstr(row, c->dense), "dense_taps_tight_share: want '%s' in %s", c->dense, row);
+    cr_expect_not_null(strstr(row, "| **differs** |"), "dense_taps_tight_share: %s", row);
+    remove_tree(dir, 0);
+}
+
+Test(claims, share_bounds_of_291_layers)
+{
+    share_case c = {"291", NULL, "25.09% (73 of 291 layers restricted; 95% CI 20.21-30.48%), paper 22.6%",
+                    "97.59% (284 of 291 judged layers tight; 95% CI 95.11-99.03%), paper 99.1%", "agrees"};
+    check_share_case(&c);
+}
+
+Test(claims, share_bounds_of_1100_layers)
+{
+    share_case c = {"1100", NULL, "27.00% (297 of 1100 layers restricted; 95% CI 24.40-29.73%), paper 22.6%",
+                    "97.73% (1075 of 1100 judged layers tight; 95% CI 96.66-98.52%), paper 99.1%", "differs"};
+    check_share_case(&c);
+}
+
+Test(claims, share_bounds_of_1583_layers_seed_2)
+{
+    /* the paper's 22.6% lies in 22.59-26.90: agrees */
+    share_case c = {"1583", "2", "24.70% (391 of 1583 layers restricted; 95% CI 22.59-26.90%), paper 22.6%",
+                    "97.03% (1536 of 1583 judged layers tight; 95% CI 96.07-97.81%), paper 99.1%", "agrees"};
+    check_share_case(&c);
+}
+
+/* A claim that fails after claims.md was opened (a share above its whole:
+** a restricted flag of 400 written by hand) is one line and exit 65, and
+** leaves neither claims.md nor its temporary file. */
+Test(claims, a_failed_claim_leaves_no_file_behind)
+{
+    const char *dir = case_dir("i19-overfull");
+    const char *db = sweep_into(dir, "291", NULL);
+    sqlite3 *s = NULL;
+    cr_assert_eq(sqlite3_open(db, &s), SQLITE_OK);
+    cr_assert_eq(sqlite3_exec(s, "UPDATE layer_results SET restricted = 400 WHERE layer_idx = 0", NULL, NULL, NULL),
+                 SQLITE_OK, "%s", sqlite3_errmsg(s));
+    sqlite3_close(s);
+    char out[1024];
+    snprintf(out, sizeof out, "%s/claims.md", dir);
+    run_result *r = RUN("claims", "--db", db, "--out", out, "--no-figures");
+    cr_expect_eq(r->status, 65, "status %d: %s", r->status, r->err);
+    cr_expect_eq(count_lines(r->err), 1, "one line: %s", r->err);
+    cr_expect_not_null(strstr(r->err, "restricted_share"), "names the claim: %s", r->err);
+    cr_expect_not_null(strstr(r->err, "472 of 291 is not a share"), "%s", r->err);
+    cr_expect_eq(access(out, F_OK), -1, "claims.md written");
+    cr_expect_str_empty(hidden_files(dir), "left behind in %s:%s", dir, hidden_files(dir));
+    remove_tree(dir, 0);
+}
+
+/* ---- no non-finite number is ever printed ------------------------------------------------ */
+
+/* Run one made-up claim of kind `kind` whose query `sql` reads an empty
+** in-memory database; *r its result. */
+static rip_status run_made_up(rip_claim_kind kind, const char *sql, double paper, rip_claim_result *r,
+                              char err[RIP_ERR_LEN])
+{
+    sqlite3 *aux = NULL;
+    cr_assert_eq(sqlite3_open(":memory:", &aux), SQLITE_OK);
+    rip_claim c = {.id = "T1", .section = "test", .quote = "q", .query = "made_up", .db = RIP_CLAIM_AUX,
+                   .kind = kind, .sql = sql, .paper = paper, .unit = "things"};
+    err[0] = '\0';
+    rip_status s = rip_claim_run(&c, NULL, aux, r, err);
+    sqlite3_close(aux);
+    return s;
+}
+
+/* A figure that is not finite makes the claim fail with a status and one
+** line naming it, never a verdict printed beside "inf" or "nan". */
+Test(claims, a_claim_never_prints_a_non_finite_number)
+{
+    rip_claim_result r;
+    char err[RIP_ERR_LEN];
+    /* SQLite's printf writes an overflow as "Inf" */
+    cr_expect_eq(run_made_up(RIP_CLAIM_SQL, "SELECT 'agrees', printf('ratio %.2f', 1e308 * 10), NULL", 0, &r, err),
+                 RIP_S_DATA, "SQL evidence 'ratio Inf': %s", err);
+    cr_expect_not_null(strstr(err, "made_up"), "%s", err);
+    cr_expect_not_null(strstr(err, "not finite"), "%s", err);
+    cr_expect_eq(run_made_up(RIP_CLAIM_SQL, "SELECT 'agrees', 'fine', printf('at %.1f', -1e308 * 10)", 0, &r, err),
+                 RIP_S_DATA, "SQL witness '-Inf': %s", err);
+    /* a mean whose sum overflows */
+    cr_expect_eq(run_made_up(RIP_CLAIM_MEAN, "SELECT 1e308 UNION ALL SELECT 1.5e308", 1.0, &r, err), RIP_S_DATA,
+                 "mean of 1e308 and 1.5e308: %s", err);
+    cr_expect_not_null(strstr(err, "T1 (made_up)"), "%s", err);
+    /* a registry figure that is not finite (a bug) */
+    cr_expect_eq(run_made_up(RIP_CLAIM_SHARE, "SELECT 391, 1583", NAN, &r, err), RIP_S_INTERNAL, "%s", err);
+    cr_expect_eq(run_made_up(RIP_CLAIM_MEAN, "SELECT 1.0", INFINITY, &r, err), RIP_S_INTERNAL,
+                 "one value, paper inf: %s", err);
+    /* and the same claims with finite figures */
+    cr_assert_eq(run_made_up(RIP_CLAIM_SHARE, "SELECT 391, 1583", 22.6, &r, err), RIP_OK, "%s", err);
+    cr_expect_str_eq(r.evidence, "24.70% (391 of 1583 things; 95% CI 22.59-26.90%), paper 22.6%");
+    cr_expect_str_eq(r.verdict, "agrees");
+    cr_assert_eq(run_made_up(RIP_CLAIM_MEAN, "SELECT 1.0 UNION ALL SELECT 3.0", 1.0, &r, err), RIP_OK, "%s", err);
+    /* mean 2, sd sqrt(2), n 2: 2 -+ 12.706204736174705 (mpmath) * sqrt(2) / sqrt(2) */
+    cr_expect_str_eq(r.evidence, "mean 2.00 things (n = 2; 95% CI -10.71-14.71), paper 1.00");
+}
+
+Test(claims, a_failed_solve_is_an_error_not_a_verdict)
+{
+    /* Issue 19, item 3: under a memory limit the solver's child processes
+    ** died and claims judged Tab. 3 on the plans left over (exit 0, four
+    ** claims flipped).  A solver killed by a signal (the MILP module built
+    ** with test hooks, RIPSIM_TEST_MILP=abort) must stop claims with 71 and
+    ** one line, and write nothing. */
+    const char *mod = getenv("RIPSIM_MILP_TESTHOOKS_MODULE");
+    cr_assert_not_null(mod, "RIPSIM_MILP_TESTHOOKS_MODULE");
+    char e_mod[1024];
+    snprintf(e_mod, sizeof e_mod, "RIPSIM_MILP_MODULE=%s", mod);
+    const char *env[] = {e_mod, "RIPSIM_TEST_MILP=abort", NULL};
+    const char *args[] = {"claims", "--db", in_dir("sweep.db"), "--out", in_dir("failed.md"), "--no-figures", NULL};
+    run_result *r = run_env(env, args);
+    cr_expect_eq(r->status, 71, "status %d: %s", r->status, r->err);
+    cr_expect_eq(count_lines(r->err), 1, "%s", r->err);
+    cr_expect(strncmp(r->err, "ripsim claims: ", 15) == 0 && strstr(r->err, "mcunet-") &&
+                  strstr(r->err, "strategy milp: the CBC solver process was killed by signal 6 (SIGABRT"),
+              "the model and the failure named: %s", r->err);
+    cr_expect_eq(access(in_dir("failed.md"), F_OK), -1, "claims written after a failed solve");
 }
 
 /* ---- figures: their legends against counts made here ------------------------------- */

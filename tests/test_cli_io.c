@@ -10,7 +10,15 @@
 **   - every --help lists the exit statuses the command's code can return;
 **   - `tables fig1 --out -` writes the SVG to standard output, no file "-";
 **   - the progress line appears on a terminal (a pseudo-terminal through
-**     script(1)) and never on a pipe.
+**     script(1)) and never on a pipe;
+** and (issue 19, item 11) a command's outputs are replaced together:
+**   - `tables fig1`: the SVG and the PNG both old or both new when
+**     rsvg-convert fails or the run is killed while it converts, no
+**     temporary left, their modes kept;
+**   - `claims`: claims.md and its figures both old (SIGTERM before the
+**     renames) or both new (SIGTERM during them), --fig-dir missing is 73
+**     with claims.md untouched, and every figure link of claims.md
+**     resolves, wherever --fig-dir is.
 */
 #include "run_cmd.h"
 
@@ -444,4 +452,301 @@ Test(cli_io, interrupted_run_leaves_no_temporary_file)
     char *got = slurp(out, NULL);
     cr_expect_str_eq(got, "old\n");
     free(got);
+}
+
+/* ---- issue 19, item 11: outputs replaced together ---------------------- */
+
+static void put(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    cr_assert_not_null(f, "%s", path);
+    fputs(text, f);
+    cr_assert_eq(fclose(f), 0);
+}
+
+/* tmpdir/name made as a folder; its path (a copy). */
+static void folder(const char *name, char *out, size_t n)
+{
+    snprintf(out, n, "%s/%s", tmpdir, name);
+    cr_assert_eq(mkdir(out, 0755), 0, "%s", out);
+}
+
+/* The file dir/name holds exactly text. */
+static void expect_text(const char *what, const char *dir, const char *name, const char *text)
+{
+    char path[900];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    char *got = slurp(path, NULL);
+    cr_expect_str_eq(got, text, "%s: %s was replaced", what, path);
+    free(got);
+}
+
+/* The file dir/name begins with prefix (a new output). */
+static void expect_begins(const char *what, const char *dir, const char *name, const char *prefix)
+{
+    char path[900];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    char *got = slurp(path, NULL);
+    cr_expect(strncmp(got, prefix, strlen(prefix)) == 0, "%s: %s is not new: %.40s", what, path, got);
+    free(got);
+}
+
+/* A stand-in rsvg-convert: dir/rsvg-convert running body (sh). */
+static void fake_rsvg(const char *dir, const char *body)
+{
+    char path[900];
+    snprintf(path, sizeof path, "%s/rsvg-convert", dir);
+    put(path, body);
+    cr_assert_eq(chmod(path, 0755), 0);
+}
+
+/* "PATH=dir:$PATH" (or "PATH=dir" alone), static. */
+static const char *path_env(const char *dir, bool alone)
+{
+    static char env[8192];
+    const char *path = getenv("PATH");
+    snprintf(env, sizeof env, "PATH=%s%s%s", dir, alone ? "" : ":", alone ? "" : path ? path : "");
+    return env;
+}
+
+/*
+** fig1's two files are one output: when rsvg-convert fails (exit 1) or the
+** run is killed while it converts (the stand-in sends SIGTERM to ripsim),
+** the SVG and the PNG are both as they were and no temporary is left (the
+** SVG used to be replaced first, and fig1.png.XXXXXX left behind).
+*/
+Test(cli_io, fig1_svg_and_png_are_replaced_together)
+{
+    char bin[600], res[600], svg[700];
+    folder("fake-bin", bin, sizeof bin);
+    static const struct {
+        const char *script, *what;
+        int status;
+    } cases[] = {
+        {"#!/bin/sh\nexit 1\n", "rsvg-convert fails", 74},
+        {"#!/bin/sh\nkill -TERM \"$PPID\"\n", "SIGTERM while rsvg-convert runs", 128 + SIGTERM},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char name[32];
+        snprintf(name, sizeof name, "fig1-%zu", i);
+        folder(name, res, sizeof res);
+        snprintf(svg, sizeof svg, "%s/fig1.svg", res);
+        put(svg, "old svg\n");
+        char png[700];
+        snprintf(png, sizeof png, "%s/fig1.png", res);
+        put(png, "old png\n");
+        fake_rsvg(bin, cases[i].script);
+        run_result *r = RUN_ENV(path_env(bin, false), "tables", "fig1", "--models-dir", repo("firmware/models"),
+                                "--out", svg);
+        cr_expect_eq(r->status, cases[i].status, "%s: status %d: %s", cases[i].what, r->status, r->err);
+        if (cases[i].status == 74)
+            cr_expect_eq(count_lines(r->err), 1, "%s: %s", cases[i].what, r->err);
+        expect_text(cases[i].what, res, "fig1.svg", "old svg\n");
+        expect_text(cases[i].what, res, "fig1.png", "old png\n");
+        cr_expect_eq(files_in(res), 2, "%s: a temporary file was left in %s", cases[i].what, res);
+    }
+}
+
+/* Without rsvg-convert: 69, the SVG written (as documented) and a PNG of
+** an earlier SVG removed with it, so no PNG contradicts the SVG. */
+Test(cli_io, fig1_without_rsvg_convert_drops_the_stale_png)
+{
+    char empty[600], res[600], svg[700], png[700];
+    folder("no-bin", empty, sizeof empty);
+    folder("fig1-norsvg", res, sizeof res);
+    snprintf(svg, sizeof svg, "%s/fig1.svg", res);
+    snprintf(png, sizeof png, "%s/fig1.png", res);
+    put(svg, "old svg\n");
+    put(png, "old png\n");
+    run_result *r = RUN_ENV(path_env(empty, true), "tables", "fig1", "--models-dir", repo("firmware/models"),
+                            "--out", svg);
+    cr_expect_eq(r->status, 69, "status %d: %s", r->status, r->err);
+    cr_expect_eq(count_lines(r->err), 1, "%s", r->err);
+    cr_expect_not_null(strstr(r->err, "rsvg-convert"), "%s", r->err);
+    expect_begins("no rsvg-convert", res, "fig1.svg", "<svg ");
+    struct stat st;
+    cr_expect_neq(stat(png, &st), 0, "the PNG of the earlier SVG is still there");
+    cr_expect_eq(files_in(res), 1, "a temporary file was left in %s", res);
+}
+
+/* Item 11: every rewrite of fig1.png used to make it 0600.  A new SVG and
+** PNG get 0666 less the umask; rewritten, each keeps the mode it had. */
+Test(cli_io, fig1_png_keeps_its_mode)
+{
+    if (system("command -v rsvg-convert >/dev/null 2>&1") != 0)
+        cr_skip_test("rsvg-convert not installed (librsvg2-bin): the PNG is not made");
+    char res[600], svg[700], png[700];
+    folder("fig1-mode", res, sizeof res);
+    snprintf(svg, sizeof svg, "%s/fig1.svg", res);
+    snprintf(png, sizeof png, "%s/fig1.png", res);
+    mode_t mask = umask(022);
+    umask(mask);
+    for (int run = 0; run < 2; run++) {
+        run_result *r = RUN("tables", "fig1", "--models-dir", repo("firmware/models"), "--out", svg);
+        cr_assert_eq(r->status, 0, "%s", r->err);
+        mode_t want = run == 0 ? 0666 & ~mask : 0640;
+        struct stat a, b;
+        cr_assert_eq(stat(svg, &a), 0);
+        cr_assert_eq(stat(png, &b), 0);
+        cr_expect_eq(a.st_mode & 07777, want, "run %d: fig1.svg mode %o, expected %o", run,
+                     (unsigned)(a.st_mode & 07777), (unsigned)want);
+        cr_expect_eq(b.st_mode & 07777, want, "run %d: fig1.png mode %o, expected %o", run,
+                     (unsigned)(b.st_mode & 07777), (unsigned)want);
+        expect_begins("fig1", res, "fig1.png", "\x89PNG");
+        cr_assert_eq(chmod(svg, 0640), 0);
+        cr_assert_eq(chmod(png, 0640), 0);
+    }
+    cr_expect_eq(files_in(res), 2, "a temporary file was left in %s", res);
+}
+
+static const char *const claim_figs[] = {"fig_verdicts.svg", "fig_margins.svg", "fig_rip_hb.svg"};
+
+/* claims.md ("old\n") in text and the three figures ("old\n") in figs. */
+static void old_claims(const char *text, const char *figs)
+{
+    char path[900];
+    snprintf(path, sizeof path, "%s/claims.md", text);
+    put(path, "old\n");
+    for (int k = 0; k < 3; k++) {
+        snprintf(path, sizeof path, "%s/%s", figs, claim_figs[k]);
+        put(path, "old\n");
+    }
+}
+
+/* Item 11: --fig-dir missing failed with 73 after claims.md was replaced;
+** now before anything is written, claims.md untouched. */
+Test(cli_io, claims_with_a_missing_fig_dir_is_73_and_replaces_nothing)
+{
+    char text[600], out[700], missing[700];
+    folder("claims-nofig", text, sizeof text);
+    snprintf(out, sizeof out, "%s/claims.md", text);
+    snprintf(missing, sizeof missing, "%s/no-such-folder", text);
+    put(out, "old\n");
+    run_result *r = RUN("claims", "--db", small_db(), "--out", out, "--fig-dir", missing);
+    cr_expect_eq(r->status, 73, "status %d: %s", r->status, r->err);
+    cr_expect_eq(count_lines(r->err), 1, "%s", r->err);
+    cr_expect_not_null(strstr(r->err, "no-such-folder"), "%s", r->err);
+    expect_text("--fig-dir missing", text, "claims.md", "old\n");
+    cr_expect_eq(files_in(text), 1, "a temporary file was left in %s", text);
+}
+
+/*
+** Item 11: claims.md was renamed before its figures, so a SIGTERM left new
+** text beside old figures.  ripsim-testhooks sends SIGTERM once every
+** output is written and none renamed (all old), and after the first
+** rename (all new: the renames finish before the signal is taken); the
+** figures in another folder than claims.md, no temporary left in either.
+*/
+Test(cli_io, claims_text_and_figures_are_replaced_together)
+{
+    static const struct {
+        const char *hook, *what;
+        bool new_wins;
+    } points[] = {
+        {"RIPSIM_TEST_OUT_SIGTERM=staged", "SIGTERM before the renames", false},
+        {"RIPSIM_TEST_OUT_SIGTERM=renamed:1", "SIGTERM after the first rename", true},
+    };
+    for (size_t i = 0; i < 2; i++) {
+        char text[600], figs[600], out[700], name[32];
+        snprintf(name, sizeof name, "claims-text-%zu", i);
+        folder(name, text, sizeof text);
+        snprintf(name, sizeof name, "claims-figs-%zu", i);
+        folder(name, figs, sizeof figs);
+        old_claims(text, figs);
+        snprintf(out, sizeof out, "%s/claims.md", text);
+        run_result *r = RUN_HOOK(points[i].hook, "claims", "--db", small_db(), "--out", out, "--fig-dir", figs);
+        cr_expect_eq(r->status, 128 + SIGTERM, "%s: status %d: %s", points[i].what, r->status, r->err);
+        if (points[i].new_wins)
+            expect_begins(points[i].what, text, "claims.md", "# Claims");
+        else
+            expect_text(points[i].what, text, "claims.md", "old\n");
+        for (int k = 0; k < 3; k++)
+            if (points[i].new_wins)
+                expect_begins(points[i].what, figs, claim_figs[k], "<svg");
+            else
+                expect_text(points[i].what, figs, claim_figs[k], "old\n");
+        cr_expect_eq(files_in(text), 1, "%s: a temporary file was left in %s", points[i].what, text);
+        cr_expect_eq(files_in(figs), 3, "%s: a temporary file was left in %s", points[i].what, figs);
+    }
+}
+
+/* %XX decoded in place. */
+static void url_decode(char *s)
+{
+    char *w = s;
+    for (const char *r = s; *r; w++) {
+        unsigned v;
+        if (r[0] == '%' && sscanf(r + 1, "%2x", &v) == 1 && r[1] && r[2]) {
+            *w = (char)v;
+            r += 3;
+        } else {
+            *w = *r++;
+        }
+    }
+    *w = '\0';
+}
+
+/* Every figure link of claims.md in text/ names, relative to text/, the
+** file figs/NAME itself (same device and inode), NAME the link's label. */
+static void expect_links_resolve(const char *what, const char *text, const char *figs)
+{
+    char md_path[900];
+    snprintf(md_path, sizeof md_path, "%s/claims.md", text);
+    char *md = slurp(md_path, NULL);
+    const char *line = strstr(md, "\nFigures (regenerated with this file):");
+    cr_assert_not_null(line, "%s: claims.md links no figure", what);
+    const char *end = strchr(line + 1, '\n'), *p = line;
+    int n = 0;
+    while ((p = strstr(p, "](")) != NULL && p < end) {
+        const char *label = p;
+        while (label > line && label[-1] != '[')
+            label--;
+        const char *close = strchr(p + 2, ')');
+        cr_assert(close && close < end, "%s: an unclosed link", what);
+        char link[600], name[100], path[1400], want[1000];
+        snprintf(link, sizeof link, "%.*s", (int)(close - p - 2), p + 2);
+        snprintf(name, sizeof name, "%.*s", (int)(p - label), label);
+        cr_expect(strchr(link, ' ') == NULL, "%s: a space in the link (%s) ends it in Markdown", what, link);
+        url_decode(link);
+        snprintf(path, sizeof path, "%s/%s", text, link);
+        snprintf(want, sizeof want, "%s/%s", figs, name);
+        struct stat a, b;
+        cr_expect(stat(path, &a) == 0 && stat(want, &b) == 0 && a.st_dev == b.st_dev && a.st_ino == b.st_ino,
+                  "%s: the link %s (%s) does not resolve to %s", what, link, path, want);
+        n++;
+        p = close;
+    }
+    cr_expect_eq(n, 3, "%s: %d figure links", what, n);
+    free(md);
+}
+
+/* Item 11: with --fig-dir not the folder of --out the links were bare file
+** names, broken.  Now relative paths that resolve: a sibling folder, a
+** subfolder with a space in its name, a symbolic link to a folder, and the
+** default (the folder of --out: bare names, as committed). */
+Test(cli_io, claims_figure_links_resolve)
+{
+    char root[600], text[700], figs[900], out[800];
+    folder("links", root, sizeof root);
+    snprintf(text, sizeof text, "%s/text", root);
+    cr_assert_eq(mkdir(text, 0755), 0);
+    snprintf(out, sizeof out, "%s/claims.md", text);
+    char sib[800], sub[800], lnk[800];
+    snprintf(sib, sizeof sib, "%s/figs", root);
+    snprintf(sub, sizeof sub, "%s/f i g", text);
+    snprintf(lnk, sizeof lnk, "%s/to-figs", root);
+    cr_assert_eq(mkdir(sib, 0755), 0);
+    cr_assert_eq(mkdir(sub, 0755), 0);
+    cr_assert_eq(symlink("figs", lnk), 0);
+    const char *const dirs[] = {sib, sub, lnk, NULL};
+    for (int i = 0; i < 4; i++) {
+        run_result *r = dirs[i] ? RUN("claims", "--db", small_db(), "--out", out, "--fig-dir", dirs[i])
+                                : RUN("claims", "--db", small_db(), "--out", out);
+        cr_assert_eq(r->status, 0, "%s", r->err);
+        snprintf(figs, sizeof figs, "%s", dirs[i] ? dirs[i] : text);
+        expect_links_resolve(figs, text, figs);
+    }
+    char *md = slurp(out, NULL);
+    cr_expect_not_null(strstr(md, "[fig_verdicts.svg](fig_verdicts.svg)"), "the default links are bare names");
+    free(md);
 }

@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
 #include <sys/stat.h>
 
 #include "codegen/codegen.h"
@@ -501,6 +502,163 @@ Test(codegen, same_command_same_bytes)
         snprintf(b, sizeof b, "%s/%s", tmp("pd2"), files[k]);
         cr_expect(same_file(a, b), "%s differs between two runs of the same command", files[k]);
     }
+}
+
+/* ------------------------------------------- the folder replaced whole */
+
+static const char *const cg_files[] = {"model.c", "model_blob.S", "model.bin", "model.json"};
+
+/* Do the four files of folders a and b hold the same bytes? */
+static bool same_folder(const char *a, const char *b)
+{
+    bool same = true;
+    for (size_t k = 0; k < 4; k++) {
+        char x[400], y[400];
+        snprintf(x, sizeof x, "%s/%s", a, cg_files[k]);
+        snprintf(y, sizeof y, "%s/%s", b, cg_files[k]);
+        same = same && exists(x) && exists(y) && same_file(x, y);
+    }
+    return same;
+}
+
+/* tmp(name), a copy that outlives the rotating buffers. */
+static void path_of(const char *name, char *out, size_t n)
+{
+    snprintf(out, n, "%s", tmp(name));
+}
+
+/* What a regeneration killed by SIGTERM (r) leaves: dir holds exactly the
+** four files of folder want (want NULL: dir does not exist), and parent,
+** dir's folder, holds n_parent entries (dir or nothing: no temporary). */
+static void expect_whole(const char *what, const run_result *r, const char *dir, const char *want, const char *parent,
+                         int n_parent)
+{
+    cr_expect_eq(r->status, 128 + SIGTERM, "%s: ended by SIGTERM, got %d: %s", what, r->status, r->err);
+    if (want) {
+        cr_expect(same_folder(dir, want), "%s: %s is not the whole of one generation", what, dir);
+        char first[256];
+        cr_expect_eq(entries(dir, first, sizeof first), 4, "%s: %s holds more than the four files", what, dir);
+    } else {
+        cr_expect(!exists(dir), "%s: %s was made", what, dir);
+    }
+    char first[256];
+    cr_expect_eq(entries(parent, first, sizeof first), n_parent, "%s: a temporary was left in %s (%s, ...)", what,
+                 parent, first);
+}
+
+/*
+** Issue 19, item 9: a SIGTERM during a regeneration left a new model.bin
+** beside the old model.c and model.json, and temporaries.  The folder is
+** replaced whole or not at all: ripsim-testhooks stops the command with
+** SIGTERM once every file is written but none is in place (all old), and
+** once the new folder is in place but the old one not yet removed (all
+** new), with renameat2's exchange and with its two-rename fallback
+** (RIPSIM_TEST_OUT_NO_EXCHANGE), over an existing folder and a new one.
+** Seeds 1 and 2 give different weights, so old and new differ in every
+** file but model_blob.S.
+*/
+Test(codegen, interrupted_regeneration_leaves_the_folder_whole)
+{
+    char a[400], b[400], parent[400], dir[450], cmd[1400];
+    path_of("seed1", a, sizeof a);
+    path_of("seed2", b, sizeof b);
+    const char *g = graph_path("mcunet-in0");
+    cr_assert_eq(RUN("codegen", g, "--plan", "base", "--seed", "1", "--out", a)->status, 0);
+    cr_assert_eq(RUN("codegen", g, "--plan", "base", "--seed", "2", "--out", b)->status, 0);
+    char x[450], y[450];
+    snprintf(x, sizeof x, "%s/model.bin", a);
+    snprintf(y, sizeof y, "%s/model.bin", b);
+    cr_assert(!same_file(x, y), "the two seeds must give different weights");
+
+    static const struct {
+        const char *hook, *what;
+        bool new_wins;
+    } points[] = {
+        {"RIPSIM_TEST_OUT_SIGTERM=staged", "every file written, none in place", false},
+        {"RIPSIM_TEST_OUT_SIGTERM=renamed:1", "the new folder in place, the old not yet removed", true},
+    };
+    for (int exchange = 0; exchange < 2; exchange++)
+        for (size_t i = 0; i < 2; i++)
+            for (int existed = 0; existed < 2; existed++) {
+                char what[200];
+                snprintf(what, sizeof what, "%s (%s, %s folder)", points[i].what,
+                         exchange ? "renameat2 exchange" : "two renames", existed ? "an existing" : "a new");
+                char name[64];
+                snprintf(name, sizeof name, "regen-%d-%zu-%d", exchange, i, existed);
+                path_of(name, parent, sizeof parent);
+                snprintf(dir, sizeof dir, "%s/in0", parent);
+                cr_assert_eq(mkdir(parent, 0755), 0);
+                if (existed) {
+                    snprintf(cmd, sizeof cmd, "cp -p -r '%s' '%s'", a, dir);
+                    cr_assert_eq(sh(cmd), 0);
+                }
+                const char *env[] = {points[i].hook, exchange ? NULL : "RIPSIM_TEST_OUT_NO_EXCHANGE=1", NULL};
+                run_result *r = run_env_hooks(env, (const char *const[]){"codegen", g, "--plan", "base", "--seed", "2",
+                                                                         "--out", dir, NULL});
+                expect_whole(what, r, dir, points[i].new_wins ? b : existed ? a : NULL, parent,
+                             points[i].new_wins || existed ? 1 : 0);
+            }
+}
+
+/* tmp(name) made as a folder (path into parent), MCUNet-in0 base with
+** seed 1 generated into parent/in0 (its path into dir) and, for
+** comparison, into tmp(name-old) (into old). */
+static void seed1_twice(const char *name, char *parent, char *dir, char *old, size_t n)
+{
+    char o[64];
+    snprintf(o, sizeof o, "%s-old", name);
+    path_of(name, parent, n);
+    path_of(o, old, n);
+    cr_assert_eq(mkdir(parent, 0755), 0);
+    snprintf(dir, n, "%s/in0", parent);
+    const char *g = graph_path("mcunet-in0");
+    cr_assert_eq(RUN("codegen", g, "--plan", "base", "--seed", "1", "--out", dir)->status, 0);
+    cr_assert_eq(RUN("codegen", g, "--plan", "base", "--seed", "1", "--out", old)->status, 0);
+}
+
+/* A regeneration keeps the folder's mode, replaces it whole (no file of
+** the old left), and a failed one (--arena below the peak) leaves it as it
+** was and nothing beside it. */
+Test(codegen, regeneration_keeps_the_folder_mode_and_a_failure_keeps_the_folder)
+{
+    char parent[450], dir[450], old[450];
+    seed1_twice("mode", parent, dir, old, sizeof dir);
+    const char *g = graph_path("mcunet-in0");
+    cr_assert_eq(chmod(dir, 0750), 0);
+    run_result *r = RUN("codegen", g, "--plan", "base", "--seed", "1", "--out", dir, "--arena", "100");
+    cr_expect_eq(r->status, 65, "an arena below the peak: %d %s", r->status, r->err);
+    cr_expect(same_folder(dir, old), "a failed run changed the folder");
+    char first[256];
+    cr_expect_eq(entries(parent, first, sizeof first), 1, "a failed run left %s beside the folder", first);
+    r = RUN("codegen", g, "--plan", "base", "--seed", "2", "--out", dir);
+    cr_assert_eq(r->status, 0, "%s", r->err);
+    struct stat st;
+    cr_assert_eq(stat(dir, &st), 0);
+    cr_expect_eq(st.st_mode & 07777, 0750, "the folder's mode: %o", (unsigned)(st.st_mode & 07777));
+    cr_expect_eq(entries(parent, first, sizeof first), 1, "%s was left beside the folder", first);
+    cr_expect_eq(entries(dir, first, sizeof first), 4);
+}
+
+/* The folder is replaced whole, so a file codegen did not write would be
+** lost: such a folder is refused (73, one line naming the file) and left
+** as it was. */
+Test(codegen, a_folder_holding_other_files_is_refused)
+{
+    char parent[450], dir[450], note[500], old[450];
+    seed1_twice("foreign", parent, dir, old, sizeof dir);
+    const char *g = graph_path("mcunet-in0");
+    snprintf(note, sizeof note, "%s/notes.txt", dir);
+    FILE *f = fopen(note, "w");
+    cr_assert_not_null(f);
+    fputs("mine\n", f);
+    cr_assert_eq(fclose(f), 0);
+    run_result *r = RUN("codegen", g, "--plan", "base", "--seed", "2", "--out", dir);
+    cr_expect_eq(r->status, 73, "%d %s", r->status, r->err);
+    cr_expect_eq(count_lines(r->err), 1, "%s", r->err);
+    cr_expect_not_null(strstr(r->err, "notes.txt"), "%s", r->err);
+    cr_expect(same_folder(dir, old) && exists(note), "the refused folder was changed");
+    char first[256];
+    cr_expect_eq(entries(parent, first, sizeof first), 1, "%s was left beside the folder", first);
 }
 
 /* ----------------------------------------------------------- refusals */

@@ -275,17 +275,6 @@ static void overwrite(const char *path, long off)
     cr_assert_eq(fclose(f), 0);
 }
 
-static void copy_file(const char *from, const char *to)
-{
-    size_t n;
-    char *b = slurp_file(from, &n);
-    FILE *f = fopen(to, "wb");
-    cr_assert_not_null(f);
-    cr_assert_eq(fwrite(b, 1, n, f), n);
-    cr_assert_eq(fclose(f), 0);
-    free(b);
-}
-
 Test(crash, random_4k_corruptions_are_refused_untouched)
 {
     rng_seed("4 KiB corruptions");

@@ -78,6 +78,26 @@ Test(deployment, lines_become_the_canonical_sorted_file)
     rip_deploy_free(&d);
 }
 
+/*
+** Case i: text as the tools' lines (tables deployment) or as deployment.json
+** (tables table3) is refused with exit 65 and one line naming the file and
+** holding want (and also, when not NULL); nothing is written.
+*/
+static void expect_refused(size_t i, const char *text, bool lines, const char *want, const char *also)
+{
+    char in[300];
+    snprintf(in, sizeof in, "%s", tmp("bad.txt"));
+    put(in, text);
+    run_result *r = lines ? RUN("tables", "deployment", "--lines", in, "--out", tmp("x.json"))
+                          : RUN("tables", "table3", "--deployment", in, "--out", tmp("t3.md"));
+    cr_expect_eq(r->status, 65, "case %zu: status %d (%s)", i, r->status, r->err);
+    cr_expect(strstr(r->err, want) && strstr(r->err, in) && (!also || strstr(r->err, also)),
+              "case %zu: wanted '%s'%s%s and the file name in: %s", i, want, also ? ", " : "", also ? also : "",
+              r->err);
+    cr_expect_eq(count_lines(r->err), 1, "case %zu: one line: %s", i, r->err);
+    cr_expect(!exists(tmp(lines ? "x.json" : "t3.md")), "case %zu: written", i);
+}
+
 /* Each hostile input: exit 65 and one line naming the file, line and key. */
 Test(deployment, malformed_input_is_refused_with_file_line_key)
 {
@@ -102,17 +122,44 @@ Test(deployment, malformed_input_is_refused_with_file_line_key)
         {"[\n{\"model\":\"A\"}\n", ":2: plan: missing", false},
         {"{}", "expected '['", false},
     };
-    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        char in[300];
-        snprintf(in, sizeof in, "%s", tmp("bad.txt"));
-        put(in, cases[i].text);
-        run_result *r = cases[i].lines ? RUN("tables", "deployment", "--lines", in, "--out", tmp("x.json"))
-                                       : RUN("tables", "table3", "--deployment", in, "--out", tmp("t3.md"));
-        cr_expect_eq(r->status, 65, "case %zu: status %d (%s)", i, r->status, r->err);
-        cr_expect(strstr(r->err, cases[i].want) != NULL && strstr(r->err, in) != NULL,
-                  "case %zu: wanted '%s' and the file name in: %s", i, cases[i].want, r->err);
-        cr_expect_eq(count_lines(r->err), 1, "case %zu: one line: %s", i, r->err);
-    }
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+        expect_refused(i, cases[i].text, cases[i].lines, cases[i].want, NULL);
+}
+
+/*
+** Records that contradict themselves or their model (issue 19, item 8):
+** exit 65, one line naming the record (model, plan, target).  A run that
+** did not fit, a run without a checksum or a checksum without a run, an
+** arena other than the one the generator's model.json planned, a run whose
+** checksum is not the generator's reference (model.json "checksum").
+*/
+Test(deployment, contradictory_records_are_refused_naming_the_record)
+{
+#define REC(fits, ran, sum, arena)                                                                       \
+    "{\"model\":\"M-a\",\"plan\":\"rip\",\"target\":\"qemu-m0\",\"arena_bytes\":" arena ",\"ram_bytes\":9000," \
+    "\"fits\":" fits ",\"ran\":" ran ",\"checksum\":" sum ",\"instructions\":null,\"op_instructions\":null}\n"
+#define MODEL(sum) "{\"model\":\"M-a\",\"plan\":\"rip\",\"arena_bytes\":768,\"scratch_bytes\":64" sum "}\n"
+    static const struct { const char *text, *want; bool lines; } cases[] = {
+        {REC("false", "true", "\"0badcafe\"", "768") MODEL(""), "ran true but fits false", true},
+        {REC("true", "true", "null", "768") MODEL(""), "ran true but no checksum", true},
+        {REC("true", "false", "\"0badcafe\"", "768") MODEL(""), "a checksum but ran false", true},
+        {REC("true", "true", "\"0badcafe\"", "1024") MODEL(""), "arena_bytes 1024, its model.json 768", true},
+        {REC("true", "true", "\"0badcafe\"", "768") MODEL(",\"checksum\":\"12345678\""),
+         "checksum 0badcafe, the reference of its model.json 12345678", true},
+        {"[{\"model\":\"M-a\",\"plan\":\"rip\",\"target\":\"qemu-m0\",\"arena_bytes\":768,\"scratch_bytes\":64,"
+         "\"ram_bytes\":9000,\"fits\":false,\"ran\":true,\"checksum\":\"0badcafe\",\"instructions\":null,"
+         "\"op_instructions\":null}]", "ran true but fits false", false},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+        expect_refused(i, cases[i].text, cases[i].lines, cases[i].want, "M-a rip qemu-m0");
+    /* the same record with the reference it ran to, and the arena planned, is taken */
+    char in[300];
+    snprintf(in, sizeof in, "%s", tmp("good.txt"));
+    put(in, REC("true", "true", "\"0badcafe\"", "768") MODEL(",\"checksum\":\"0badcafe\""));
+    run_result *r = RUN("tables", "deployment", "--lines", in, "--out", tmp("x.json"));
+    cr_expect_eq(r->status, 0, "%s", r->err);
+#undef REC
+#undef MODEL
 }
 
 Test(deployment, command_line_mistakes_exit_64)

@@ -53,17 +53,6 @@ static void sweep(const char *db, const char *n, const char *seed, bool execute)
     cr_assert_eq(r->status, 0, "%s", r->err);
 }
 
-static void copy_file(const char *from, const char *to)
-{
-    size_t n;
-    char *b = slurp_file(from, &n);
-    FILE *f = fopen(to, "wb");
-    cr_assert_not_null(f, "%s", to);
-    cr_assert_eq(fwrite(b, 1, n, f), n);
-    cr_assert_eq(fclose(f), 0);
-    free(b);
-}
-
 /* The version 3 views give the rows of version 2 and the layer_wide columns line up. */
 Test(migrate, version_2_converts_back_to_every_row)
 {

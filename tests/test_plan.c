@@ -900,6 +900,9 @@ Test(plan, cli_errors)
     r = RUN("plan", "--help");
     cr_expect_eq(r->status, 0);
     cr_expect(strstr(r->out, "hill-climb") && strstr(r->out, "--intervals"), "%s", r->out);
+    /* the statuses of strategy milp (issue 19): module missing, solver failed */
+    cr_expect(strstr(r->out, "\n  69   ") && strstr(r->out, "\n  71   ") && strstr(r->out, "solver process"), "%s",
+              r->out);
     r = RUN("--help");
     cr_expect(strstr(r->out, "  plan ") != NULL, "main help lists plan: %s", r->out);
 }

@@ -13,7 +13,12 @@
 **     overflowed"), reported as fits false, not as a build error;
 **   - one generated model (MCUNet-in0, `ripsim codegen`, both plans) on
 **     qemu-m0: both run, print the generator's reference checksum (its
-**     dual-buffer host run, model.json), and count one entry per operator.
+**     dual-buffer host run, model.json), and count one entry per operator;
+**   - the same from a checkout whose path has a space (issue 19, item 13:
+**     qemu-run.sh split the plugin argument, and every image "ran" false):
+**     firmware/ copied under "with space/", its self-tests and one
+**     generated model (generated there too) built into the default build
+**     folder and run.
 ** Skipped (exit 77) when arm-none-eabi-gcc or qemu-system-arm is missing.
 */
 #include <criterion/criterion.h>
@@ -297,4 +302,51 @@ Test(qemu, m0_generated_mcunet_in0)
             sum += x->ops[k];
         cr_expect_leq(sum, x->instructions);
     }
+}
+
+/* Item 13: firmware/ copied to a path with a space (and the default build
+** folder under it, and the generated model there too): the self-tests and
+** MCUNet-in0 base build and run, the model with its reference checksum. */
+Test(qemu, images_build_and_run_from_a_path_with_a_space, .timeout = 900)
+{
+    const char *bin = getenv("RIPSIM_BIN"), *fw = getenv("RIPSIM_FIRMWARE_DIR");
+    cr_assert_not_null(bin);
+    cr_assert_not_null(fw);
+    char root[320], gen[400], model[480], cmd[2400];
+    snprintf(root, sizeof root, "%s", tmp("with space"));
+    snprintf(gen, sizeof gen, "%s/gen dir", root);
+    snprintf(model, sizeof model, "%s/mcunet-in0/base", gen);
+    snprintf(cmd, sizeof cmd, "mkdir -p '%s/mcunet-in0' && cp -r '%s' '%s/firmware' && '%s' codegen "
+             "'%s/firmware/models/mcunet/mcunet-in0.csv' --plan base --out '%s' >/dev/null",
+             gen, fw, root, bin, root, model);
+    cr_assert_eq(system(cmd), 0, "%s", cmd);
+    char json[600], ref[16];
+    int n_ops;
+    snprintf(json, sizeof json, "%s/model.json", model);
+    json_checksum(json, ref, sizeof ref, &n_ops);
+    snprintf(cmd, sizeof cmd, "'%s/firmware/tools/build-images.sh' --target qemu-m0 --gen-dir '%s' --suite all "
+             "2>'%s/build.err'", root, gen, root);
+    FILE *p = popen(cmd, "r");
+    cr_assert_not_null(p);
+    image ims[MAX_IMAGES];
+    char line[4096];
+    int n = 0;
+    while (fgets(line, sizeof line, p) != NULL)
+        if (line[0] == '{' && n < MAX_IMAGES)
+            parse_line(line, &ims[n++]);
+    cr_assert_eq(pclose(p), 0, "build-images.sh from '%s' failed: see %s/build.err", root, root);
+    cr_assert_eq(n, 6, "5 self-test images and MCUNet-in0 base expected, got %d", n);
+    int ran = 0;
+    for (int i = 0; i < n; i++) {
+        cr_expect(ims[i].ran || !ims[i].fits, "%s/%s fits and did not run", ims[i].model, ims[i].plan);
+        ran += ims[i].ran;
+    }
+    cr_expect_eq(ran, 5, "every image but the overflowing edge runs");
+    const image *x = find(ims, n, "MCUNet-in0", "base");
+    cr_expect(x->ran, "MCUNet-in0 base did not run");
+    cr_expect_str_eq(x->checksum, ref, "MCUNet-in0 base: checksum %s, reference %s", x->checksum, ref);
+    cr_expect_eq(x->n_ops, n_ops, "one instruction count per operator (the plugin ran)");
+    char build[400];
+    snprintf(build, sizeof build, "%s/build/firmware/qemu-m0/build.ninja", root);
+    cr_expect(access(build, F_OK) == 0, "the default build folder is under the copy: %s", build);
 }

@@ -22,6 +22,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <sqlite3.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -33,7 +34,9 @@
 
 #include "db.h"
 #include "evaluate.h"
+#include "confidence.h"
 #include "layer.h"
+#include "nonfinite_words.h"
 
 #define SWEEP_N 200
 #define SWEEP_SEED "7"
@@ -907,7 +910,7 @@ Test(report, empty_runs)
     expect_error(in_dir("nolayers.db"), 65, "no layers");
 }
 
-/* The report counts every verdict again from the layers and refuses counts that disagree. */
+/* The check of every open (db.h) counts every verdict again from the layers and refuses counts that disagree. */
 Test(report, verdict_counts_that_disagree_with_the_layers_are_refused)
 {
     expect_error(in_dir("shifted.db"), 65, "verdict counts of thm11");
@@ -916,7 +919,7 @@ Test(report, verdict_counts_that_disagree_with_the_layers_are_refused)
 /* A value that is not an integer is refused, never read as 0. */
 Test(report, a_value_that_is_not_an_integer_is_refused)
 {
-    expect_error(in_dir("texty.db"), 65, "layer 42 holds a value that is not an integer");
+    expect_error(in_dir("texty.db"), 65, "layer 42: cin holds a text value, not an integer");
 }
 
 Test(report, incomplete_run_is_loud)
@@ -953,6 +956,91 @@ Test(report, usage_and_output_errors)
     cr_assert_eq(count_lines(o.err), 1, "%s", o.err);
     cr_assert_neq(access(in_dir("no-such-dir/r.md"), F_OK), 0);
     proc_free(&o);
+}
+
+/* ---- shares whose Clopper-Pearson bound GSL's inverse could not find ---------------------- */
+
+/*
+** Issue 19: on these sweeps gsl_cdf_beta_Pinv fails to converge for a share
+** of the claims table; the report printed "nan" as its bound and judged the
+** claim on it.  Every bound below is pinned to mpmath 1.3 (40 digits: the
+** regularized incomplete beta mpmath.betainc solved by bisection); e.g.
+** 391 of 1583 gives 22.5923703549707-26.9017432041007%, 284 of 291
+** 95.1067753837231-99.0275182383408%.  The counts are the databases' own,
+** counted here with the test's SQL.
+*/
+typedef struct {
+    const char *n, *seed;       /* the sweep (seed NULL: the default seed) */
+    int64_t restricted, dense_tight, dense_judged;
+    const char *restricted_row, *dense_row;   /* this run | check, as the md table prints them */
+} share_case;
+
+static void check_share_case(const share_case *c)
+{
+    char db[64], path[512];
+    snprintf(db, sizeof db, "i19-%s.db", c->n);
+    snprintf(path, sizeof path, "%s", in_dir(db));
+    unlink(path);
+    proc s = c->seed ? RUN("sweep", "--n", c->n, "--seed", c->seed, "--db", path, "--jobs", "2", "--quiet")
+                     : RUN("sweep", "--n", c->n, "--db", path, "--jobs", "2", "--quiet");
+    cr_assert_eq(s.status, 0, "sweep --n %s: %s", c->n, s.err);
+    proc_free(&s);
+    sqlite3 *sq = open_ro(path);
+    cr_assert_eq(q_int(sq, "SELECT count(*) FROM layers WHERE restricted = 1"), c->restricted);
+    cr_assert_eq(q_int(sq, "SELECT count(*) FROM verdicts WHERE formula = 'thm13_taps' AND verdict = 'tight'"),
+                 c->dense_tight);
+    cr_assert_eq(q_int(sq, "SELECT count(*) FROM verdicts WHERE formula = 'thm13_taps' AND verdict IN "
+                           "('unsafe', 'tight', 'loose')"),
+                 c->dense_judged);
+    sqlite3_close(sq);
+    static const char *const formats[] = {"md", "csv", "tex"};
+    for (int f = 0; f < 3; f++) {
+        proc p = RUN("report", "--db", path, "--format", formats[f]);
+        cr_assert_eq(p.status, 0, "report --format %s: %s", formats[f], p.err);
+        const char *bad = first_nonfinite_word(p.out);
+        cr_expect_null(bad, "report --format %s prints a non-finite number: ...%.40s", formats[f], bad);
+        if (f == 0) {
+            cr_expect(strstr(p.out, c->restricted_row), "md lacks '%s'", c->restricted_row);
+            cr_expect(strstr(p.out, c->dense_row), "md lacks '%s'", c->dense_row);
+        }
+        proc_free(&p);
+    }
+    unlink(path);
+}
+
+Test(report, share_bounds_of_1583_layers_seed_2)
+{
+    /* the paper's 22.6% lies in 22.59-26.90: agrees */
+    share_case c = {"1583", "2", 391, 1536, 1583,
+                    "| 24.70% (391 of 1583 layers; 95% CI 22.59-26.90%) | agrees |",
+                    "| 97.03% (1536 of 1583 judged; 95% CI 96.07-97.81%) | differs |"};
+    check_share_case(&c);
+}
+
+Test(report, share_bounds_of_291_layers)
+{
+    share_case c = {"291", NULL, 73, 284, 291,
+                    "| 25.09% (73 of 291 layers; 95% CI 20.21-30.48%) | agrees |",
+                    "| 97.59% (284 of 291 judged; 95% CI 95.11-99.03%) | differs |"};
+    check_share_case(&c);
+}
+
+Test(report, share_bounds_of_1100_layers)
+{
+    share_case c = {"1100", NULL, 297, 1075, 1100,
+                    "| 27.00% (297 of 1100 layers; 95% CI 24.40-29.73%) | differs |",
+                    "| 97.73% (1075 of 1100 judged; 95% CI 96.66-98.52%) | differs |"};
+    check_share_case(&c);
+}
+
+/* A share above its whole (a restricted flag of 400 written by hand) is
+** refused with one line, never printed with an interval made up for it. */
+Test(report, a_share_above_its_whole_is_refused)
+{
+    cr_assert_eq(altered_copy("overfull.db", "UPDATE layer_results SET restricted = 400 WHERE layer_idx = 0;",
+                              "SELECT 1;"),
+                 0);
+    expect_error(in_dir("overfull.db"), 65, "of 200 is not a share");
 }
 
 /* ---- results/queries, every .sql file ----------------------------------------------------------- */
@@ -1230,4 +1318,30 @@ Test(report, dense_vs_padded_summary)
     cr_assert_leq(counted, breaking);
     query_free(&q);
     sqlite3_close(db);
+}
+
+/*
+** Clopper-Pearson bounds where GSL's inverse beta does not converge (it
+** fails for small shares of large runs, e.g. 5 of 15,000, and its default
+** handler then aborted `ripsim claims`): pinned to an outside computation,
+** mpmath's regularized incomplete beta at 40 digits, bisected (k = 0: the
+** closed form 1 - 0.025^(1/n)).
+*/
+Test(report, clopper_pearson_holds_for_small_shares_of_large_runs)
+{
+    static const struct { int64_t k, n; double lo, hi; } pin[] = {
+        {5, 15000, 0.0108241001054, 0.0777715910578},
+        {52, 15000, 0.259012348226, 0.454361743016},
+        {0, 15000, 0.0, 0.0245895059794},
+    };
+    char err[RIP_ERR_LEN];
+    rip_ci ci;
+    for (size_t i = 0; i < sizeof pin / sizeof pin[0]; i++) {
+        cr_assert_eq(rip_ci_share(pin[i].k, pin[i].n, 0.95, &ci, err), RIP_OK, "%s", err);
+        double lo = 100.0 * ci.lo, hi = 100.0 * ci.hi;
+        cr_expect(fabs(lo - pin[i].lo) < 1e-9 && fabs(hi - pin[i].hi) < 1e-9, "%lld of %lld: %.12f-%.12f, want %.12f-%.12f",
+                  (long long)pin[i].k, (long long)pin[i].n, lo, hi, pin[i].lo, pin[i].hi);
+    }
+    cr_assert_eq(rip_ci_share(15000, 15000, 0.95, &ci, err), RIP_OK, "%s", err);
+    cr_expect(ci.hi == 1.0 && fabs(100.0 * ci.lo - (100.0 - 0.0245895059794)) < 1e-9, "%.12f-%.12f", ci.lo, ci.hi);
 }

@@ -24,34 +24,6 @@
 #include "db_dump.h"
 #include "run_cmd.h"
 
-/* Run the test-only ripsim-testhooks with one hook variable set. */
-static run_result *run_hooks(const char *hook, const char *const *args)
-{
-    const char *hooks = getenv("RIPSIM_TESTHOOKS_BIN"), *bin = getenv("RIPSIM_BIN");
-    cr_assert_not_null(hooks, "RIPSIM_TESTHOOKS_BIN must name ripsim-testhooks");
-    cr_assert_not_null(bin);
-    char saved[1024];
-    snprintf(saved, sizeof saved, "%s", bin);
-    setenv("RIPSIM_BIN", hooks, 1);
-    run_result *r = run_env((const char *const[]){hook, NULL}, args);
-    setenv("RIPSIM_BIN", saved, 1);
-    return r;
-}
-#define RUN_HOOK(hook, ...) run_hooks(hook, (const char *const[]){__VA_ARGS__, NULL})
-
-/* The test-hooks binary with several environment entries (NULL-terminated). */
-static run_result *run_env_hooks(const char *const *env, const char *const *args)
-{
-    const char *bin = getenv("RIPSIM_TESTHOOKS_BIN"), *keep = getenv("RIPSIM_BIN");
-    cr_assert_not_null(bin, "RIPSIM_TESTHOOKS_BIN must name the test-hooks binary");
-    char saved[4096];
-    snprintf(saved, sizeof saved, "%s", keep ? keep : "");
-    setenv("RIPSIM_BIN", bin, 1);
-    run_result *r = run_env(env, args);
-    setenv("RIPSIM_BIN", saved, 1);
-    return r;
-}
-
 TEST_SUITE_WITH_TMPDIR(sweep, 600);
 
 /* tmp() returns one of 8 rotating buffers: copy a path that must live longer. */
@@ -499,17 +471,6 @@ static void exec_sql(const char *path, const char *sql)
     char *msg = NULL;
     cr_assert_eq(sqlite3_exec(db, sql, NULL, NULL, &msg), SQLITE_OK, "%s: %s", sql, msg ? msg : "");
     sqlite3_close(db);
-}
-
-static void copy_file(const char *from, const char *to)
-{
-    size_t n;
-    char *b = slurp_file(from, &n);
-    FILE *f = fopen(to, "wb");
-    cr_assert_not_null(f, "%s", to);
-    cr_assert_eq(fwrite(b, 1, n, f), n);
-    cr_assert_eq(fclose(f), 0);
-    free(b);
 }
 
 static void expect_no_side_files(const char *db, const char *when)

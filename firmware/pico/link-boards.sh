@@ -26,12 +26,12 @@
 # stderr), 64 on a bad command line.  Timing per board goes to stderr.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-[ $# -ge 2 ] || { echo "usage: $0 GEN_DIR BUILD_DIR [pico|pico2]..." >&2; exit 64; }
+[ "$#" -ge 2 ] || { echo "usage: $0 GEN_DIR BUILD_DIR [pico|pico2]..." >&2; exit 64; }
 gen=$(cd "$1" && pwd)
 out=$2
 shift 2
 boards=("$@")
-[ ${#boards[@]} -gt 0 ] || boards=(pico pico2)
+[ "${#boards[@]}" -gt 0 ] || boards=(pico pico2)
 for b in "${boards[@]}"; do
     case $b in pico|pico2) ;; *) echo "$0: unknown board '$b' (pico or pico2)" >&2; exit 64 ;; esac
 done
@@ -76,7 +76,8 @@ for b in "${boards[@]}"; do
         fi
         # -k 0: a model too large for the board fails its link; go on with the rest.
         ninja -C "$dir" -k 0 >"$out/$b.build.log" 2>&1 || true
-        echo "link-boards: $b: $(ls "$gen"/*/*/model.json | wc -l) executables in $(( $(date +%s) - t0 )) s" >&2
+        models=("$gen"/*/*/model.json)
+        echo "link-boards: $b: ${#models[@]} executables in $(( $(date +%s) - t0 )) s" >&2
     fi
     for mj in "$gen"/*/*/model.json; do
         d=$(dirname "$mj")

@@ -12,5 +12,5 @@ done
 [ -n "$out" ] || exec "$@"
 "$@" >"$out.link.log" 2>&1
 rc=$?
-[ $rc -eq 0 ] || cat "$out.link.log" >&2
-exit $rc
+[ "$rc" -eq 0 ] || cat "$out.link.log" >&2
+exit "$rc"

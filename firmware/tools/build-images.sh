@@ -17,17 +17,20 @@
 # An image too large for its board is a result (fits false), not an error:
 # the build goes on (tools/link-image.sh).  Exit status: 0 when every image
 # that fits ran and returned 0; 1 otherwise (the lines are all printed
-# first); 2 when the build itself failed; 64 bad arguments.
+# first); 2 when the build itself failed; 64 bad arguments (one line).
+# Every path may hold spaces.
 set -u
 fw=$(cd "$(dirname "$0")/.." && pwd)
 root=$(dirname "$fw")
 target='' gen='' build='' suite='' icount=1 run=1
-while [ $# -gt 0 ]; do
+# need_value OPTION [VALUE...]: exit 64 unless OPTION has a value after it.
+need_value() { [ "$#" -ge 2 ] || { echo "build-images.sh: $1 needs a value" >&2; exit 64; }; }
+while [ "$#" -gt 0 ]; do
     case $1 in
-    --target) target=$2; shift 2 ;;
-    --gen-dir) gen=$2; shift 2 ;;
-    --build) build=$2; shift 2 ;;
-    --suite) suite=$2; shift 2 ;;
+    --target) need_value "$@"; target=$2; shift 2 ;;
+    --gen-dir) need_value "$@"; gen=$2; shift 2 ;;
+    --build) need_value "$@"; build=$2; shift 2 ;;
+    --suite) need_value "$@"; suite=$2; shift 2 ;;
     --no-icount) icount=0; shift ;;
     --no-run) run=0; shift ;;
     *) echo "build-images.sh: unknown argument: $1" >&2; exit 64 ;;
@@ -59,10 +62,10 @@ elif [ -n "$gen" ] || [ "$(cat "$build/rk-gen-dir" 2>/dev/null)" != "$gen" ]; th
 fi
 printf '%s\n' "$gen" >"$build/rk-gen-dir"
 ninja -C "$build" >"$build/ninja.log" 2>&1 || { tail -n 40 "$build/ninja.log" >&2; exit 2; }
-[ $run -eq 1 ] || exit 0
+[ "$run" -eq 1 ] || exit 0
 
 plugin=
-if [ $icount -eq 1 ]; then
+if [ "$icount" -eq 1 ]; then
     plugin=$build/libicount.so
     if [ ! -f "$plugin" ] || [ -n "$(find "$fw/tools/icount.c" -newer "$plugin")" ]; then
         gcc -std=c11 -O2 -Wall -Wextra -Werror -shared -fPIC -fvisibility=hidden \
@@ -87,8 +90,8 @@ while IFS= read -r cmd; do
     [ -n "$cmd" ] || continue
     st=0
     (cd "$build" && eval "$cmd") || st=$?
-    [ $st -eq 0 ] || [ $st -eq 77 ] || rc=1
+    [ "$st" -eq 0 ] || [ "$st" -eq 77 ] || rc=1
 done <<EOF
 $cmds
 EOF
-exit $rc
+exit "$rc"

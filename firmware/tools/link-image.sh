@@ -15,7 +15,10 @@
 # any other link error is printed on stderr and returned (a real build
 # error).  Exit status: 0, or the failed link's status.
 set -u
-[ $# -ge 4 ] && [ "$3" = "--" ] || { echo "usage: link-image.sh ELF RESULT -- COMMAND..." >&2; exit 64; }
+if [ "$#" -lt 4 ] || [ "$3" != "--" ]; then
+    echo "usage: link-image.sh ELF RESULT -- COMMAND..." >&2
+    exit 64
+fi
 elf=$1 result=$2
 shift 3
 log=$(mktemp) || exit 71
@@ -43,4 +46,4 @@ if grep -q "region .* overflowed by" "$log" &&
     exit 0
 fi
 cat "$log" >&2
-exit $rc
+exit "$rc"

@@ -23,35 +23,40 @@
 #   came back; with a model.json holding "checksum", the generator's
 #   reference logits' CRC, the image printed that checksum); 77 it did not fit (a result: meson shows the test as
 #   skipped); 1 anything else (non-zero status, fault, timeout, no line);
-#   64 bad arguments.  --expect-overflow inverts the fit: 0 when the link
-#   overflowed, 1 when the image fitted.
+#   64 bad arguments (one line).  --expect-overflow inverts the fit: 0 when
+#   the link overflowed, 1 when the image fitted.  Every path may hold
+#   spaces (and commas, doubled for QEMU's option parser).
 set -u
 
 target='' elf='' link='' mjson='' model='' plan='' arena='' reference='' timeout_s=${RK_QEMU_TIMEOUT:-120}
 plugin=${RK_ICOUNT_PLUGIN:-} expect_over=0
-while [ $# -gt 0 ]; do
+# need_value OPTION [VALUE...]: exit 64 unless OPTION has a value after it.
+need_value() { [ "$#" -ge 2 ] || { echo "qemu-run.sh: $1 needs a value" >&2; exit 64; }; }
+while [ "$#" -gt 0 ]; do
     case $1 in
-    --target) target=$2; shift 2 ;;
-    --elf) elf=$2; shift 2 ;;
-    --link) link=$2; shift 2 ;;
-    --model-json) mjson=$2; shift 2 ;;
-    --model) model=$2; shift 2 ;;
-    --plan) plan=$2; shift 2 ;;
-    --arena) arena=$2; shift 2 ;;
-    --plugin) plugin=$2; shift 2 ;;
-    --timeout) timeout_s=$2; shift 2 ;;
+    --target) need_value "$@"; target=$2; shift 2 ;;
+    --elf) need_value "$@"; elf=$2; shift 2 ;;
+    --link) need_value "$@"; link=$2; shift 2 ;;
+    --model-json) need_value "$@"; mjson=$2; shift 2 ;;
+    --model) need_value "$@"; model=$2; shift 2 ;;
+    --plan) need_value "$@"; plan=$2; shift 2 ;;
+    --arena) need_value "$@"; arena=$2; shift 2 ;;
+    --plugin) need_value "$@"; plugin=$2; shift 2 ;;
+    --timeout) need_value "$@"; timeout_s=$2; shift 2 ;;
     --expect-overflow) expect_over=1; shift ;;
     *) echo "qemu-run.sh: unknown argument: $1" >&2; exit 64 ;;
     esac
 done
 
-# The machines (keep in step with exe_wrapper in firmware/cross/qemu-*.ini).
+# The machines (keep in step with exe_wrapper in firmware/cross/qemu-*.ini):
+# the positional parameters, free after the parsing, become QEMU's
+# machine arguments, one word each.
 case $target in
 qemu-m0)
-    machine="-M microbit -global nrf51-soc.sram-size=0x42000 -global nrf51-soc.flash-size=0x200000"
+    set -- -M microbit -global nrf51-soc.sram-size=0x42000 -global nrf51-soc.flash-size=0x200000
     ram_base=$((0x20000000)) ;;
 qemu-m33)
-    machine="-M mps2-an505"
+    set -- -M mps2-an505
     ram_base=$((0x38000000)) ;;
 *) echo "qemu-run.sh: --target: qemu-m0 or qemu-m33 (got '$target')" >&2; exit 64 ;;
 esac
@@ -87,8 +92,9 @@ if [ -n "$link" ]; then
         need=
         [ -n "$region" ] && [ -n "$over" ] && need=$((region + over))
         emit false false "" "" "" "$need" ""
-        sed -n 's/.*\(region .* overflowed by [0-9]* bytes\).*/qemu-run.sh: '"$(basename "$elf")"': \1/p' "$link" >&2
-        [ $expect_over -eq 1 ] && exit 0
+        sed -n 's/.*\(region .* overflowed by [0-9]* bytes\).*/\1/p' "$link" |
+            while IFS= read -r l; do printf 'qemu-run.sh: %s: %s\n' "$(basename "$elf")" "$l"; done >&2
+        [ "$expect_over" -eq 1 ] && exit 0
         exit 77
     fi
 fi
@@ -101,20 +107,24 @@ ram=$(arm-none-eabi-size -A -d "$elf" | awk -v base="$ram_base" '
     END { if (top > 0) print top - base }')
 
 # The plugin watches the three markers (Thumb bit cleared in the plugin).
-plugin_arg=
+# Its option is one QEMU word, key=value pairs (file= so that a path with
+# "=" is still a path), the paths in it with their commas doubled.
+qemu_esc() { printf '%s' "$1" | sed 's/,/,,/g'; }
 if [ -n "$plugin" ]; then
     [ -r "$plugin" ] || { echo "qemu-run.sh: $plugin: no such plugin" >&2; exit 64; }
     addr() { arm-none-eabi-nm "$elf" | awk -v s="$1" '$3 == s { print "0x" $1 }' | head -n 1; }
     b=$(addr rk_mark_begin) e=$(addr rk_mark_end) o=$(addr rk_mark_op)
-    [ -n "$b" ] && [ -n "$e" ] || { echo "qemu-run.sh: $elf: no rk_mark_begin/rk_mark_end symbol" >&2; exit 1; }
-    plugin_arg="-plugin $plugin,begin=$b,end=$e,op=${o:-0},out=$tmp/icount"
+    if [ -z "$b" ] || [ -z "$e" ]; then
+        echo "qemu-run.sh: $elf: no rk_mark_begin/rk_mark_end symbol" >&2
+        exit 1
+    fi
+    set -- "$@" -plugin "file=$(qemu_esc "$plugin"),begin=$b,end=$e,op=${o:-0},out=$(qemu_esc "$tmp/icount")"
 fi
 
 start=$(date +%s.%N)
-# shellcheck disable=SC2086  # machine and plugin_arg are word lists
-timeout "$timeout_s" qemu-system-arm $machine -display none -monitor none -serial none \
+timeout "$timeout_s" qemu-system-arm "$@" -display none -monitor none -serial none \
     -chardev stdio,id=sh0 -semihosting-config enable=on,target=native,chardev=sh0 \
-    $plugin_arg -kernel "$elf" </dev/null >"$tmp/out" 2>"$tmp/err"
+    -kernel "$elf" </dev/null >"$tmp/out" 2>"$tmp/err"
 rc=$?
 end=$(date +%s.%N)
 secs=$(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.3f", b - a }')
@@ -133,9 +143,9 @@ if [ -n "$plugin" ] && [ -s "$tmp/icount" ]; then
     ops="[$(sed -n 's/^icount total=[0-9]* ops=\([0-9,]*\)$/\1/p' "$tmp/icount" | head -n 1 | sed 's/,/, /g')]"
 fi
 
-if [ $rc -ne 0 ] || [ -z "$sum" ] || { [ -n "$arena" ] && [ -n "$printed_arena" ] && [ "$arena" != "$printed_arena" ]; }; then
-    [ $rc -eq 124 ] && echo "qemu-run.sh: $(basename "$elf"): timed out after ${timeout_s} s" >&2
-    [ $rc -ne 0 ] && [ $rc -ne 124 ] && echo "qemu-run.sh: $(basename "$elf"): exit status $rc" >&2
+if [ "$rc" -ne 0 ] || [ -z "$sum" ] || { [ -n "$arena" ] && [ -n "$printed_arena" ] && [ "$arena" != "$printed_arena" ]; }; then
+    [ "$rc" -eq 124 ] && echo "qemu-run.sh: $(basename "$elf"): timed out after ${timeout_s} s" >&2
+    [ "$rc" -ne 0 ] && [ "$rc" -ne 124 ] && echo "qemu-run.sh: $(basename "$elf"): exit status $rc" >&2
     [ -z "$sum" ] && echo "qemu-run.sh: $(basename "$elf"): no model= line" >&2
     [ -n "$printed_arena" ] && [ -n "$arena" ] && [ "$arena" != "$printed_arena" ] &&
         echo "qemu-run.sh: $(basename "$elf"): arena $printed_arena, expected $arena" >&2
@@ -148,7 +158,7 @@ if [ -n "$reference" ] && [ "$sum" != "$reference" ]; then
     echo "qemu-run.sh: $(basename "$elf"): checksum $sum, the generator's reference $reference" >&2
     exit 1
 fi
-[ $expect_over -eq 1 ] && { echo "qemu-run.sh: $(basename "$elf"): fitted, an overflow was expected" >&2; exit 1; }
+[ "$expect_over" -eq 1 ] && { echo "qemu-run.sh: $(basename "$elf"): fitted, an overflow was expected" >&2; exit 1; }
 if [ -n "$plugin" ] && [ -z "$total" ]; then
     echo "qemu-run.sh: $(basename "$elf"): the plugin wrote no count" >&2
     exit 1

@@ -88,7 +88,13 @@ static void takes(const rip_opt *o, char *buf, size_t n)
 {
     switch (o->kind) {
     case RIP_OPT_INT:
-        if (o->hi == INT64_MAX)
+        /* An option whose range the command checks itself (execute's --gap:
+        ** its bounds depend on the layer) takes any 64-bit whole number. */
+        if (o->lo == INT64_MIN && o->hi == INT64_MAX)
+            snprintf(buf, n, "a 64-bit whole number");
+        else if (o->lo == INT64_MIN)
+            snprintf(buf, n, "a whole number <= %lld", (long long)o->hi);
+        else if (o->hi == INT64_MAX)
             snprintf(buf, n, "a whole number >= %lld", (long long)o->lo);
         else
             snprintf(buf, n, "a whole number from %lld to %lld", (long long)o->lo, (long long)o->hi);

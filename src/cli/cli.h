@@ -22,6 +22,17 @@
 
 #include "status.h"
 
+/* The --help paragraph of every command that opens a sweep database (db.h, rip_db_check). */
+#define RIP_DB_CHECK_HELP                                                                   \
+    "\nEvery command that opens a sweep database (sweep, report, claims, merge,\n"           \
+    "migrate) first runs the same check on it, in one read transaction: SQLite's\n"          \
+    "quick_check; the schema exactly ripsim's (a trigger, view, index or table\n"            \
+    "ripsim does not create is refused before anything could run it); every\n"             \
+    "layer in the run and of a known generator; every value an integer; and the\n"         \
+    "verdicts recomputed from the stored truths and values equal to the stored\n"          \
+    "counts.  A database that fails is refused (65) with the same line by each\n"          \
+    "and left byte-identical.\n"
+
 /* The exit status of a library status: the one place that maps them. */
 static inline int rip_exit_status(rip_status s)
 {
@@ -54,5 +65,6 @@ int rip_cmd_claims(int argc, char **argv);
 int rip_cmd_plan(int argc, char **argv);
 int rip_cmd_execute(int argc, char **argv);
 int rip_cmd_codegen(int argc, char **argv);
+int rip_cmd_model(int argc, char **argv);
 
 #endif

@@ -1,10 +1,14 @@
 /*
 ** cmd_claims.c — `ripsim claims`: the claims registry checked on the sweep
 ** database, the real layer tables and the planner (claims.h), written to
-** results/claims.md, with the sweep's figures (figures.h) beside it.
-** Every file is written under a temporary name and renamed when complete.
+** results/claims.md, with the sweep's figures (figures.h) beside it or in
+** --fig-dir.  The four files are one output set (out_set.h): staged before
+** the work, so a missing folder fails first, and replaced together.
 */
+#define _XOPEN_SOURCE 700 /* realpath */
+#include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "args.h"
@@ -13,6 +17,7 @@
 #include "db.h"
 #include "figures.h"
 #include "out.h"
+#include "out_set.h"
 #include "root.h"
 
 static const char about[] =
@@ -25,8 +30,13 @@ static const char about[] =
 
 static const char notes[] =
     "The output is deterministic: the same database and tables give the same\n"
-    "bytes.  The database is opened read-only.  Figures go to --fig-dir\n"
-    "(default: the folder of --out; none with --no-figures or --out -).\n";
+    "bytes.  The database is opened read-only and read as it was checked: a\n"
+    "copy of it in memory, so a sweep writing it meanwhile is not held up.\n"
+    "Figures go to --fig-dir (default: the folder of --out; none with\n"
+    "--no-figures or --out -), linked from claims.md by relative paths.\n"
+    "claims.md and its figures are replaced together, once all are written;\n"
+    "a folder missing fails before any work.\n"
+    RIP_DB_CHECK_HELP;
 
 static const rip_exit_doc exits[] = {
     {0, "written"},
@@ -35,27 +45,65 @@ static const rip_exit_doc exits[] = {
     {66, "database, layer tables or model graphs missing"},
     {69, "the milp module is missing (the planner claims need it)"},
     {70, "internal error"},
-    {71, "out of memory"},
+    {71, "out of memory, or milp's CBC solver process failed (no claim is judged on a failed solve)"},
     {73, "an output cannot be created"},
     {74, "an output cannot be written"},
     {75, "the database is locked; retry later"},
 };
 
-static int write_figure(sqlite3 *db, rip_figure which, const char *dir)
+/* Append c to buf (n bytes, *len used), percent-encoded unless it is a
+** letter, digit, one of -._~ or '/'.  false when buf is full. */
+static bool url_put(char *buf, size_t n, size_t *len, char c)
 {
-    char path[4096], err[RIP_ERR_LEN] = "";
-    snprintf(path, sizeof path, "%s/%s", dir, rip_figure_names[which]);
-    rip_out o;
-    int rc = rip_out_open(&o, "claims", path);
-    if (rc != 0)
-        return rc;
-    rip_status s = rip_figure_write(db, which, o.f, err);
-    if (s != RIP_OK) {
-        rip_out_abort(&o);
-        fprintf(stderr, "ripsim claims: %s\n", err);
-        return rip_exit_status(s);
+    bool plain = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || strchr("-._~/", c);
+    int k = snprintf(buf + *len, n - *len, plain ? "%c" : "%%%02X", plain ? c : (unsigned char)c);
+    if (k < 0 || (size_t)k >= n - *len)
+        return false;
+    *len += (size_t)k;
+    return true;
+}
+
+/*
+** The prefix of the figure links: the relative URL path from the folder
+** of the file text (claims.md as it will be placed) to the folder figs,
+** ending in '/', or "" when they are one folder.  Both folders exist (the
+** outputs are staged), so both are compared as real paths: another
+** spelling or a symbolic link of the same folder is the same folder.  A
+** space or a parenthesis would end a Markdown link: every byte but
+** letters, digits and -._~/ is percent-encoded.  0, or 73 after the
+** message.
+*/
+static int fig_prefix(const char *text, const char *figs, char *buf, size_t n)
+{
+    char dir[PATH_MAX], from[PATH_MAX + 1], to[PATH_MAX + 1];
+    const char *slash = strrchr(text, '/');
+    snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - text) + (slash == text) : 1, slash ? text : ".");
+    if (!realpath(dir, from) || !realpath(figs, to)) {
+        fprintf(stderr, "ripsim claims: cannot link the figures in %s from %s\n", figs, text);
+        return RIP_EX_CANTCREAT;
     }
-    return rip_out_commit(&o);
+    /* both end in '/', so the common prefix ending in '/' is the common folder */
+    if (strcmp(from, "/") != 0)
+        strcat(from, "/");
+    if (strcmp(to, "/") != 0)
+        strcat(to, "/");
+    size_t common = 0;
+    for (size_t i = 0; from[i] && from[i] == to[i]; i++)
+        if (from[i] == '/')
+            common = i + 1;
+    size_t len = 0;
+    bool ok = true;
+    buf[0] = '\0';
+    for (const char *c = from + common; *c && ok; c++)
+        if (*c == '/')
+            ok = url_put(buf, n, &len, '.') && url_put(buf, n, &len, '.') && url_put(buf, n, &len, '/');
+    for (const char *c = to + common; *c && ok; c++)
+        ok = url_put(buf, n, &len, *c);
+    if (!ok) {
+        fprintf(stderr, "ripsim claims: the path from %s to %s is too long\n", text, figs);
+        return RIP_EX_CANTCREAT;
+    }
+    return 0;
 }
 
 int rip_cmd_claims(int argc, char **argv)
@@ -103,9 +151,29 @@ int rip_cmd_claims(int argc, char **argv)
         fig_dir = fbuf[0] ? fbuf : "/";
     }
 
+    /* every output staged before the work: the figures, then claims.md,
+    ** which links them (the last renamed) */
+    rip_out_set set;
+    rip_out_item *figs[RIP_FIG_COUNT] = {NULL}, *text = NULL;
+    char prefix[4096] = "";
+    rip_out_set_init(&set, "claims");
+    for (int f = 0; figures && f < RIP_FIG_COUNT; f++) {
+        char path[4096];
+        snprintf(path, sizeof path, "%s/%s", fig_dir, rip_figure_names[f]);
+        if ((rc = rip_out_set_file(&set, path, &figs[f])) != 0)
+            return rc;
+    }
+    if ((rc = rip_out_set_file(&set, out_path, &text)) != 0)
+        return rc;
+    if (figures && (rc = fig_prefix(text->final ? text->final : out_path, fig_dir, prefix, sizeof prefix)) != 0) {
+        rip_out_set_abort(&set);
+        return rc;
+    }
+
     sqlite3 *db = NULL, *aux = NULL;
     char err[RIP_ERR_LEN] = "";
-    int status = rip_exit_status(rip_db_open_read(db_path, &db, err));
+    /* the checked state of the database, copied: the seconds of the queries hold no lock on the file */
+    int status = rip_exit_status(rip_db_open_snapshot(db_path, &db, err));
     if (status != 0) {
         fprintf(stderr, "ripsim claims: %s\n", err);
         goto done;
@@ -121,23 +189,21 @@ int rip_cmd_claims(int argc, char **argv)
         fprintf(stderr, "ripsim claims: %s\n", err);
         goto done;
     }
-    static const char *const links[RIP_FIG_COUNT + 1] = {"fig_verdicts.svg", "fig_margins.svg", "fig_rip_hb.svg",
-                                                         NULL};
-    rip_out o;
-    if ((status = rip_out_open(&o, "claims", out_path)) != 0)
-        goto done;
-    rip_status s = rip_claims_write(db, aux, figures ? links : NULL, o.f, err);
+    const char *links[RIP_FIG_COUNT + 1] = {NULL};
+    for (int f = 0; f < RIP_FIG_COUNT; f++)
+        links[f] = rip_figure_names[f];
+    rip_status s = rip_claims_write(db, aux, figures ? links : NULL, prefix, text->f, err);
+    for (int f = 0; figures && f < RIP_FIG_COUNT && s == RIP_OK; f++)
+        s = rip_figure_write(db, (rip_figure)f, figs[f]->f, err);
     if (s != RIP_OK) {
-        rip_out_abort(&o);
         fprintf(stderr, "ripsim claims: %s\n", err);
         status = rip_exit_status(s);
         goto done;
     }
-    if ((status = rip_out_commit(&o)) != 0)
-        goto done;
-    for (int f = 0; figures && f < RIP_FIG_COUNT && status == 0; f++)
-        status = write_figure(db, (rip_figure)f, fig_dir);
+    status = rip_out_set_commit(&set);
 done:
+    if (status != 0)
+        rip_out_set_abort(&set); /* nothing when the commit ran */
     if (aux)
         sqlite3_close(aux);
     rip_db_close(db);

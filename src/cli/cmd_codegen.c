@@ -5,15 +5,13 @@
 **
 ** The exit statuses are the table `exits` below (also printed by --help).
 */
-#include <errno.h>
 #include <stdio.h>
-#include <string.h>
-#include <sys/stat.h>
 
 #include "args.h"
 #include "cli.h"
 #include "codegen/codegen.h"
 #include "out.h"
+#include "out_set.h"
 
 static const char about[] =
     "Generate C for one model graph (schema: firmware/models/README.md) under one\n"
@@ -34,9 +32,11 @@ static const char about[] =
 
 static const char notes[] =
     "Build: model.c model_blob.S firmware/runtime/*.c firmware/kernels/*.c with\n"
-    "-I firmware/kernels -I firmware/runtime -Wa,-I,DIR.  The four files are each\n"
-    "written under a temporary name and renamed into place.  The same command\n"
-    "writes the same bytes.  Errors are one line on stderr.\n";
+    "-I firmware/kernels -I firmware/runtime -Wa,-I,DIR.  DIR is replaced whole:\n"
+    "the four files are written into a new folder beside it, which takes DIR's\n"
+    "place once complete (a failed or interrupted run leaves DIR as it was), so\n"
+    "a DIR holding any other file is refused (exit 73).  The same command writes\n"
+    "the same bytes.  Errors are one line on stderr.\n";
 
 static const rip_exit_doc exits[] = {
     {0, "generated"},
@@ -44,25 +44,12 @@ static const rip_exit_doc exits[] = {
     {65, "bad graph, an op the generator does not support, or --arena below the peak"},
     {66, "graph file missing or unreadable"},
     {70, "internal error (a strategy failed, or the plan does not match its kernels)"},
-    {71, "out of memory"},
-    {73, "DIR or a file in it cannot be created"},
+    {71, "out of memory, or milp's CBC solver process failed (--plan rip)"},
+    {73, "DIR or a file in it cannot be created, or DIR holds other files"},
     {74, "a file cannot be written, or standard output"},
 };
 
 static const char *const plans[] = {"base", "rip", NULL};
-
-/* DIR exists as a folder, or is made (its parent must exist).  0 or 73. */
-static int ensure_dir(const char *dir)
-{
-    struct stat st;
-    if (stat(dir, &st) == 0 && S_ISDIR(st.st_mode))
-        return 0;
-    if (mkdir(dir, 0777) == 0)
-        return 0;
-    fprintf(stderr, "ripsim codegen: %s: cannot make the folder: %s\n", dir,
-            errno == EEXIST ? "exists and is not a folder" : strerror(errno));
-    return RIP_EX_CANTCREAT;
-}
 
 int rip_cmd_codegen(int argc, char **argv)
 {
@@ -95,17 +82,23 @@ int rip_cmd_codegen(int argc, char **argv)
         return rip_args_usage(&cmd, "--plan is required (base or rip)");
     if (!out)
         return rip_args_usage(&cmd, "--out is required (the folder of the generated files)");
-    if ((rc = ensure_dir(out)) != 0)
+    rip_out_set set;
+    rip_out_item *dir;
+    rip_out_set_init(&set, "codegen");
+    if ((rc = rip_out_set_dir(&set, out, rip_cg_file_names, &dir)) != 0)
         return rc;
 
     rip_cg_opts o = {.plan = (rip_cg_plan_kind)plan_ix, .arena = arena_given ? arena : 0, .seed = (uint64_t)seed};
     rip_cg_summary s;
     char err[RIP_ERR_LEN];
-    rip_status st = rip_codegen(graph, &o, out, &s, err);
+    rip_status st = rip_codegen(graph, &o, dir->tmp, &s, err);
     if (st != RIP_OK) {
+        rip_out_set_abort(&set);
         fprintf(stderr, "ripsim codegen: %s\n", err);
         return rip_exit_status(st);
     }
+    if ((rc = rip_out_set_commit(&set)) != 0)
+        return rc;
     printf("model        %s (graph %s), plan %s (strategy %s)\n", s.model, s.graph, s.plan, s.strategy);
     printf("arena        %lld B (plan peak %lld B)\n", (long long)s.arena, (long long)s.peak);
     printf("scratch      %lld B\n", (long long)s.scratch);

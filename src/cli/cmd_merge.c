@@ -21,12 +21,19 @@
 static const char about[] =
     "Combine the databases of 'ripsim sweep --shard I/K' runs into OUT.db, whose\n"
     "rows then equal a single-machine run of the same --seed and --n.  All inputs\n"
-    "must come from the same seed, size and ripsim version; every input is\n"
-    "checked (read-only, SQLite quick_check and ripsim's row counts) before\n"
-    "anything is written.  OUT.db is built under a temporary name beside it and\n"
+    "must come from the same seed, size and ripsim version; every input (and\n"
+    "an existing OUT.db) is checked read-only before anything is written.  OUT.db is built under a temporary name beside it and\n"
     "renamed into place at the end, so a failure leaves OUT.db as it was.  An\n"
     "existing OUT.db must hold the same run.  Layers no shard has are reported;\n"
     "'ripsim sweep --db OUT.db --seed S --n N' computes them.\n";
+
+static const char notes[] =
+    "Rows that two databases hold differently for the same layer (one of them\n"
+    "altered in a way the check cannot see) are refused, naming both files; a\n"
+    "write that fails on OUT.db (a full disk) names OUT.db.  An OUT.db that is\n"
+    "a symbolic link is written through it, keeping the owner and mode of the\n"
+    "file it names.\n"
+    RIP_DB_CHECK_HELP;
 
 static const rip_exit_doc exits[] = {
     {0, "merged"},
@@ -47,7 +54,7 @@ int rip_cmd_merge(int argc, char **argv)
     const rip_cmd cmd = {
         .name = "merge", .synopsis = "OUT.db SHARD.db [SHARD.db...]", .about = about, .pos = paths,
         .min_pos = 2, .max_pos = 256, .n_pos = &n_paths, .missing = "needs OUT.db and at least one SHARD.db",
-        .exits = exits, .n_exits = sizeof exits / sizeof exits[0],
+        .notes = notes, .exits = exits, .n_exits = sizeof exits / sizeof exits[0],
         .example = "ripsim merge results/sweep.db shard-*.db",
     };
     int rc = rip_args_parse(&cmd, argc, argv, stdout, stderr);

@@ -24,14 +24,20 @@ static const char about[] =
     "any point, it is left as it was.  A database already at version 4 is left\n"
     "untouched.\n";
 
+static const char notes[] =
+    "--db may be a symbolic link: the file it names is converted in its folder,\n"
+    "and keeps its owner, group and mode (as root, another user's file stays\n"
+    "theirs; a user who cannot give it back its owner is refused, 73).\n"
+    RIP_DB_CHECK_HELP;
+
 static const rip_exit_doc exits[] = {
     {0, "converted, or already at the current version"},
     {64, "bad command line"},
-    {65, "the database is damaged, not a ripsim database, of an unknown version, or its rows do not convert"},
+    {65, "the database is damaged, not a ripsim database, of an unknown version, or its rows do not convert (a layer whose geometry does not derive)"},
     {66, "the database is missing or unreadable"},
     {70, "internal error"},
     {71, "out of memory"},
-    {73, "the database or a temporary file beside it cannot be written"},
+    {73, "the database or a temporary file beside it cannot be written, or given the database's owner and mode"},
     {74, "a read or write failed (e.g. disk full); the database is as it was"},
     {75, "the database is locked by another process (waited 5 s; retry later)"},
 };
@@ -43,7 +49,8 @@ int rip_cmd_migrate(int argc, char **argv)
         {.name = "--db", .kind = RIP_OPT_STR, .dest = &path, .metavar = "FILE", .help = "the database to convert"},
     };
     const rip_cmd cmd = {
-        .name = "migrate", .synopsis = "--db FILE", .about = about, .opts = opts, .n_opts = 1, .exits = exits,
+        .name = "migrate", .synopsis = "--db FILE", .about = about, .opts = opts, .n_opts = 1, .notes = notes,
+        .exits = exits,
         .n_exits = sizeof exits / sizeof exits[0], .example = "ripsim migrate --db results/sweep.db",
     };
     int rc = rip_args_parse(&cmd, argc, argv, stdout, stderr);

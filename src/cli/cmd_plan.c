@@ -62,8 +62,9 @@ static const rip_exit_doc exits[] = {
     {64, "bad command line (also: --out is the input)"},
     {65, "bad data (the message names FILE:ROW: FIELD)"},
     {66, "input file missing or unreadable"},
+    {69, "strategy milp: its CBC module is missing"},
     {70, "internal error: a strategy failed or made an invalid plan"},
-    {71, "out of memory"},
+    {71, "out of memory, or milp's CBC solver process failed (killed, crashed, not started)"},
     {73, "--out cannot be created"},
     {74, "output cannot be written"},
 };

@@ -33,8 +33,9 @@ static const char notes[] =
     "An incomplete run is reported (with a warning on stderr and a banner in\n"
     "the report) and exits 0.  --out may not name the database itself.\n"
     "The database is opened read-only and creates no file beside it, so it\n"
-    "may be another user's or in a read-only folder; it is checked first\n"
-    "(SQLite quick_check and ripsim's row counts).\n";
+    "may be another user's or in a read-only folder; the report reads it in\n"
+    "the transaction of its check, as it was checked.\n"
+    RIP_DB_CHECK_HELP;
 
 static const rip_exit_doc exits[] = {
     {0, "reported (also for an incomplete run)"},

@@ -33,12 +33,14 @@ static const char about[] =
 static const char notes[] =
     "Interrupted (Ctrl-C, kill, even kill -9) and rerun with the same arguments,\n"
     "the sweep resumes and ends with exactly the rows of an uninterrupted run.\n"
-    "An existing database is checked read-only first (SQLite quick_check and\n"
-    "ripsim's row counts); one that is damaged, or holds another seed, size,\n"
-    "shard, generator set, version or schema, is refused and left untouched.\n"
+    "An existing database is checked read-only first; one that is damaged, or\n"
+    "holds another seed, size, shard, generator set, version or schema, is\n"
+    "refused and left untouched (also when another sweep created it a moment\n"
+    "before this one: the same run resumes, another one is refused).\n"
     "--execute on a database swept without it executes its stored layers too.\n"
-    "A database of an older schema (version 1 or 2) is refused with the hint to\n"
-    "convert it first: ripsim migrate --db FILE.\n";
+    "A database of an older schema (version 1 to 3) is refused with the hint to\n"
+    "convert it first: ripsim migrate --db FILE.\n"
+    RIP_DB_CHECK_HELP;
 
 static const rip_exit_doc exits[] = {
     {0, "done (the summary is printed)"},

@@ -3,19 +3,21 @@
 ** regenerated from data by the tool itself.
 **
 ** The table is written to a temporary file beside --out and renamed when
-** complete (out.h), so a failure never leaves half a table; '-' writes it
-** to standard output.  --out may not name one of the files the table reads.
+** complete (out_set.h), so a failure never leaves half a table; fig1's SVG
+** and PNG are one output set, replaced together.  '-' writes to standard
+** output.  --out may not name one of the files the table reads.
 */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "args.h"
 #include "cli.h"
 #include "root.h"
 #include "out.h"
+#include "out_set.h"
 #include "paper_tables.h"
 #include "progress_line.h"
 #include "table2.h"
@@ -41,22 +43,26 @@ static const char about[] =
     "  fig_optimum  herringbone and RiP gaps against the optimum\n"
     "           (results/fig_optimum.svg)\n"
     "  deployment  results/deployment.json from the raw output of the firmware\n"
-    "           tools given by --lines (./build.sh firmware does this)\n"
+    "           tools given by --lines (./build.sh firmware does this); a record\n"
+    "           that ran without fitting, or whose arena or checksum is not its\n"
+    "           model.json's, is refused (65), naming it\n"
     "table3 adds the deployment table when --deployment FILE (default\n"
     "results/deployment.json) exists.\n";
 
 static const char notes[] =
-    "A result file is replaced only once it is completely written.  When stderr\n"
-    "is a terminal, a progress line (models or layers done, rate, ETA) is shown.\n";
+    "A result file is replaced only once it is completely written, fig1's SVG\n"
+    "and PNG together; an interrupted run leaves the old files and no temporary.\n"
+    "When stderr is a terminal, a progress line (models or layers done, rate,\n"
+    "ETA) is shown.\n";
 
 static const rip_exit_doc exits[] = {
     {0, "written"},
     {64, "bad command line (also: --out is one of the input files)"},
-    {65, "malformed input table or graph"},
+    {65, "malformed input table or graph, or a deployment record that contradicts itself or its model.json"},
     {66, "missing input table or graph (check --layers-dir, --models-dir)"},
-    {69, "fig1: the SVG is written but rsvg-convert, needed for the PNG, is missing"},
+    {69, "fig1: rsvg-convert, needed for the PNG, is missing (SVG written, old PNG removed)"},
     {70, "internal error: a planning strategy failed or made an invalid plan"},
-    {71, "out of memory"},
+    {71, "out of memory, or milp's CBC solver process failed (table3, table7, fig1)"},
     {73, "the output cannot be created"},
     {74, "the output cannot be written (or rsvg-convert failed)"},
 };
@@ -65,43 +71,45 @@ static const char *const names[] = {"table3", "table6", "table7", "fig1", "deplo
                                     "optimum", "fig3", "fig_optimum", NULL};
 enum { TABLE3, TABLE6, TABLE7, FIG1, DEPLOYMENT, TABLE2, OPTIMUM, FIG3, FIG_OPTIMUM };
 
-/* fig1: the PNG beside the SVG, through a temporary file renamed when complete. */
-static int write_png(const char *svg)
+/*
+** fig1: stage the PNG beside the SVG (svg_path with .svg replaced by .png)
+** in set, so the two are replaced together.  0, or the set abandoned and
+** 71 / 73 after the message.
+*/
+static int stage_png(rip_out_set *set, const char *svg_path, char *png_path, size_t n, rip_out_item **png)
 {
-    size_t n = strlen(svg);
-    size_t stem = n > 4 && strcmp(svg + n - 4, ".svg") == 0 ? n - 4 : n;
-    char *png = malloc(stem + 5), *tmp = malloc(stem + 16);
-    char err[RIP_ERR_LEN];
-    int rc = RIP_EX_OK, fd = -1;
-    if (!png || !tmp) {
-        fprintf(stderr, "ripsim tables: out of memory\n");
-        rc = RIP_EX_OSERR;
-        goto done;
+    size_t len = strlen(svg_path);
+    size_t stem = len > 4 && strcmp(svg_path + len - 4, ".svg") == 0 ? len - 4 : len;
+    if (stem + 5 > n) {
+        fprintf(stderr, "ripsim tables: %s: path too long\n", svg_path);
+        rip_out_set_abort(set);
+        return RIP_EX_CANTCREAT;
     }
-    snprintf(png, stem + 5, "%.*s.png", (int)stem, svg);
-    snprintf(tmp, stem + 16, "%.*s.png.XXXXXX", (int)stem, svg);
-    if ((fd = mkstemp(tmp)) < 0) {
-        fprintf(stderr, "ripsim tables: cannot create %s\n", png);
-        rc = RIP_EX_CANTCREAT;
-        goto done;
+    snprintf(png_path, n, "%.*s.png", (int)stem, svg_path);
+    return rip_out_set_file(set, png_path, png);
+}
+
+/*
+** fig1: the PNG of the SVG staged in svg (its temporary file, complete)
+** into png.  0; 69 with the PNG dropped from set (the SVG stays, a PNG of
+** an older SVG goes), the message in err; other statuses after the
+** message, the caller to abandon the set.
+*/
+static int convert_png(rip_out_set *set, rip_out_item *svg, rip_out_item *png, char err[RIP_ERR_LEN])
+{
+    int e = fflush(svg->f) != 0 ? errno : ferror(svg->f) ? EIO : 0;
+    if (e != 0) {
+        fprintf(stderr, "ripsim tables: cannot write %s: %s\n", svg->label, strerror(e));
+        return RIP_EX_IOERR;
     }
-    close(fd);
-    rip_status st = rip_svg_to_png(svg, tmp, err);
-    if (st == RIP_OK && rename(tmp, png) != 0) {
-        snprintf(err, sizeof err, "cannot rename the PNG into %.400s", png);
-        st = RIP_S_IO;
+    rip_status st = rip_svg_to_png(svg->tmp, png->f, err);
+    if (st == RIP_S_UNAVAILABLE) {
+        rip_out_set_drop(set, png);
+        return RIP_EX_UNAVAILABLE;
     }
-    if (st != RIP_OK) {
-        unlink(tmp);
-        fprintf(stderr, "ripsim tables: %s\n", err);
-        rc = rip_exit_status(st);
-        goto done;
-    }
-    fprintf(stderr, "ripsim tables: wrote %s and %s\n", svg, png);
-done:
-    free(png);
-    free(tmp);
-    return rc;
+    if (st != RIP_OK)
+        fprintf(stderr, "ripsim tables: %s: %s\n", png->label, err);
+    return rip_exit_status(st);
 }
 
 /* deployment: the tools' lines (and model.json objects) of FILE, checked,
@@ -226,39 +234,51 @@ int rip_cmd_tables(int argc, char **argv)
                               : rip_out_refuse_in_dir("tables", out, models, "an input graph (--models-dir)")) != 0)
         return rc;
 
-    /* the PNG is made from the SVG file, so only when the SVG goes to a file */
-    struct stat st;
-    bool png = which == FIG1 && strcmp(out, "-") != 0 && (stat(out, &st) != 0 || S_ISREG(st.st_mode));
-    rip_out o;
-    if ((rc = rip_out_open(&o, "tables", out)) != 0) {
+    /* every output staged first; fig1's PNG is made from the SVG file, so
+    ** only when the SVG goes to a file (not '-', not a device) */
+    rip_out_set set;
+    rip_out_item *main_out = NULL, *png = NULL;
+    char png_path[4096];
+    rip_out_set_init(&set, "tables");
+    if ((rc = rip_out_set_file(&set, out, &main_out)) != 0 ||
+        (which == FIG1 && main_out->tmp && (rc = stage_png(&set, out, png_path, sizeof png_path, &png)) != 0)) {
         rip_deploy_free(&dep);
         return rc;
     }
+    FILE *f = main_out->f;
 
     rip_progress pr;
     rip_progress_init(&pr, "tables", which == TABLE6 || which >= OPTIMUM ? "layers" : "models", which != FIG1);
     rip_progress_cb cb = rip_progress_callback(&pr);
     rip_progress_tick(&pr);
-    rip_status s = which == TABLE3 ? rip_table3_write(o.f, models, have_dep ? &dep : NULL, &cb, err)
-                 : which == TABLE6 ? rip_table6_write(o.f, dir, &cb, err)
-                 : which == TABLE7 ? rip_table7_write(o.f, models, (double)time_limit, !no_times, &cb, err)
-                 : which == OPTIMUM ? rip_optimum_md_write(o.f, &cb, err)
-                 : which == FIG3 ? rip_fig3_write(o.f, err)
-                 : which == FIG_OPTIMUM ? rip_fig_optimum_write(o.f, &cb, err)
-                                   : rip_fig1_write(o.f, models, err);
+    rip_status s = which == TABLE3 ? rip_table3_write(f, models, have_dep ? &dep : NULL, &cb, err)
+                 : which == TABLE6 ? rip_table6_write(f, dir, &cb, err)
+                 : which == TABLE7 ? rip_table7_write(f, models, (double)time_limit, !no_times, &cb, err)
+                 : which == OPTIMUM ? rip_optimum_md_write(f, &cb, err)
+                 : which == FIG3 ? rip_fig3_write(f, err)
+                 : which == FIG_OPTIMUM ? rip_fig_optimum_write(f, &cb, err)
+                                   : rip_fig1_write(f, models, err);
     rip_progress_end(&pr);
     rip_deploy_free(&dep);
     if (s != RIP_OK) {
-        rip_out_abort(&o);
+        rip_out_set_abort(&set);
         fprintf(stderr, "ripsim tables: %s\n", err);
         return rip_exit_status(s);
     }
-    bool to_stdout = o.f == stdout;
-    if ((rc = rip_out_commit(&o)) != 0)
+    int png_rc = png ? convert_png(&set, main_out, png, err) : 0;
+    if (png_rc != 0 && png_rc != RIP_EX_UNAVAILABLE) {
+        rip_out_set_abort(&set);
+        return png_rc;
+    }
+    bool to_stdout = f == stdout;
+    if ((rc = rip_out_set_commit(&set)) != 0)
         return rc;
-    if (png)
-        return write_png(out);
-    if (!to_stdout)
+    if (png_rc != 0)
+        fprintf(stderr, "ripsim tables: wrote %s; %s not made (a PNG of an older SVG removed): %s\n", out, png_path,
+                err);
+    else if (png)
+        fprintf(stderr, "ripsim tables: wrote %s and %s\n", out, png_path);
+    else if (!to_stdout)
         fprintf(stderr, "ripsim tables: wrote %s\n", out);
-    return RIP_EX_OK;
+    return png_rc;
 }

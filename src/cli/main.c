@@ -1,6 +1,7 @@
 /*
 ** main.c — the ripsim command: dispatch to subcommands.
 */
+#include <gsl/gsl_errno.h>
 #include <stdio.h>
 #include <string.h>
 #ifdef __GLIBC__
@@ -25,12 +26,13 @@ static const struct {
     {"execute", rip_cmd_execute, "one layer run by the int8 kernels in place and in dual buffers, compared"},
     {"sweep", rip_cmd_sweep, "the seeded 10,000-layer sweep: verdicts of every closed form into SQLite"},
     {"merge", rip_cmd_merge, "combine sweep shards into one database"},
-    {"migrate", rip_cmd_migrate, "convert a sweep database of an older schema (version 1 or 2) in place"},
+    {"migrate", rip_cmd_migrate, "convert a sweep database of an older schema (version 1 to 3) in place"},
     {"report", rip_cmd_report, "paper Sec. 5.2 and Tab. 5 from a sweep database, beside the paper"},
     {"tables", rip_cmd_tables, "regenerate the paper's tables and figures from data (table2, table3, fig3, optimum, ...)"},
     {"claims", rip_cmd_claims, "every checkable claim of the paper, verdict and evidence (results/claims.md, figures)"},
     {"plan", rip_cmd_plan, "place a model graph's tensors in one arena (paper Sec. 4.3 strategies)"},
     {"codegen", rip_cmd_codegen, "C code for one model under the base or rip plan (arena, kernels, seeded weights)"},
+    {"model", rip_cmd_model, "read a TFLite model (.tflite), check ripsim supports it, print its tensors and operators"},
 };
 
 static void usage(FILE *to)
@@ -67,6 +69,12 @@ static void keep_freed_memory(void)
 int main(int argc, char **argv)
 {
     keep_freed_memory();
+    /* GSL's default error handler aborts the process (a figure's histogram
+    ** that cannot be allocated, say).  The process is the command line's:
+    ** with the handler off a failing GSL call returns its error instead,
+    ** and the library checks the calls that can fail (src/report/
+    ** confidence.c calls none that reach the handler). */
+    gsl_set_error_handler_off();
     if (argc < 2) {
         usage(stderr);
         return RIP_EX_USAGE;

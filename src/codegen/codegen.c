@@ -139,6 +139,9 @@ fail:
 
 typedef enum { F_C, F_ASM, F_BIN, F_JSON } file_kind;
 
+/* By file_kind. */
+const char *const rip_cg_file_names[] = {"model.c", "model_blob.S", "model.bin", "model.json", NULL};
+
 typedef struct emit_ctx {
     const rip_cg_model *m;
     const rip_cg_step *steps;
@@ -151,9 +154,9 @@ typedef struct emit_ctx {
 ** Write dir/name under a temporary name in dir, flushed and synced, then
 ** rename it into place, so a failure leaves the previous file as it was.
 */
-static rip_status write_file(const char *dir, const char *name, file_kind kind, const emit_ctx *c,
-                             char err[RIP_ERR_LEN])
+static rip_status write_file(const char *dir, file_kind kind, const emit_ctx *c, char err[RIP_ERR_LEN])
 {
+    const char *name = rip_cg_file_names[kind];
     char path[4096], tmp[4096];
     rip_status s = RIP_OK;
     if (snprintf(path, sizeof path, "%s/%s", dir, name) >= (int)sizeof path ||
@@ -258,10 +261,8 @@ rip_status rip_cg_write(const rip_graph *g, const rip_problem *p, const rip_plan
     s->checksum = m->checksum;
 
     emit_ctx c = {m, steps, plan->offset[0], s, seed};
-    if ((st = write_file(out_dir, "model.bin", F_BIN, &c, err)) != RIP_OK ||
-        (st = write_file(out_dir, "model_blob.S", F_ASM, &c, err)) != RIP_OK ||
-        (st = write_file(out_dir, "model.c", F_C, &c, err)) != RIP_OK ||
-        (st = write_file(out_dir, "model.json", F_JSON, &c, err)) != RIP_OK)
+    if ((st = write_file(out_dir, F_BIN, &c, err)) != RIP_OK || (st = write_file(out_dir, F_ASM, &c, err)) != RIP_OK ||
+        (st = write_file(out_dir, F_C, &c, err)) != RIP_OK || (st = write_file(out_dir, F_JSON, &c, err)) != RIP_OK)
         goto done;
 done:
     free(steps);

@@ -104,10 +104,15 @@ typedef struct rip_cg_summary {
     uint32_t checksum;    /* CRC-32 of the reference logits */
 } rip_cg_summary;
 
+/* The files rip_codegen writes into its folder, NULL-terminated:
+** model.c, model_blob.S, model.bin, model.json. */
+extern const char *const rip_cg_file_names[];
+
 /*
 ** Generate the model of the graph at path under plan o->plan into the
 ** folder out_dir (which must exist): model.c, model_blob.S, model.bin,
-** model.json, each written under a temporary name and renamed into place.
+** model.json, each written under a temporary name and renamed into place
+** (`ripsim codegen` gives it a new folder, which it swaps in whole).
 ** *s receives what was generated.  RIP_OK; the statuses of rip_cg_plan and
 ** rip_cg_model_build; RIP_S_DATA when o->arena is below the plan's peak
 ** (or above 2^31 - 1); RIP_S_CANTCREATE / RIP_S_IO for the files; with err.

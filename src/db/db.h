@@ -4,14 +4,16 @@
 ** Schema: db_schema.c (version RIP_DB_SCHEMA_VERSION, stored in PRAGMA
 ** user_version).  One database holds one run, run_id 1.  Versions 1 and 2
 ** (a row per truth and per verdict) and 3 (one row per layer, six
-** configurations) are refused by every command with the hint to convert
-** them with `ripsim migrate` (rip_db_migrate, in place).
+** configurations) are checked as any other, then refused by every command
+** but `ripsim migrate` with the hint to convert them (rip_db_migrate, in
+** place).
 **
 ** The rules this interface keeps:
-**  - A database is checked through a read-only connection before anything
-**    writes to it (SQLite's quick_check, the schema version, and ripsim's
-**    own row counts: every stored layer has all its truths and verdicts).
-**    A database that fails is refused with one line and left byte-identical.
+**  - Every database a command opens is checked first, by one check
+**    (rip_db_check) inside one read transaction, through a read-only
+**    connection before anything writes to it.  A database that fails is
+**    refused with one line, the same for every command, and left
+**    byte-identical.
 **  - Readers (report, merge inputs) never create a file beside the database:
 **    ripsim databases use a rollback journal, which readers never write, and
 **    a database left in WAL mode by another tool is read as immutable when
@@ -50,6 +52,7 @@ extern const char rip_db_optima_sql[];       /* table optima, view optimum_gaps 
 extern const char rip_db_recount_sql[];      /* versions 3, 4: rebuild verdict_counts from the rows */
 extern const char rip_db_schema_v2_sql[];    /* version 2, as older ripsim created it (tests) */
 extern const char rip_db_schema_v3_sql[];    /* version 3, as older ripsim created it (tests) */
+extern const char rip_db_layer_results_typed_sql[];  /* version 4's layer_results as older ripsim created it */
 
 typedef struct rip_run_info {
     int64_t seed, n_layers, shard_index, shard_count;
@@ -85,9 +88,21 @@ rip_status rip_db_inspect_old(const char *path, bool recover, rip_db_found *foun
 /*
 ** Open an existing database read-only, after the checks of rip_db_inspect
 ** (never recovering: a reader writes nothing).  A missing file is
-** RIP_S_NOINPUT, an empty one RIP_S_DATA.  The connection stays read-only.
+** RIP_S_NOINPUT, an empty one RIP_S_DATA.  The connection stays read-only,
+** inside the read transaction of the check: what the caller reads is the
+** state that was checked (rip_db_close ends it; COMMIT lets writers in).
 */
 rip_status rip_db_open_read(const char *path, sqlite3 **db, char err[RIP_ERR_LEN]);
+
+/*
+** rip_db_open_read, then a private in-memory copy of the checked state
+** (SQLite's backup of its pages, in the read transaction of the check), and
+** the file closed: for a reader that takes seconds (claims), which would
+** otherwise keep a sweep that writes the file from committing (a rollback
+** journal lets no writer commit while a reader holds the file).  Memory:
+** the size of the file.  The errors of rip_db_open_read.
+*/
+rip_status rip_db_open_snapshot(const char *path, sqlite3 **db, char err[RIP_ERR_LEN]);
 
 /*
 ** Open a database that rip_db_inspect accepted, for writing: rollback
@@ -119,9 +134,13 @@ rip_status rip_db_open_read_unchecked(const char *path, sqlite3 **db, char err[R
 ** every row compared with the original, then renamed over it, so that a
 ** kill or failure at any point leaves path as it was (at worst a stale
 ** temporary ".NAME.migrate-PID-N" beside it).  *from receives the version
-** found; nothing is done (RIP_OK) at the current version.  RIP_S_DATA
-** (damaged, not ripsim, rows that do not convert), RIP_S_NOINPUT,
-** RIP_S_CANTCREATE, RIP_S_IO, RIP_S_BUSY, RIP_S_NOMEM.
+** found; nothing is done (RIP_OK) at the current version.  A path that is
+** a symbolic link is converted through it (the file it names, in its
+** folder), the result keeping that file's owner, group and mode.
+** RIP_S_DATA (damaged, not ripsim, rows that do not convert: a layer that
+** does not derive), RIP_S_NOINPUT, RIP_S_CANTCREATE (also: the owner
+** cannot be kept), RIP_S_IO, RIP_S_BUSY, RIP_S_NOMEM, RIP_S_INTERNAL (the
+** simulator).
 */
 rip_status rip_db_migrate(const char *path, int64_t *from, int64_t *layers, char err[RIP_ERR_LEN]);
 
@@ -158,12 +177,30 @@ rip_status rip_db_status(int sqlite_rc);
 */
 bool rip_db_reader_uri(const char *path, char *uri, size_t len);
 
-/* Checks of an open connection (db_check.c): SQLite's quick_check, then
-** ripsim's row counts against run (NULL when the database holds no run);
-** found->schema_version must be set (it selects the checks of that version). */
-rip_status rip_db_check_pages(sqlite3 *db, const char *path, char err[RIP_ERR_LEN]);
-rip_status rip_db_check_rows(sqlite3 *db, const char *path, const rip_run_info *run, rip_db_found *found,
-                             char err[RIP_ERR_LEN]);
+/*
+** The one check of a database (db_check.c), that every command runs on
+** every database it opens: the schema version; the schema exactly the
+** objects ripsim creates for it (a foreign trigger, view, index or table
+** is refused before anything could run it); SQLite's quick_check; the run
+** row; every layer in the run with all its rows and of a known generator;
+** the lookup tables naming their columns; every stored value an integer in
+** the range a sweep stores; and every formula's verdicts, recomputed from
+** its values and judging truths, equal to verdict_counts (versions 3, 4)
+** or to the stored verdicts (1, 2).  What it cannot find is a change that
+** moves no verdict (db_check_values.c).  db must be inside a read
+** transaction, which every statement of the check shares, so a writer's
+** commit meanwhile cannot make a whole database look damaged.  Fills
+** *found (the schema version, which may be any of RIP_DB_SCHEMA_OLDEST..
+** RIP_DB_SCHEMA_VERSION: the caller refuses older ones).  RIP_OK (also for
+** an empty file: found->empty); RIP_S_DATA (not ripsim's, damaged,
+** inconsistent), RIP_S_BUSY (locked; *hot when a hot journal stopped the
+** read), RIP_S_NOINPUT, RIP_S_NOMEM, with one line in err naming path.
+*/
+rip_status rip_db_check(sqlite3 *db, const char *path, rip_db_found *found, bool *hot, char err[RIP_ERR_LEN]);
+
+/* Run rip_db_check on db in a read transaction of its own (a connection in
+** autocommit mode, e.g. a database just written): RIP_OK or its status. */
+rip_status rip_db_check_now(sqlite3 *db, const char *path, rip_db_found *found, char err[RIP_ERR_LEN]);
 
 /* Merge (db_merge.c). */
 typedef struct rip_merge_result {
@@ -173,21 +210,28 @@ typedef struct rip_merge_result {
 
 /*
 ** Merge the sweep databases in[0..n_in) (and OUT's own rows when it exists)
-** into out.  Every input is checked read-only first; OUT is built under a
-** temporary name in its folder and renamed over out at the end, so a
-** failure leaves out as it was and no temporary file.  RIP_S_DATA (bad or
-** mismatched input, rows that differ), RIP_S_NOINPUT, RIP_S_CANTCREATE,
-** RIP_S_IO, RIP_S_BUSY, RIP_S_NOMEM.
+** into out.  Every input, and an existing OUT, is checked read-only first;
+** OUT is built under a temporary name in its folder (through a symbolic
+** link: the folder of the file it names) and renamed over it at the end,
+** so a failure leaves out as it was and no temporary file.  RIP_S_DATA
+** (bad or mismatched input, rows that differ: both files named),
+** RIP_S_NOINPUT, RIP_S_CANTCREATE, RIP_S_IO (a failed write names out),
+** RIP_S_BUSY, RIP_S_NOMEM.
 */
 rip_status rip_db_merge(const char *out, const char *const *in, int n_in, rip_merge_result *res,
                         char err[RIP_ERR_LEN]);
 
 /* Replacing a database (db_replace.c), for merge and migrate. */
 struct stat;
+/* The file path names, through any symbolic links (realpath), into buf;
+** path itself when it does not exist or the name does not fit. */
+const char *rip_db_resolve(const char *path, char *buf, size_t len);
 /*
 ** Create an empty file with a fresh name beside path (".BASE.TAG-PID-K" in
-** path's folder), its name in tmp; with like, the file gets like's mode,
-** else 0666 less the umask.  RIP_OK; RIP_S_CANTCREATE with err.
+** path's folder), its name in tmp; with like, the file gets like's owner,
+** group and mode (RIP_S_CANTCREATE when it cannot: a replacement must not
+** change hands), else 0666 less the umask.  RIP_OK; RIP_S_CANTCREATE with
+** err.
 */
 rip_status rip_db_temp_beside(const char *path, const char *tag, const struct stat *like, char *tmp, size_t len,
                               char err[RIP_ERR_LEN]);

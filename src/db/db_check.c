@@ -1,5 +1,13 @@
 /*
-** db_check.c — is a sweep database whole?  Two checks on an open connection.
+** db_check.c — is a sweep database whole and ripsim's?  The one check
+** (rip_db_check, db.h) that every command runs on every database it opens,
+** inside one read transaction, so that it judges one state of the file
+** however another process writes it meanwhile.  In order:
+**
+** Version: PRAGMA user_version and table runs say which ripsim schema it is.
+**
+** Schema (db_check_schema.c): exactly the objects ripsim creates for that
+** version, before anything could run a foreign trigger or view.
 **
 ** Pages: SQLite's PRAGMA quick_check (b-tree structure, page use, record
 ** format, NOT NULL).  It finds the damage of bytes overwritten anywhere in
@@ -7,28 +15,29 @@
 ** It does not compare index to table content (integrity_check does, at
 ** about 3x the cost: 0.42 s against 0.16 s on a 10,000-layer database).
 **
-** Rows: what SQLite cannot know.  Every stored layer lies in the run (index
-** below n, in its shard), has exactly one truth per execution configuration
-** and one verdict per formula of the formulas table, and no truth or
-** verdict exists without its layer.  A sweep writes a batch of layers with
-** all their rows in one transaction, so anything else is damage (or rows
+** Rows, versions 1 and 2: every stored layer lies in the run (index below
+** n, in its shard), has exactly one truth per execution configuration and
+** one verdict per formula of the formulas table, and no truth or verdict
+** exists without its layer.  A sweep writes a batch of layers with all
+** their rows in one transaction, so anything else is damage (or rows
 ** deleted by hand), and resuming over it would report a run complete that
 ** is not.  From schema version 2 on, table executions must exist, and a
 ** layer has all RIP_DB_EXEC_CONFIGS execution rows or none (a sweep without
 ** --execute stores none), none without its layer.
 **
-** Schema version 3 (and 4, which adds n_in_read and the column of
-** herringbone_pruned) keeps a layer's truths and values in its one row
-** (NOT NULL truths, which quick_check verifies), so "every layer has all
-** its rows" holds by construction and the checks that cost a pass per
-** truth and verdict are gone.  What remains is cheap: the lookup tables
-** name the columns of layer_results (table_info), the indexes lie in the
-** run (a rowid range; one pass over the keys only for a shard), every
-** generator id is known, and for every formula verdict_counts adds up to
-** the number of layers (written in the same transactions as the rows, so
-** a layer deleted or added by hand shows).
+** Rows, versions 3 and 4 (4 adds n_in_read and the column of
+** herringbone_pruned): a layer's truths and values are its one row (NOT
+** NULL truths, which quick_check verifies), so "every layer has all its
+** rows" holds by construction.  The lookup tables name the columns of
+** layer_results (table_info), and executions are whole per layer.
+**
+** Values (db_check_values.c): every value an integer in range, every layer
+** in the run and of a known generator, and the verdicts recomputed from
+** the truths and values equal to verdict_counts (versions 3, 4) or to the
+** stored verdicts (versions 1, 2).
 */
 #include "db.h"
+#include "db_check.h"
 #include "status.h"
 
 #include <stdio.h>
@@ -54,19 +63,22 @@ static int row_ints(sqlite3 *db, const char *sql, const int64_t *b, int nb, int6
     return rc;
 }
 
-static rip_status sql_failed(sqlite3 *db, int rc, const char *path, char err[RIP_ERR_LEN])
+rip_status rip_db_check_failed(sqlite3 *db, int rc, const char *path, char err[RIP_ERR_LEN])
 {
     rip_status s = rip_db_status(rc);
     if (s == RIP_S_BUSY)
         snprintf(err, RIP_ERR_LEN, "%.200s: locked by another process (waited %d s)", path,
                  RIP_DB_BUSY_MS / 1000);
+    else if (s == RIP_S_NOMEM)
+        snprintf(err, RIP_ERR_LEN, "out of memory");
     else
         snprintf(err, RIP_ERR_LEN, "%.200s: damaged database, refused (%.200s)", path, sqlite3_errmsg(db));
     rip_err_one_line(err);   /* SQLite may quote damaged schema text */
-    return s == RIP_S_INTERNAL ? RIP_S_DATA : s;
+    return s == RIP_S_BUSY || s == RIP_S_NOMEM ? s : RIP_S_DATA;
 }
 
-rip_status rip_db_check_pages(sqlite3 *db, const char *path, char err[RIP_ERR_LEN])
+/* SQLite's quick_check: the first problem is enough to refuse. */
+static rip_status check_pages(sqlite3 *db, const char *path, char err[RIP_ERR_LEN])
 {
     sqlite3_stmt *st = NULL;
     rip_status s = RIP_OK;
@@ -86,7 +98,7 @@ rip_status rip_db_check_pages(sqlite3 *db, const char *path, char err[RIP_ERR_LE
             s = RIP_S_DATA;
         }
     } else {
-        s = sql_failed(db, rc, path, err);
+        s = rip_db_check_failed(db, rc, path, err);
     }
     sqlite3_finalize(st);
     return s;
@@ -104,7 +116,7 @@ static rip_status check_executions(sqlite3 *db, const char *path, rip_db_found *
     int rc = row_ints(db, "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'executions'",
                       NULL, 0, &have, 1);
     if (rc != SQLITE_OK)
-        return sql_failed(db, rc, path, err);
+        return rip_db_check_failed(db, rc, path, err);
     if (!have) {
         snprintf(err, RIP_ERR_LEN, "%s: damaged database, refused (schema version %lld without table executions)",
                  path, (long long)found->schema_version);
@@ -116,7 +128,7 @@ static rip_status check_executions(sqlite3 *db, const char *path, rip_db_found *
                   " GROUP BY run_id, layer_idx) WHERE n <> ?1",
                   &per, 1, bad, 2);
     if (rc != SQLITE_OK)
-        return sql_failed(db, rc, path, err);
+        return rip_db_check_failed(db, rc, path, err);
     if (bad[0] > 0) {
         snprintf(err, RIP_ERR_LEN,
                  "%s: damaged database, refused (%lld layers lack executions of some configuration, first %lld)",
@@ -125,14 +137,14 @@ static rip_status check_executions(sqlite3 *db, const char *path, rip_db_found *
     }
     rc = row_ints(db, orphans, NULL, 0, bad, 2);
     if (rc != SQLITE_OK)
-        return sql_failed(db, rc, path, err);
+        return rip_db_check_failed(db, rc, path, err);
     if (bad[0] > 0) {
         snprintf(err, RIP_ERR_LEN, "%s: damaged database, refused (%lld executions without their layer, first %lld)",
                  path, (long long)bad[0], (long long)bad[1]);
         return RIP_S_DATA;
     }
     if ((rc = row_ints(db, "SELECT count(*), count(DISTINCT layer_idx) FROM executions", NULL, 0, c, 2)) != SQLITE_OK)
-        return sql_failed(db, rc, path, err);
+        return rip_db_check_failed(db, rc, path, err);
     found->executed = c[1];
     return RIP_OK;
 }
@@ -147,10 +159,10 @@ static rip_status check_rows_v2(sqlite3 *db, const char *path, const rip_run_inf
                       "(SELECT count(*) FROM formulas), (SELECT count(*) FROM truths)",
                       NULL, 0, c, 4);
     if (rc != SQLITE_OK)
-        return sql_failed(db, rc, path, err);
+        return rip_db_check_failed(db, rc, path, err);
     int64_t runs = c[0], layers = c[1], formulas = c[2], truths = c[3], verdicts = 0;
     if ((rc = row_ints(db, "SELECT count(*) FROM verdicts", NULL, 0, &verdicts, 1)) != SQLITE_OK)
-        return sql_failed(db, rc, path, err);
+        return rip_db_check_failed(db, rc, path, err);
     found->layers = layers;
     found->formulas = formulas;
     if (runs > 1 || (runs == 1 && !run)) {
@@ -180,7 +192,7 @@ static rip_status check_rows_v2(sqlite3 *db, const char *path, const rip_run_inf
                   " OR layer_idx < 0 OR layer_idx >= ?1 OR layer_idx % ?2 <> ?3",
                   b, 3, bad, 2);
     if (rc != SQLITE_OK)
-        return sql_failed(db, rc, path, err);
+        return rip_db_check_failed(db, rc, path, err);
     if (bad[0] > 0) {
         snprintf(err, RIP_ERR_LEN, "%s: damaged database, refused (%lld layers outside the run, first %lld)",
                  path, (long long)bad[0], (long long)bad[1]);
@@ -194,7 +206,7 @@ static rip_status check_rows_v2(sqlite3 *db, const char *path, const rip_run_inf
                   " <> ?2",
                   per, 2, bad, 2);
     if (rc != SQLITE_OK)
-        return sql_failed(db, rc, path, err);
+        return rip_db_check_failed(db, rc, path, err);
     if (bad[0] > 0) {
         snprintf(err, RIP_ERR_LEN,
                  "%s: damaged database, refused (%lld layers lack truths or verdicts, first layer %lld)", path,
@@ -208,11 +220,11 @@ static rip_status check_rows_v2(sqlite3 *db, const char *path, const rip_run_inf
                  (long long)truths, (long long)verdicts, (long long)layers);
         return RIP_S_DATA;
     }
-    return found->schema_version >= 2 ? check_executions(db, path, found, err) : RIP_OK;
+    rip_status s = found->schema_version >= 2 ? check_executions(db, path, found, err) : RIP_OK;
+    return s == RIP_OK ? rip_db_check_verdict_rows(db, path, err) : s;
 }
 
-/* One line "damaged database, refused (why)" for the v3 checks. */
-static rip_status damaged(const char *path, const char *why, int64_t a, int64_t b, char err[RIP_ERR_LEN])
+rip_status rip_db_damaged(const char *path, const char *why, int64_t a, int64_t b, char err[RIP_ERR_LEN])
 {
     char w[200];
     snprintf(w, sizeof w, why, (long long)a, (long long)b);
@@ -224,27 +236,27 @@ static rip_status damaged(const char *path, const char *why, int64_t a, int64_t 
 static rip_status check_rows_v3(sqlite3 *db, const char *path, const rip_run_info *run, rip_db_found *found,
                                 char err[RIP_ERR_LEN])
 {
-    int64_t c[4] = {0}, bad[2] = {0};
+    int64_t c[4] = {0};
     /* layer_results: layer_idx, gen, 20 geometry columns (version 4: and n_in_read), then the
     ** configurations (version 3: all but herringbone_pruned) and the formulas */
     const bool v4 = found->schema_version >= 4;
     const int64_t first_truth = v4 ? 23 : 22, n_configs = v4 ? RIP_EXEC_COUNT : RIP_DB_V3_CONFIGS;
     const int64_t col[2] = {first_truth, first_truth + n_configs};
+    /* (whether layers are stored: their number comes from the pass over them, which counts them) */
     int rc = row_ints(db,
-                      "SELECT (SELECT count(*) FROM runs), (SELECT count(*) FROM layer_results),"
+                      "SELECT (SELECT count(*) FROM runs), EXISTS (SELECT 1 FROM layer_results),"
                       " (SELECT count(*) FROM formulas), (SELECT count(*) FROM configs)",
                       NULL, 0, c, 4);
     if (rc != SQLITE_OK)
-        return sql_failed(db, rc, path, err);
+        return rip_db_check_failed(db, rc, path, err);
     int64_t runs = c[0], layers = c[1], formulas = c[2], configs = c[3];
-    found->layers = layers;
     found->formulas = formulas;
     if (runs > 1 || (runs == 1 && !run))
-        return damaged(path, "%lld rows in runs, no run 1", runs, 0, err);
+        return rip_db_damaged(path, "%lld rows in runs, no run 1", runs, 0, err);
     if (!run)
-        return layers == 0 ? RIP_OK : damaged(path, "%lld layers stored but no run", layers, 0, err);
+        return layers == 0 ? RIP_OK : rip_db_damaged(path, "layers stored but no run", 0, 0, err);
     if (run->n_layers < 1 || run->shard_count < 1 || run->shard_index < 0 || run->shard_index >= run->shard_count)
-        return damaged(path, "run of n %lld, shard count %lld", run->n_layers, run->shard_count, err);
+        return rip_db_damaged(path, "run of n %lld, shard count %lld", run->n_layers, run->shard_count, err);
     /* the lookup tables name the columns they index */
     rc = row_ints(db,
                   "SELECT (SELECT count(*) FROM configs c JOIN pragma_table_info('layer_results') p"
@@ -254,52 +266,108 @@ static rip_status check_rows_v3(sqlite3 *db, const char *path, const rip_run_inf
                   " (SELECT count(*) FROM pragma_table_info('layer_results'))",
                   col, 2, c, 3);
     if (rc != SQLITE_OK)
-        return sql_failed(db, rc, path, err);
+        return rip_db_check_failed(db, rc, path, err);
     /* (an empty formulas table is damage only once layers are stored, as in version 2) */
     if (configs != n_configs || c[0] != configs || c[1] != formulas ||
         c[2] != col[1] + RIP_DB_N_FORMULAS || (layers > 0 && formulas != RIP_DB_N_FORMULAS))
-        return damaged(path, "%lld configurations and %lld formulas do not name the columns of layer_results",
+        return rip_db_damaged(path, "%lld configurations and %lld formulas do not name the columns of layer_results",
                        configs, formulas, err);
-    const int64_t b[3] = {run->n_layers, run->shard_count, run->shard_index};
-    rc = row_ints(db, "SELECT count(*), min(layer_idx) FROM layer_results WHERE layer_idx < 0 OR layer_idx >= ?1",
-                  b, 1, bad, 2);
-    /* known generators: ripsim numbers them 0..n-1, and a range test per row
-    ** costs a third less than a lookup (the fallback, for any other table) */
-    int64_t g[3] = {0};
-    if (rc == SQLITE_OK && bad[0] == 0)
-        rc = row_ints(db, "SELECT count(*), coalesce(min(ord), 0), coalesce(max(ord), -1) FROM generators", NULL, 0,
-                      g, 3);
-    const int64_t bg[4] = {run->n_layers, run->shard_count, run->shard_index, g[0]};
-    const bool numbered = g[1] == 0 && g[2] == g[0] - 1;
-    if (rc == SQLITE_OK && bad[0] == 0)
-        rc = row_ints(db,
-                      numbered
-                          ? "SELECT count(*), min(layer_idx) FROM layer_results"
-                            " WHERE (?2 > 1 AND layer_idx % ?2 <> ?3) OR gen < 0 OR gen >= ?4"
-                          : "SELECT count(*), min(layer_idx) FROM layer_results"
-                            " WHERE (?2 > 1 AND layer_idx % ?2 <> ?3) OR gen NOT IN (SELECT ord FROM generators)",
-                      bg, numbered ? 4 : 3, bad, 2);
-    if (rc != SQLITE_OK)
-        return sql_failed(db, rc, path, err);
-    if (bad[0] > 0)
-        return damaged(path, "%lld layers outside the run or of no known generator, first %lld", bad[0], bad[1], err);
-    /* every formula's verdicts add up to the layers: no layer came or went without its counts */
-    rc = row_ints(db,
-                  "SELECT (SELECT count(*) FROM formulas f WHERE ?1 <>"
-                  "          coalesce((SELECT sum(n) FROM verdict_counts c WHERE c.ord = f.ord), 0)),"
-                  " (SELECT count(*) FROM verdict_counts WHERE n < 0 OR ord NOT IN (SELECT ord FROM formulas))",
-                  &layers, 1, c, 2);
-    if (rc != SQLITE_OK)
-        return sql_failed(db, rc, path, err);
-    if (c[0] + c[1] > 0)
-        return damaged(path, "verdict_counts disagrees with the %lld layers stored (%lld formulas)", layers,
-                       c[0] + c[1], err);
-    return check_executions(db, path, found, err);
+    rip_status s = rip_db_check_layer_values(db, path, run, first_truth, n_configs, &found->layers, err);
+    return s == RIP_OK ? check_executions(db, path, found, err) : s;
 }
 
-rip_status rip_db_check_rows(sqlite3 *db, const char *path, const rip_run_info *run, rip_db_found *found,
-                             char err[RIP_ERR_LEN])
+/* Single integer from a query; an SQLite code (a query that returns no row: SQLITE_CORRUPT). */
+static int query_int(sqlite3 *db, const char *sql, int64_t *out)
 {
-    return found->schema_version >= 3 ? check_rows_v3(db, path, run, found, err)
-                                      : check_rows_v2(db, path, run, found, err);
+    return row_ints(db, sql, NULL, 0, out, 1);
+}
+
+/* "not an SQLite database, or damaged" for a failed first read of the file. */
+static rip_status unreadable(sqlite3 *db, int rc, const char *path, char err[RIP_ERR_LEN])
+{
+    rip_status s = rip_db_status(rc);
+    if (s == RIP_S_BUSY)
+        snprintf(err, RIP_ERR_LEN, "%.200s: locked by another process (waited %d s)", path, RIP_DB_BUSY_MS / 1000);
+    else if (s == RIP_S_DATA)
+        snprintf(err, RIP_ERR_LEN, "%.200s: not an SQLite database, or damaged (read: %.150s)", path,
+                 sqlite3_errmsg(db));
+    else
+        snprintf(err, RIP_ERR_LEN, "%.200s: cannot read (%.150s)", path, sqlite3_errmsg(db));
+    rip_err_one_line(err);   /* SQLite may quote damaged schema text */
+    return s == RIP_S_INTERNAL ? RIP_S_IO : s;
+}
+
+/* The schema version of a file that holds a database: one ripsim reads or converts, or RIP_S_DATA. */
+static rip_status check_version(sqlite3 *db, const char *path, int64_t *version, char err[RIP_ERR_LEN])
+{
+    int64_t has_runs = 0;
+    int rc = query_int(db, "PRAGMA user_version", version);
+    if (rc == SQLITE_OK)
+        rc = query_int(db, "SELECT count(*) FROM sqlite_master WHERE type='table' AND name='runs'", &has_runs);
+    if (rc != SQLITE_OK)
+        return unreadable(db, rc, path, err);
+    if (*version >= RIP_DB_SCHEMA_OLDEST && *version <= RIP_DB_SCHEMA_VERSION && has_runs)
+        return RIP_OK;
+    if (*version >= RIP_DB_SCHEMA_OLDEST && *version <= RIP_DB_SCHEMA_VERSION)
+        snprintf(err, RIP_ERR_LEN, "%s: not a ripsim database (no runs table)", path);
+    else if (*version == 0 && !has_runs)
+        snprintf(err, RIP_ERR_LEN, "%s: not a ripsim database (no schema version, no runs table)", path);
+    else
+        snprintf(err, RIP_ERR_LEN, "%s: schema version %lld, this ripsim reads version %d (and converts versions %d to %d "
+                 "with ripsim migrate)", path, (long long)*version, RIP_DB_SCHEMA_VERSION, RIP_DB_SCHEMA_OLDEST,
+                 RIP_DB_SCHEMA_VERSION - 1);
+    return RIP_S_DATA;
+}
+
+rip_status rip_db_check(sqlite3 *db, const char *path, rip_db_found *found, bool *hot, char err[RIP_ERR_LEN])
+{
+    int64_t pages = 0, version = -1;
+    char why[RIP_ERR_LEN];
+    memset(found, 0, sizeof *found);
+    *hot = false;
+    if (sqlite3_get_autocommit(db)) {
+        snprintf(err, RIP_ERR_LEN, "internal: the check of %.200s needs a read transaction", path);
+        return RIP_S_INTERNAL;
+    }
+    int rc = query_int(db, "PRAGMA page_count", &pages);
+    if (rc != SQLITE_OK) {
+        *hot = sqlite3_extended_errcode(db) == SQLITE_READONLY_ROLLBACK;
+        if (*hot) {
+            snprintf(err, RIP_ERR_LEN, "%.200s: a write to it was interrupted (hot %.200s-journal); rerun the "
+                     "sweep that writes it to recover, then retry", path, path);
+            return RIP_S_BUSY;
+        }
+        return unreadable(db, rc, path, err);
+    }
+    if (pages == 0) { /* an interrupted creation, rolled back: nothing stored */
+        found->empty = true;
+        return RIP_OK;
+    }
+    rip_status s = check_version(db, path, &version, err);
+    if (s == RIP_OK)
+        s = rip_db_check_schema(db, path, version, err);
+    if (s == RIP_OK)
+        s = check_pages(db, path, err);
+    if (s != RIP_OK)
+        return s;
+    found->schema_version = version;
+    int got = rip_db_read_run(db, &found->run, why);
+    if (got < 0) {
+        snprintf(err, RIP_ERR_LEN, "%.200s: %.250s", path, why);
+        return RIP_S_DATA;
+    }
+    found->has_run = got == 0;
+    const rip_run_info *run = found->has_run ? &found->run : NULL;
+    return version >= 3 ? check_rows_v3(db, path, run, found, err) : check_rows_v2(db, path, run, found, err);
+}
+
+rip_status rip_db_check_now(sqlite3 *db, const char *path, rip_db_found *found, char err[RIP_ERR_LEN])
+{
+    bool hot = false;
+    int rc = sqlite3_exec(db, "BEGIN", NULL, NULL, NULL);
+    if (rc != SQLITE_OK)
+        return rip_db_check_failed(db, rc, path, err);
+    rip_status s = rip_db_check(db, path, found, &hot, err);
+    sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL); /* it read only */
+    return s;
 }

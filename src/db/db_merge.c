@@ -6,7 +6,10 @@
 ** file beside OUT (".OUT.merge-PID-N"), copy OUT's own rows and run_log
 ** and then each input in its own transaction, and rename the temporary
 ** file over OUT only when everything is in.  On failure the temporary file
-** and its journal are removed and OUT is as it was.
+** and its journal are removed and OUT is as it was.  Errors name the file
+** at fault: rows two files hold differently name both, a write that fails
+** names OUT (where the temporary file is), a read names the input.  An OUT
+** that is a symbolic link is replaced through it (db_replace.c).
 */
 #include "db.h"
 #include "status.h"
@@ -28,16 +31,83 @@ static int64_t count(sqlite3 *db, const char *sql)
     return n;
 }
 
-/* Status and one line for a failed statement while copying path. */
-static rip_status copy_failed(sqlite3 *db, const char *path, char err[RIP_ERR_LEN])
+/*
+** Status and one line for a failed statement while copying path into the
+** merged database (a temporary file beside out): a write that failed (a
+** full disk, a file size limit, a read-only folder) is out's; anything
+** else, path's.
+*/
+static rip_status copy_failed(sqlite3 *db, const char *path, const char *out, char err[RIP_ERR_LEN])
 {
-    rip_status s = rip_db_status(sqlite3_errcode(db));
+    int rc = sqlite3_extended_errcode(db);
+    rip_status s = rip_db_status(rc);
+    bool writing = (rc & 0xff) == SQLITE_FULL || (rc & 0xff) == SQLITE_READONLY || rc == SQLITE_IOERR_WRITE ||
+                   rc == SQLITE_IOERR_FSYNC || rc == SQLITE_IOERR_DIR_FSYNC || rc == SQLITE_IOERR_TRUNCATE ||
+                   rc == SQLITE_IOERR_DELETE || rc == SQLITE_IOERR_DIR_CLOSE || rc == SQLITE_IOERR_CLOSE;
     if (s == RIP_S_BUSY)
-        snprintf(err, RIP_ERR_LEN, "%.200s: locked by another process (waited %d s)", path, RIP_DB_BUSY_MS / 1000);
+        snprintf(err, RIP_ERR_LEN, "%.200s: locked by another process (waited %d s)", path ? path : out,
+                 RIP_DB_BUSY_MS / 1000);
+    else if (writing || !path)
+        snprintf(err, RIP_ERR_LEN, "%.200s: cannot write the merged database (%.200s)", out, sqlite3_errmsg(db));
     else
         snprintf(err, RIP_ERR_LEN, "%.200s: cannot copy its rows (%.200s)", path, sqlite3_errmsg(db));
     rip_err_one_line(err);   /* SQLite may quote damaged schema text */
+    if (writing)
+        return (rc & 0xff) == SQLITE_READONLY ? RIP_S_CANTCREATE : RIP_S_IO;
     return s == RIP_S_BUSY || s == RIP_S_NOMEM || s == RIP_S_DATA ? s : RIP_S_IO;
+}
+
+/* Attach the database at path read-only as schema name; an SQLite code. */
+static int attach(sqlite3 *db, const char *path, const char *name)
+{
+    char uri[4200], sql[64];
+    sqlite3_stmt *st = NULL;
+    if (!rip_db_reader_uri(path, uri, sizeof uri))
+        return SQLITE_CANTOPEN;
+    snprintf(sql, sizeof sql, "ATTACH ? AS %s", name);
+    int rc = sqlite3_prepare_v2(db, sql, -1, &st, NULL);
+    if (rc == SQLITE_OK) {
+        sqlite3_bind_text(st, 1, uri, -1, SQLITE_STATIC);
+        rc = sqlite3_step(st) == SQLITE_DONE ? SQLITE_OK : sqlite3_errcode(db);
+    }
+    sqlite3_finalize(st);
+    return rc;
+}
+
+/* The databases merged so far, in the order they were copied (OUT's own rows first). */
+typedef struct sources {
+    const char *path[260];
+    int n;
+} sources;
+
+/*
+** Rows of table t in s (attached) that differ from main's, where the check
+** of either cannot say which is right (a change that moves no verdict):
+** the first such layer, and which earlier source gave main's row (each
+** source is attached in turn, on this error path only).  One line naming
+** both files.  RIP_S_DATA.
+*/
+static rip_status blame(sqlite3 *db, const char *path, const char *t, const char *key, int64_t differ,
+                        const sources *done, char err[RIP_ERR_LEN])
+{
+    char sql[512];
+    snprintf(sql, sizeof sql,
+             "SELECT min(layer_idx) FROM (SELECT * FROM s.%s WHERE (%s) IN (SELECT %s FROM main.%s)"
+             " EXCEPT SELECT * FROM main.%s)", t, key, key, t, t);
+    int64_t layer = count(db, sql);
+    const char *other = NULL;
+    for (int k = 0; k < done->n && !other; k++) {
+        if (attach(db, done->path[k], "b") != SQLITE_OK)
+            continue;
+        snprintf(sql, sizeof sql, "SELECT count(*) FROM b.%s WHERE layer_idx = %lld", t, (long long)layer);
+        if (count(db, sql) > 0)
+            other = done->path[k];
+        sqlite3_exec(db, "DETACH b", NULL, NULL, NULL);
+    }
+    snprintf(err, RIP_ERR_LEN, "%.150s and %.150s hold different %s rows for layer %lld (%lld rows differ); one of "
+             "them was damaged or altered", path, other ? other : "an earlier input", t, (long long)layer,
+             (long long)differ);
+    return RIP_S_DATA;
 }
 
 /*
@@ -45,29 +115,22 @@ static rip_status copy_failed(sqlite3 *db, const char *path, char err[RIP_ERR_LE
 ** transaction (verdict_counts is counted once at the end, since inputs may
 ** overlap); with_log: its run_log too (OUT's history).  Rows present
 ** on both sides must be identical: the same run computes the same rows, so
-** a difference means a damaged or altered input.
+** a difference means a damaged or altered file, and both are named.  done:
+** the sources copied before, path is added to it.
 */
-static rip_status copy_source(sqlite3 *db, const char *path, bool with_log, char err[RIP_ERR_LEN])
+static rip_status copy_source(sqlite3 *db, const char *path, const char *out, bool with_log, sources *done,
+                              char err[RIP_ERR_LEN])
 {
     static const char *const tables[] = {"layer_results", "executions"};
     static const char *const keys[] = {"layer_idx", "run_id, layer_idx, exec_config"};
-    char sql[600], uri[4200];
-    sqlite3_stmt *st = NULL;
+    char sql[600];
     rip_status s = RIP_OK;
-    if (!rip_db_reader_uri(path, uri, sizeof uri)) {
-        snprintf(err, RIP_ERR_LEN, "%.200s: path too long", path);
-        return RIP_S_NOINPUT;
+    if (attach(db, path, "s") != SQLITE_OK) {
+        snprintf(err, RIP_ERR_LEN, "%.200s: cannot read it (%.200s)", path, sqlite3_errmsg(db));
+        return rip_db_status(sqlite3_errcode(db)) == RIP_S_BUSY ? RIP_S_BUSY : RIP_S_NOINPUT;
     }
-    int rc = sqlite3_prepare_v2(db, "ATTACH ? AS s", -1, &st, NULL);
-    if (rc == SQLITE_OK) {
-        sqlite3_bind_text(st, 1, uri, -1, SQLITE_STATIC);
-        rc = sqlite3_step(st) == SQLITE_DONE ? SQLITE_OK : SQLITE_ERROR;
-    }
-    sqlite3_finalize(st);
-    if (rc != SQLITE_OK)
-        return copy_failed(db, path, err);
     if (sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK) {
-        s = copy_failed(db, path, err);
+        s = copy_failed(db, NULL, out, err);
         goto detach;
     }
     for (size_t t = 0; t < 2 && s == RIP_OK; t++) {
@@ -77,24 +140,24 @@ static rip_status copy_source(sqlite3 *db, const char *path, bool with_log, char
                  tables[t], tables[t], keys[t], tables[t], tables[t]);
         int64_t differ = count(db, sql);
         if (differ < 0) {
-            s = copy_failed(db, path, err);
+            s = copy_failed(db, path, out, err);
         } else if (differ != 0) {
-            snprintf(err, RIP_ERR_LEN, "%.200s: %lld %s rows differ from the same rows of another input",
-                     path, (long long)differ, tables[t]);
-            s = RIP_S_DATA;
+            s = blame(db, path, tables[t], keys[t], differ, done, err);
         } else {
             snprintf(sql, sizeof sql, "INSERT OR IGNORE INTO main.%s SELECT * FROM s.%s", tables[t], tables[t]);
             if (sqlite3_exec(db, sql, NULL, NULL, NULL) != SQLITE_OK)
-                s = copy_failed(db, path, err);
+                s = copy_failed(db, path, out, err);
         }
     }
     if (s == RIP_OK && with_log &&
         sqlite3_exec(db, "INSERT INTO main.run_log SELECT * FROM s.run_log", NULL, NULL, NULL) != SQLITE_OK)
-        s = copy_failed(db, path, err);
+        s = copy_failed(db, path, out, err);
     if (s == RIP_OK && sqlite3_exec(db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK)
-        s = copy_failed(db, path, err);
+        s = copy_failed(db, NULL, out, err);
     if (!sqlite3_get_autocommit(db))
         sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+    if (s == RIP_OK)
+        done->path[done->n++] = path;
 detach:
     sqlite3_exec(db, "DETACH s", NULL, NULL, NULL);
     return s;
@@ -152,7 +215,7 @@ static rip_status check_inputs(const char *out, const char *const *in, int n_in,
 rip_status rip_db_merge(const char *out, const char *const *in, int n_in, rip_merge_result *res,
                         char err[RIP_ERR_LEN])
 {
-    char tmp[4200], what[RIP_ERR_LEN], detail[160];
+    char tmp[4200], what[RIP_ERR_LEN], detail[160], real[4096];
     rip_db_found check;
     struct stat osb;
     sqlite3 *db = NULL;
@@ -175,36 +238,43 @@ rip_status rip_db_merge(const char *out, const char *const *in, int n_in, rip_me
                  fo.has_run ? what : "no run row");
         return RIP_S_DATA;
     }
-    if ((s = rip_db_temp_beside(out, "merge", out_exists ? &osb : NULL, tmp, sizeof tmp, err)) != RIP_OK)
+    /* a link is merged through: the file it names is built beside and replaced */
+    const char *target = rip_db_resolve(out, real, sizeof real);
+    if ((s = rip_db_temp_beside(target, "merge", out_exists ? &osb : NULL, tmp, sizeof tmp, err)) != RIP_OK)
         return s;
     have_tmp = true;
     if ((s = rip_db_create(tmp, &res->run, &db, err)) != RIP_OK)
         goto done;
-    if (!fo.empty && (s = copy_source(db, out, true, err)) != RIP_OK)
+    sources *done_src = calloc(1, sizeof *done_src);
+    if (!done_src) {
+        snprintf(err, RIP_ERR_LEN, "out of memory");
+        s = RIP_S_NOMEM;
         goto done;
+    }
+    if (!fo.empty)
+        s = copy_source(db, out, out, true, done_src, err);
     for (int i = 0; i < n_in && s == RIP_OK; i++)
-        s = copy_source(db, in[i], false, err);
+        s = copy_source(db, in[i], out, false, done_src, err);
+    free(done_src);
     if (s != RIP_OK)
         goto done;
     if (rip_db_exec(db, "BEGIN IMMEDIATE", what) != 0 || rip_db_exec(db, rip_db_recount_sql, what) != 0 ||
         rip_db_exec(db, "COMMIT", what) != 0) {
-        s = copy_failed(db, out, err);
+        s = copy_failed(db, NULL, out, err);
         goto done;
     }
     res->layers = count(db, "SELECT count(*) FROM layer_results");
     snprintf(detail, sizeof detail, "%d inputs, %lld of %lld layers", n_in, (long long)res->layers,
              (long long)res->run.n_layers);
     if (rip_db_log(db, "merge", detail) != 0) {
-        s = copy_failed(db, out, err);
+        s = copy_failed(db, NULL, out, err);
         goto done;
     }
-    memset(&check, 0, sizeof check);
-    check.schema_version = RIP_DB_SCHEMA_VERSION; /* rip_db_create made it */
-    if ((s = rip_db_check_rows(db, out, &res->run, &check, err)) != RIP_OK)
+    if ((s = rip_db_check_now(db, out, &check, err)) != RIP_OK)
         goto done;
     sqlite3_close_v2(db); /* every commit is already on disk (synchronous=FULL) */
     db = NULL;
-    if (rip_db_replace(tmp, out) != 0) {
+    if (rip_db_replace(tmp, target) != 0) {
         snprintf(err, RIP_ERR_LEN, "%.200s: cannot put the merged database in place (%.100s)", out, strerror(errno));
         s = RIP_S_IO;
         goto done;

@@ -10,7 +10,9 @@
 ** the input (layers, truths, verdicts, executions; version 3 gives them by
 ** its views), flush, and rename over the input.
 ** Until the rename the input is untouched; after it, it is the converted
-** database.  A kill leaves at worst the temporary file.
+** database.  A kill leaves at worst the temporary file.  A path that is a
+** symbolic link is converted through it, the file keeping its owner and
+** mode (db_replace.c).
 */
 #include "db.h"
 #include "status.h"
@@ -104,10 +106,11 @@ static bool pivot_sql(char *sql, size_t len, int64_t version)
 ** Version 4's additions for every converted layer: n_in_read and the truth
 ** of herringbone_pruned, by the fast simulator (the engine and search of a
 ** default sweep, so a migrated database holds the rows a sweep would
-** write).  Returns 0, or -1 with why[] (a layer that does not derive, the
-** simulator, SQLite).
+** write).  RIP_OK; RIP_S_DATA (a layer that does not derive: rows that do
+** not convert), RIP_S_NOMEM, RIP_S_INTERNAL (the simulator), or SQLite's
+** status, with why[].
 */
-static int fill_pruned(sqlite3 *db, char why[RIP_ERR_LEN])
+static rip_status fill_pruned(sqlite3 *db, char why[RIP_ERR_LEN])
 {
     sqlite3_stmt *q = NULL, *u = NULL;
     int rc = sqlite3_prepare_v2(db,
@@ -116,10 +119,10 @@ static int fill_pruned(sqlite3 *db, char why[RIP_ERR_LEN])
     if (rc == SQLITE_OK)
         rc = sqlite3_prepare_v2(db, "UPDATE main.layer_results SET n_in_read = ?2, herringbone_pruned = ?3"
                                     " WHERE layer_idx = ?1", -1, &u, NULL);
-    int result = rc == SQLITE_OK ? 0 : -1;
-    if (result != 0)
+    rip_status result = rc == SQLITE_OK ? RIP_OK : rip_db_status(rc);
+    if (result != RIP_OK)
         snprintf(why, RIP_ERR_LEN, "%s", sqlite3_errmsg(db));
-    while (result == 0 && (rc = sqlite3_step(q)) == SQLITE_ROW) {
+    while (result == RIP_OK && (rc = sqlite3_step(q)) == SQLITE_ROW) {
         int64_t v[1 + RIP_LAYER_GEOMETRY]; /* layer_idx, geometry */
         for (int i = 0; i < 1 + RIP_LAYER_GEOMETRY; i++)
             v[i] = sqlite3_column_int64(q, i);
@@ -128,26 +131,27 @@ static int fill_pruned(sqlite3 *db, char why[RIP_ERR_LEN])
         int64_t gap = -1, n_read = -1;
         if (rip_layer_derive(&L, e) != 0) {
             snprintf(why, RIP_ERR_LEN, "layer %lld: %.300s", (long long)v[0], e);
-            result = -1;
-        } else if ((n_read = rip_sim_read_scalars(&L)) < 0 ||
-                   rip_sim_truth_by(&L, RIP_EXEC_HB_PRUNED, RIP_ENGINE_FAST, RIP_SEARCH_BRACKET, &gap, e) != 0) {
-            snprintf(why, RIP_ERR_LEN, "layer %lld: herringbone_pruned not simulated (%.300s)", (long long)v[0],
-                     n_read < 0 ? "out of memory" : e);
-            result = -1;
+            result = RIP_S_DATA;
+        } else if ((n_read = rip_sim_read_scalars(&L)) < 0) {
+            snprintf(why, RIP_ERR_LEN, "layer %lld: out of memory simulating herringbone_pruned", (long long)v[0]);
+            result = RIP_S_NOMEM;
+        } else if (rip_sim_truth_by(&L, RIP_EXEC_HB_PRUNED, RIP_ENGINE_FAST, RIP_SEARCH_BRACKET, &gap, e) != 0) {
+            snprintf(why, RIP_ERR_LEN, "layer %lld: herringbone_pruned not simulated (%.300s)", (long long)v[0], e);
+            result = RIP_S_INTERNAL;
         } else {
             sqlite3_bind_int64(u, 1, v[0]);
             sqlite3_bind_int64(u, 2, n_read);
             sqlite3_bind_int64(u, 3, gap);
-            if (sqlite3_step(u) != SQLITE_DONE) {
+            if ((rc = sqlite3_step(u)) != SQLITE_DONE) {
                 snprintf(why, RIP_ERR_LEN, "%s", sqlite3_errmsg(db));
-                result = -1;
+                result = rip_db_status(rc);
             }
             sqlite3_reset(u);
         }
     }
-    if (result == 0 && rc != SQLITE_DONE) {
+    if (result == RIP_OK && rc != SQLITE_DONE) {
         snprintf(why, RIP_ERR_LEN, "%s", sqlite3_errmsg(db));
-        result = -1;
+        result = rip_db_status(rc);
     }
     sqlite3_finalize(q);
     sqlite3_finalize(u);
@@ -194,18 +198,23 @@ static rip_status convert(sqlite3 *db, const char *path, int64_t version, char e
     }
     /* the reference tables as the input has them (its generators may not be this binary's);
     ** a formula this binary has no column for loses its verdicts, which the comparison finds */
+    rip_status filled = RIP_OK;
     if (rip_db_exec(db, "BEGIN IMMEDIATE", why) != 0 ||
         rip_db_exec(db, "DELETE FROM main.generators; INSERT INTO main.generators SELECT * FROM s.generators;"
                         "DELETE FROM main.formulas; INSERT INTO main.formulas SELECT f.* FROM s.formulas f"
                         " JOIN pragma_table_info('layer_results') p ON p.name = f.formula", why) != 0 ||
-        rip_db_exec(db, sql, why) != 0 || fill_pruned(db, why) != 0 ||
+        rip_db_exec(db, sql, why) != 0 || (filled = fill_pruned(db, why)) != RIP_OK ||
         (with_exec && rip_db_exec(db, "INSERT INTO main.executions SELECT * FROM s.executions", why) != 0) ||
         rip_db_exec(db, "INSERT INTO main.run_log SELECT * FROM s.run_log", why) != 0 ||
         rip_db_exec(db, rip_db_recount_sql, why) != 0) {
-        rip_status s = rip_db_status(sqlite3_errcode(db));
-        snprintf(err, RIP_ERR_LEN, "%.200s: cannot convert its rows (%.200s)", path, why);
+        /* a row that does not convert is bad data (65), as are SQLite's constraint failures */
+        rip_status s = filled != RIP_OK ? filled : rip_db_status(sqlite3_errcode(db));
+        snprintf(err, RIP_ERR_LEN, "%.200s: cannot convert its rows (%.200s)%s", path, why,
+                 s == RIP_S_DATA ? "; left as it was" : "");
         sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
-        return s == RIP_S_BUSY || s == RIP_S_NOMEM || s == RIP_S_DATA ? s : RIP_S_IO;
+        return s == RIP_S_BUSY || s == RIP_S_NOMEM || s == RIP_S_DATA || (filled != RIP_OK && s == RIP_S_INTERNAL)
+                   ? s
+                   : RIP_S_IO;
     }
     int64_t lost = rows_lost(db, with_exec);
     if (lost != 0) {
@@ -226,7 +235,7 @@ static rip_status convert(sqlite3 *db, const char *path, int64_t version, char e
 
 rip_status rip_db_migrate(const char *path, int64_t *from, int64_t *layers, char err[RIP_ERR_LEN])
 {
-    char tmp[4200], uri[4200], why[RIP_ERR_LEN];
+    char tmp[4200], uri[4200], why[RIP_ERR_LEN], real[4096];
     rip_db_found found;
     struct stat sb;
     sqlite3 *db = NULL;
@@ -252,7 +261,9 @@ rip_status rip_db_migrate(const char *path, int64_t *from, int64_t *layers, char
         snprintf(err, RIP_ERR_LEN, "%.200s: %s", path, strerror(errno));
         return RIP_S_CANTCREATE;
     }
-    if ((s = rip_db_temp_beside(path, "migrate", &sb, tmp, sizeof tmp, err)) != RIP_OK)
+    /* a link is converted through: the file it names is built beside and replaced */
+    const char *target = rip_db_resolve(path, real, sizeof real);
+    if ((s = rip_db_temp_beside(target, "migrate", &sb, tmp, sizeof tmp, err)) != RIP_OK)
         return s;
     have_tmp = true;
     if ((s = rip_db_create(tmp, &found.run, &db, err)) != RIP_OK)
@@ -277,13 +288,11 @@ rip_status rip_db_migrate(const char *path, int64_t *from, int64_t *layers, char
              (long long)found.layers);
     rip_db_log(db, "migrate", why);
     rip_db_found check;
-    memset(&check, 0, sizeof check);
-    check.schema_version = RIP_DB_SCHEMA_VERSION;
-    if ((s = rip_db_check_rows(db, tmp, &found.run, &check, err)) != RIP_OK)
+    if ((s = rip_db_check_now(db, path, &check, err)) != RIP_OK)
         goto done;
     sqlite3_close_v2(db); /* every commit is on disk (synchronous=FULL) */
     db = NULL;
-    if (rip_db_replace(tmp, path) != 0) {
+    if (rip_db_replace(tmp, target) != 0) {
         snprintf(err, RIP_ERR_LEN, "%.200s: cannot put the converted database in place (%.100s)", path,
                  strerror(errno));
         s = RIP_S_IO;

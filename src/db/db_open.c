@@ -89,6 +89,17 @@ bool rip_db_reader_uri(const char *path, char *uri, size_t len)
 ** 60 million column calls, a third of its time when each locked. */
 #define OPEN_FLAGS (SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX)
 
+/* Open uri with flags | OPEN_FLAGS.  No view or trigger of a database may
+** call a function with side effects (trusted_schema off): the schema check
+** refuses foreign objects, and this holds even before it has run. */
+static int open_uri(const char *uri, int flags, sqlite3 **db)
+{
+    int rc = sqlite3_open_v2(uri, db, flags | OPEN_FLAGS, NULL);
+    if (rc == SQLITE_OK)
+        rc = sqlite3_db_config(*db, SQLITE_DBCONFIG_TRUSTED_SCHEMA, 0, NULL);
+    return rc;
+}
+
 /* Open path for writing through its URI (so that ATTACH takes URIs too). */
 static int open_writer(const char *path, int flags, sqlite3 **db)
 {
@@ -96,7 +107,7 @@ static int open_writer(const char *path, int flags, sqlite3 **db)
     *db = NULL;
     if (!path_uri(path, "", uri, sizeof uri))
         return SQLITE_CANTOPEN;
-    return sqlite3_open_v2(uri, db, flags | OPEN_FLAGS, NULL);
+    return open_uri(uri, flags, db);
 }
 
 /* Single integer from a query; an SQLite result code (SQLITE_OK on success). */
@@ -117,62 +128,23 @@ static int query_int(sqlite3 *db, const char *sql, int64_t *out)
 }
 
 /*
-** Is this (read-only, open) connection a ripsim database of our schema (or,
-** any_version, of an older one), and is it whole?  Fills found.  *hot is
-** set when a hot journal stopped the read.
+** Check the (read-only, open) connection: rip_db_check in a read
+** transaction, which stays open on success; then refuse an older schema
+** unless any_version.  *hot is set when a hot journal stopped the read.
 */
 static rip_status validate(sqlite3 *db, const char *path, bool any_version, rip_db_found *found, bool *hot,
                            char err[RIP_ERR_LEN])
 {
-    int64_t pages = 0, version = -1, has_runs = 0;
-    int rc = query_int(db, "PRAGMA page_count", &pages);
-    if (rc != SQLITE_OK) {
-        *hot = sqlite3_extended_errcode(db) == SQLITE_READONLY_ROLLBACK;
-        if (*hot) {
-            snprintf(err, RIP_ERR_LEN, "%.200s: a write to it was interrupted (hot %.200s-journal); rerun the "
-                     "sweep that writes it to recover, then retry", path, path);
-            return RIP_S_BUSY;
-        }
+    int rc = sqlite3_exec(db, "BEGIN", NULL, NULL, NULL);
+    if (rc != SQLITE_OK)
         return fail(db, rc, path, "read", err);
-    }
-    if (pages == 0) { /* an interrupted creation, rolled back: nothing stored */
-        found->empty = true;
-        return RIP_OK;
-    }
-    if ((rc = query_int(db, "PRAGMA user_version", &version)) != SQLITE_OK ||
-        (rc = query_int(db, "SELECT count(*) FROM sqlite_master WHERE type='table' AND name='runs'",
-                        &has_runs)) != SQLITE_OK)
-        return fail(db, rc, path, "read", err);
-    if (version < RIP_DB_SCHEMA_OLDEST || version > RIP_DB_SCHEMA_VERSION) {
-        if (version == 0 && !has_runs)
-            snprintf(err, RIP_ERR_LEN, "%s: not a ripsim database (no schema version, no runs table)", path);
-        else
-            snprintf(err, RIP_ERR_LEN, "%s: schema version %lld, this ripsim reads version %d (and converts %d to %d "
-                     "with ripsim migrate)", path, (long long)version, RIP_DB_SCHEMA_VERSION, RIP_DB_SCHEMA_OLDEST,
-                     RIP_DB_SCHEMA_VERSION - 1);
-        return RIP_S_DATA;
-    }
-    if (!has_runs) {
-        snprintf(err, RIP_ERR_LEN, "%s: not a ripsim database (no runs table)", path);
-        return RIP_S_DATA;
-    }
-    if (version < RIP_DB_SCHEMA_VERSION && !any_version) {
+    rip_status s = rip_db_check(db, path, found, hot, err);
+    if (s == RIP_OK && !found->empty && found->schema_version < RIP_DB_SCHEMA_VERSION && !any_version) {
         snprintf(err, RIP_ERR_LEN, "%.200s: schema version %lld of an older ripsim; convert it in place with: "
-                 "ripsim migrate --db %.200s", path, (long long)version, path);
-        return RIP_S_DATA;
+                 "ripsim migrate --db %.200s", path, (long long)found->schema_version, path);
+        s = RIP_S_DATA;
     }
-    found->schema_version = version;
-    rip_status s = rip_db_check_pages(db, path, err);
-    if (s != RIP_OK)
-        return s;
-    char why[RIP_ERR_LEN];
-    int got = rip_db_read_run(db, &found->run, why);
-    if (got < 0) {
-        snprintf(err, RIP_ERR_LEN, "%.200s: %.250s", path, why);
-        return RIP_S_DATA;
-    }
-    found->has_run = got == 0;
-    return rip_db_check_rows(db, path, found->has_run ? &found->run : NULL, found, err);
+    return s;
 }
 
 /* Roll back a hot journal: what SQLite does on any read-write open. */
@@ -230,7 +202,7 @@ static rip_status open_checked(const char *path, bool recover, bool any_version,
     }
     for (int attempt = 0;; attempt++) {
         bool hot = false;
-        int rc = sqlite3_open_v2(uri, &db, SQLITE_OPEN_READONLY | OPEN_FLAGS, NULL);
+        int rc = open_uri(uri, SQLITE_OPEN_READONLY, &db);
         if (rc != SQLITE_OK) {
             s = fail(db, rc, path, "open", err);
             break;
@@ -274,7 +246,7 @@ rip_status rip_db_open_read_unchecked(const char *path, sqlite3 **out, char err[
         snprintf(err, RIP_ERR_LEN, "%.200s: path too long", path);
         return RIP_S_NOINPUT;
     }
-    int rc = sqlite3_open_v2(uri, &db, SQLITE_OPEN_READONLY | OPEN_FLAGS, NULL);
+    int rc = open_uri(uri, SQLITE_OPEN_READONLY, &db);
     if (rc == SQLITE_OK) {
         sqlite3_busy_timeout(db, RIP_DB_BUSY_MS);
         rc = query_int(db, "PRAGMA user_version", &version);
@@ -307,6 +279,34 @@ rip_status rip_db_open_read(const char *path, sqlite3 **db, char err[RIP_ERR_LEN
         snprintf(err, RIP_ERR_LEN, "%s: empty database (no sweep has written to it)", path);
         s = RIP_S_DATA;
     }
+    return s;
+}
+
+rip_status rip_db_open_snapshot(const char *path, sqlite3 **out, char err[RIP_ERR_LEN])
+{
+    sqlite3 *db = NULL, *mem = NULL;
+    sqlite3_backup *b = NULL;
+    *out = NULL;
+    rip_status s = rip_db_open_read(path, &db, err);
+    if (s != RIP_OK)
+        return s;
+    /* a copy of the pages of the checked snapshot; then the file's read lock ends */
+    int rc = open_uri(":memory:", SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, &mem);
+    if (rc == SQLITE_OK && !(b = sqlite3_backup_init(mem, "main", db, "main")))
+        rc = sqlite3_errcode(mem);
+    if (b) {
+        sqlite3_backup_step(b, -1);
+        rc = sqlite3_backup_finish(b);
+    }
+    if (rc != SQLITE_OK) {
+        s = rc == SQLITE_NOMEM ? RIP_S_NOMEM : fail(db, rc, path, "copy it into memory", err);
+        if (s == RIP_S_NOMEM)
+            snprintf(err, RIP_ERR_LEN, "out of memory (a copy of %.200s)", path);
+        sqlite3_close_v2(mem);
+    } else {
+        *out = mem;
+    }
+    sqlite3_close_v2(db);
     return s;
 }
 

@@ -2,8 +2,9 @@
 ** db_optima.c — the traversal-optimal gap as a truth of a sweep database
 ** (`ripsim sweep --optimum P`): table optima and view optimum_gaps, created
 ** only when asked for, with CREATE ... IF NOT EXISTS, beside the tables of
-** schema version 3 (the schema version is unchanged: a database without
-** them is exactly a plain sweep's).
+** schema version 4 (the schema version is unchanged: a database without
+** them is exactly a plain sweep's, and the schema check of every open,
+** db_check_schema.c, accepts these two objects there and nowhere else).
 **
 ** Every stored layer whose output grid has at most P pixels gets one row:
 ** the optimum of sim/optimum.h, confirmed there by the simulator.  Layers

@@ -2,17 +2,44 @@
 ** db_replace.c — a database rebuilt under a temporary name beside the file
 ** it replaces, then renamed over it (merge and migrate).  The rename is
 ** atomic, so a crash at any moment leaves either the old file or the whole
-** new one; a failure removes the temporary file and its journal.
+** new one; a failure removes the temporary file and its journal.  A path
+** that is a symbolic link is replaced through it (the file it names, in
+** that file's folder), and the replacement gets the owner, group and mode
+** of the file it replaces, so converting another user's database as root
+** leaves it theirs.
 */
+#define _XOPEN_SOURCE 700 /* realpath */
 #include "db.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <libgen.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+const char *rip_db_resolve(const char *path, char *buf, size_t len)
+{
+    char *real = realpath(path, NULL);
+    const char *r = real && strlen(real) < len ? buf : path;
+    if (r == buf)
+        snprintf(buf, len, "%s", real);
+    free(real);
+    return r;
+}
+
+/* Give the open file fd like's owner, group and mode; 0, or -1 with errno. */
+static int take_attributes(int fd, const struct stat *like)
+{
+    struct stat now;
+    if (fstat(fd, &now) != 0)
+        return -1;
+    if ((now.st_uid != like->st_uid || now.st_gid != like->st_gid) && fchown(fd, like->st_uid, like->st_gid) != 0)
+        return -1;
+    return fchmod(fd, like->st_mode & 07777);
+}
 
 rip_status rip_db_temp_beside(const char *path, const char *tag, const struct stat *like, char *tmp, size_t len,
                               char err[RIP_ERR_LEN])
@@ -30,9 +57,15 @@ rip_status rip_db_temp_beside(const char *path, const char *tag, const struct st
             return RIP_S_CANTCREATE;
         }
         int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, like ? 0600 : 0666);
+        if (fd >= 0 && like && take_attributes(fd, like) != 0) { /* the replacement is the file's as it was */
+            snprintf(err, RIP_ERR_LEN, "%.150s: cannot give its replacement its owner %ld:%ld and mode %o (%.100s); "
+                     "run as its owner or as root", path, (long)like->st_uid, (long)like->st_gid,
+                     (unsigned)(like->st_mode & 07777), strerror(errno));
+            close(fd);
+            unlink(tmp);
+            return RIP_S_CANTCREATE;
+        }
         if (fd >= 0) {
-            if (like)
-                (void)fchmod(fd, like->st_mode & 07777); /* the replacement keeps the file's mode */
             close(fd);
             return RIP_OK;
         }

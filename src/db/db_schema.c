@@ -239,6 +239,44 @@ const char rip_db_schema_sql[] =
     "\n"
     EXECUTIONS;
 
+/* Table layer_results of schema version 4 as ripsim created it before its
+** columns lost their declared type (commit d1802e9 to c86b7f0; the note at
+** the top of this file): such databases are ripsim's, and the schema check
+** (db_check_schema.c) accepts this text for them. */
+const char rip_db_layer_results_typed_sql[] =
+    "CREATE TABLE layer_results (\n"
+    "  layer_idx   INTEGER PRIMARY KEY,    -- run 1's layer index\n"
+    "  gen         INTEGER NOT NULL,       -- generators.ord\n"
+    "  cin INTEGER NOT NULL, cout INTEGER NOT NULL,\n"
+    "  h_in INTEGER NOT NULL, w_in INTEGER NOT NULL,\n"
+    "  k_h INTEGER NOT NULL, k_w INTEGER NOT NULL,\n"
+    "  s_h INTEGER NOT NULL, s_w INTEGER NOT NULL,\n"
+    "  d_h INTEGER NOT NULL, d_w INTEGER NOT NULL,\n"
+    "  p_top INTEGER NOT NULL, p_bottom INTEGER NOT NULL,\n"
+    "  p_left INTEGER NOT NULL, p_right INTEGER NOT NULL,\n"
+    "  h_out INTEGER NOT NULL, w_out INTEGER NOT NULL,\n"
+    "  restricted  INTEGER NOT NULL,       -- 1 inside Gural & Murmann's setting\n"
+    "  n_in_padded INTEGER NOT NULL, n_in_dense INTEGER NOT NULL, n_out INTEGER NOT NULL,\n"
+    "  n_in_read   INTEGER NOT NULL,       -- padded input scalars some tap reads (herringbone_pruned)\n"
+    "  -- simulated minimum gaps (binary search), in configs.config_id order\n"
+    "  rip_padded_gather INTEGER NOT NULL,\n"
+    "  rip_padded_taps INTEGER NOT NULL,\n"
+    "  rip_dense_gather INTEGER NOT NULL,\n"
+    "  rip_dense_taps INTEGER NOT NULL,\n"
+    "  herringbone_taps INTEGER NOT NULL,\n"
+    "  herringbone_taps_reader INTEGER NOT NULL,\n"
+    "  herringbone_pruned INTEGER NOT NULL,\n"
+    "  -- closed forms, in formulas.ord order; NULL where not defined\n"
+    "  gm2019_eq1 INTEGER,\n"
+    "  corollary1 INTEGER,\n"
+    "  thm11 INTEGER,\n"
+    "  thm4_gather INTEGER,\n"
+    "  thm4_taps INTEGER,\n"
+    "  thm13_gather INTEGER,\n"
+    "  thm13_taps INTEGER,\n"
+    "  naive_workspace INTEGER\n"
+    ")";
+
 /* Schema versions 3 and 4: recompute verdict_counts from the rows (merge, migrate). */
 const char rip_db_recount_sql[] =
     "DELETE FROM verdict_counts;\n"

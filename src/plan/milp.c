@@ -85,39 +85,43 @@
 ** only if nothing else gave a plan), the neighbourhood search (until half
 ** the limit), building the program and CBC (the rest).  CBC's own limit
 ** is not enough: it is not checked inside the root LP, which alone takes
-** over a minute on 300 tensors alive together, so under a limit every CBC
-** run happens in a child process that is killed at the deadline (see
-** mp_solve).  A plan found within the limit is returned, optimal only if
-** CBC proved it or it meets the lower bound.  Without a limit the search
-** gets 120 s and CBC has none.  opts.verbose shows CBC's log.  Every CBC
-** model is freed before returning.
+** over a minute on 300 tensors alive together, so the child process CBC
+** runs in (below) is killed at the deadline.  A plan found within the
+** limit is returned, optimal only if CBC proved it or it meets the lower
+** bound.  Without a limit the search gets 120 s and CBC has none.
+** opts.verbose shows CBC's log.
+**
+** Failures are not timeouts.  Every CBC run, with a limit or without,
+** happens in a child process (milp_run.c): CBC's operator new throws
+** std::bad_alloc when memory runs out, which no C caller can catch, so in
+** ripsim itself it would abort the process.  A child stopped at the
+** deadline is a timeout (the best plan so far, "not proven"); a child
+** that dies, exits non-zero, sends a broken answer or cannot be started
+** fails the whole call, as does running out of memory anywhere here (a
+** start heuristic included): a plan made without the solver's answer is
+** never passed off as its result.
 **
 ** Returns RIP_OK, or a rip_status with err: RIP_S_DATA (more tensors or
-** candidates than the program can index), RIP_S_NOMEM, RIP_S_INTERNAL (no
-** heuristic gave a valid plan).
+** candidates than the program can index), RIP_S_NOMEM (out of memory, or
+** the solver process failed: rip_milp_run), RIP_S_INTERNAL (no heuristic
+** gave a valid plan, or the solver process sent a malformed answer).
 **
-** Packaging.  This file alone links CBC (and through it Clp, LAPACK,
-** gfortran, libstdc++: 22 shared libraries).  It is built as the shared
-** module ripsim-milp.so, which milp_load.c opens the first time a plan
-** needs it, so every other ripsim process starts without them.  Its one
-** exported symbol is rip_milp_module (milp_module.h).
+** Packaging.  This file and milp_run.c alone link CBC (and through it
+** Clp, LAPACK, gfortran, libstdc++: 22 shared libraries).  They are built
+** as the shared module ripsim-milp.so, which milp_load.c opens the first
+** time a plan needs it, so every other ripsim process starts without
+** them.  Its one exported symbol is rip_milp_module (milp_module.h).
 */
-#include <errno.h>
 #include <float.h>
-#include <poll.h>
-#include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <time.h>
-#include <unistd.h>
-
-#include <coin/Cbc_C_Interface.h>
 
 #include "milp_module.h"
+#include "milp_run.h"
 #include "plan.h"
 #include "status.h"
 #include "strategies.h"
@@ -298,7 +302,8 @@ static int mp_cmp_edge(const void *x, const void *y)
 ** below b), set every offset to the least solution of the resulting
 ** difference constraints (bytes, so multiples of U).  off[] holds the
 ** current offsets on entry (used only to order the relaxation) and the
-** result on return.  0, or -1 (inconsistent orientation, or OOM).
+** result on return.  0; 1, the orientation is inconsistent (off kept); -1
+** out of memory.
 */
 static int mp_compact(const mp *m, const bool *d, const bool *r, const bool *below, int64_t *off)
 {
@@ -342,7 +347,7 @@ static int mp_compact(const mp *m, const bool *d, const bool *r, const bool *bel
     int rc = 0;
     for (size_t pass = 0; changed; pass++) {
         if (pass > p->n + 1) {
-            rc = -1;   /* a positive cycle: the orientation is inconsistent */
+            rc = 1;   /* a positive cycle: the orientation is inconsistent */
             break;
         }
         changed = false;
@@ -384,7 +389,10 @@ static double mp_objective(const rip_problem *p, const rip_plan *pl)
 ** Run the start heuristics; the best checked, compacted plan goes to best.
 ** Each time-limited heuristic gets its share, at most what remains before
 ** the deadline (0: none); once it has passed, only naive (linear time)
-** still runs, and only if no plan was found yet.
+** still runs, and only if no plan was found yet.  A heuristic that finds
+** no plan is passed over, one that runs out of memory is not: RIP_S_NOMEM,
+** like running out here (a start missed for want of memory would make a
+** worse plan look like the solver's result).
 */
 static rip_status mp_start(const mp *m, const rip_plan_opts *o, double deadline, rip_plan *best, char *src,
                            size_t srclen, char err[RIP_ERR_LEN])
@@ -427,11 +435,16 @@ static rip_status mp_start(const mp *m, const rip_plan_opts *o, double deadline,
         if (deadline > 0 && left < ho.time_limit)
             ho.time_limit = left > 0.001 ? left : 0.001;
         char herr[RIP_ERR_LEN];
-        if (st->run(p, &ho, pl, herr) == 0 && !pl->bound_only) {
+        int hs = st->run(p, &ho, pl, herr), cs = 0;   /* cs: mp_compact's, or -1 when the check ran out */
+        if (hs == 0 && !pl->bound_only) {
             mp_orient(m, pl->offset, below);
-            if (mp_compact(m, pl->in_place, pl->shift, below, pl->offset) == 0) {
+            cs = mp_compact(m, pl->in_place, pl->shift, below, pl->offset);
+            if (cs == 0) {
                 pl->peak = rip_plan_peak(p, pl);
-                if (rip_plan_check(p, pl, false, herr) == 0) {
+                rip_status ck = rip_plan_check(p, pl, false, herr);
+                if (ck == RIP_S_NOMEM) {
+                    cs = -1;
+                } else if (ck == RIP_OK) {
                     double obj = mp_objective(p, pl);
                     if (o->verbose)
                         fprintf(stderr, "milp: start %s: peak %lld\n", names[h], (long long)pl->peak);
@@ -452,6 +465,11 @@ static rip_status mp_start(const mp *m, const rip_plan_opts *o, double deadline,
             }
         }
         rip_plan_free(pl);
+        if (hs == RIP_S_NOMEM || cs < 0) {
+            free(below);
+            snprintf(err, RIP_ERR_LEN, "strategy milp: out of memory (start %s)", names[h]);
+            return RIP_S_NOMEM;
+        }
     }
     free(below);
     if (!have) {
@@ -463,13 +481,14 @@ static rip_status mp_start(const mp *m, const rip_plan_opts *o, double deadline,
 
 /* ---- the program ----
 **
-** The program is assembled in plain arrays (columns, and rows as triplets)
-** and handed to CBC in one Cbc_loadProblem call: adding rows one at a time
-** with Cbc_addRow re-packs CBC's column-ordered matrix on every row, which
-** is quadratic and took minutes on 300 tensors alive together. */
+** The program is assembled in plain arrays (columns, and rows as triplets,
+** then packed by columns) and handed to CBC in one Cbc_loadProblem call,
+** in the solver's child process (milp_run.c; ripsim itself never runs CBC
+** code): adding rows one at a time with Cbc_addRow re-packs CBC's
+** column-ordered matrix on every row, which is quadratic and took minutes
+** on 300 tensors alive together. */
 
 typedef struct mp_model {
-    Cbc_Model *cbc;
     int *col_x;        /* per tensor; -1: fixed */
     int *col_z;        /* per pair; -1: both ends fixed (no rows) */
     int *col_d, *col_r;/* per candidate; -1: a constant (the fixed plan's) */
@@ -487,6 +506,14 @@ typedef struct mp_model {
     double *tval;
     size_t nnz, tcap;
     bool oom;          /* an append failed; the model is unusable */
+    /* the matrix by columns (mp_pack), the MIP start (mp_set_start) */
+    CoinBigIndex *mstart;
+    int *mindex;
+    double *mvalue;
+    int *start_idx;
+    double *start_val;
+    int nstart;
+    const char *name;
 } mp_model;
 
 /* Resize *a to cap elements of size sz; false (a unchanged) on failure. */
@@ -616,19 +643,20 @@ static void lin_emit(const mp_ctx *c, mp_lin *l, char sense, double rhs)
     l->cst = 0;
 }
 
-/* Hand the assembled program to a new CBC model (column-ordered copy of
-** the triplets).  0, or -1 out of memory. */
-static int mp_load(mp_model *mm)
+/* Pack the assembled triplets by columns into mm->mstart, mindex, mvalue
+** (Cbc_loadProblem's form).  0, or -1 out of memory (also an append that
+** failed before). */
+static int mp_pack(mp_model *mm)
 {
     if (mm->oom)
         return -1;
     size_t nc = (size_t)mm->ncol;
-    CoinBigIndex *start = calloc(nc + 1, sizeof *start);
-    int *index = malloc((mm->nnz + 1) * sizeof *index);
-    double *value = malloc((mm->nnz + 1) * sizeof *value);
+    CoinBigIndex *start = mm->mstart = calloc(nc + 1, sizeof *start);
+    int *index = mm->mindex = malloc((mm->nnz + 1) * sizeof *index);
+    double *value = mm->mvalue = malloc((mm->nnz + 1) * sizeof *value);
     CoinBigIndex *fill = malloc((nc + 1) * sizeof *fill);
     int rc = -1;
-    if (!start || !index || !value || !fill || !(mm->cbc = Cbc_newModel()))
+    if (!start || !index || !value || !fill)
         goto out;
     for (size_t k = 0; k < mm->nnz; k++)
         start[mm->tcol[k] + 1]++;
@@ -640,24 +668,14 @@ static int mp_load(mp_model *mm)
         index[at] = mm->trow[k];
         value[at] = mm->tval[k];
     }
-    Cbc_loadProblem(mm->cbc, mm->ncol, mm->nrow, start, index, value, mm->clb, mm->cub, mm->cobj, mm->rlo, mm->rhi);
-    for (int j = 0; j < mm->ncol; j++)
-        if (mm->cint[j])
-            Cbc_setInteger(mm->cbc, j);
-    Cbc_setObjSense(mm->cbc, 1);
     rc = 0;
 out:
-    free(start);
-    free(index);
-    free(value);
     free(fill);
     return rc;
 }
 
 static void mp_model_free(mp_model *mm)
 {
-    if (mm->cbc)
-        Cbc_deleteModel(mm->cbc);
     free(mm->col_x);
     free(mm->col_z);
     free(mm->col_d);
@@ -673,6 +691,11 @@ static void mp_model_free(mp_model *mm)
     free(mm->trow);
     free(mm->tcol);
     free(mm->tval);
+    free(mm->mstart);
+    free(mm->mindex);
+    free(mm->mvalue);
+    free(mm->start_idx);
+    free(mm->start_val);
     memset(mm, 0, sizeof *mm);
 }
 
@@ -699,7 +722,7 @@ static int mp_model_alloc(const mp *m, mp_model *mm)
 ** gets no column, its value goes to xlo = xhi), P, z per pair with a free
 ** end, and d (and r for a GAP) per usable candidate with a free end.
 ** Fills col_x/col_z/col_d/col_r (-1: no column), xlo/xhi and nbin.  An
-** append that fails sets mm->oom (mp_load reports it).
+** append that fails sets mm->oom (mp_pack reports it).
 */
 static void mp_add_columns(const mp_ctx *c, const bool *free_, int64_t ub, int64_t lb)
 {
@@ -887,13 +910,14 @@ static void mp_rows_peak(const mp_ctx *c)
     }
 }
 
-/* Give the loaded CBC model fix as its MIP start: every integer column
-** (x, z from the plan's order, d, r).  0, or -1 out of memory. */
+/* The plan fix as the program's MIP start (mm->start_idx, start_val,
+** nstart): every integer column (x, z from the plan's order, d, r).  0, or
+** -1 out of memory. */
 static int mp_set_start(const mp *m, const rip_plan *fix, mp_model *mm)
 {
     size_t n = m->p->n, nc = m->p->n_cand;
-    int *idx = malloc((size_t)mm->ncol * sizeof *idx);
-    double *val = malloc((size_t)mm->ncol * sizeof *val);
+    int *idx = mm->start_idx = malloc(((size_t)mm->ncol + 1) * sizeof *idx);
+    double *val = mm->start_val = malloc(((size_t)mm->ncol + 1) * sizeof *val);
     bool *below = malloc(((size_t)m->npair + 1) * sizeof *below);
     int rc = -1;
     if (!idx || !val || !below)
@@ -920,11 +944,9 @@ static int mp_set_start(const mp *m, const rip_plan *fix, mp_model *mm)
             val[ns++] = fix->in_place[k] && fix->shift[k] ? 1.0 : 0.0;
         }
     }
-    Cbc_setMIPStartI(mm->cbc, ns, idx, val);
+    mm->nstart = ns;
     rc = 0;
 out:
-    free(idx);
-    free(val);
     free(below);
     return rc;
 }
@@ -947,20 +969,20 @@ static int mp_build(const mp *m, const rip_plan *fix, const bool *free_, int64_t
     mp_rows_candidates(&c);
     mp_rows_at_most_one(&c);
     mp_rows_peak(&c);
-    if (mp_load(mm))
+    if (mp_pack(mm))
         return -1;
-    Cbc_setProblemName(mm->cbc, m->p->name[0] ? m->p->name : "ripsim");
+    mm->name = m->p->name[0] ? m->p->name : "ripsim";
     return mp_set_start(m, fix, mm);
 }
 
 /*
 ** Read CBC's best solution of mm into cand (a plan for the whole problem:
 ** fixed parts from fix), round it, check it, and if the check fails
-** compact it with the solution's binaries and check again.  Returns true
-** for a valid plan.
+** compact it with the solution's binaries and check again.  Returns 0 for
+** a valid plan, 1 for none (why in cerr), -1 out of memory.
 */
-static bool mp_extract(const mp *m, const mp_model *mm, const rip_plan *fix, const double *sol,
-                       rip_plan *cand, char cerr[RIP_ERR_LEN])
+static int mp_extract(const mp *m, const mp_model *mm, const rip_plan *fix, const double *sol, rip_plan *cand,
+                      char cerr[RIP_ERR_LEN])
 {
     const rip_problem *p = m->p;
     for (size_t t = 0; t < p->n; t++)
@@ -975,21 +997,27 @@ static bool mp_extract(const mp *m, const mp_model *mm, const rip_plan *fix, con
         }
     }
     cand->peak = rip_plan_peak(p, cand);
-    if (rip_plan_check(p, cand, false, cerr) == 0)
-        return true;
-    bool *below = malloc(((size_t)m->npair + 1) * sizeof *below);
-    if (!below)
-        return false;
-    mp_orient(m, fix->offset, below);
-    for (int k = 0; k < m->npair; k++)
-        if (mm->col_z[k] >= 0)
-            below[k] = sol[mm->col_z[k]] > 0.5;
-    bool ok = mp_compact(m, cand->in_place, cand->shift, below, cand->offset) == 0;
+    rip_status ck = rip_plan_check(p, cand, false, cerr);
+    bool *below = NULL;
+    int rc = ck == RIP_OK ? 0 : ck == RIP_S_NOMEM ? -1 : 1;
+    if (rc == 1 && !(below = malloc(((size_t)m->npair + 1) * sizeof *below)))
+        rc = -1;
+    if (rc == 1) {
+        mp_orient(m, fix->offset, below);
+        for (int k = 0; k < m->npair; k++)
+            if (mm->col_z[k] >= 0)
+                below[k] = sol[mm->col_z[k]] > 0.5;
+        int cs = mp_compact(m, cand->in_place, cand->shift, below, cand->offset);
+        if (cs == 0) {
+            cand->peak = rip_plan_peak(p, cand);
+            ck = rip_plan_check(p, cand, false, cerr);
+            rc = ck == RIP_OK ? 0 : ck == RIP_S_NOMEM ? -1 : 1;
+        } else {
+            rc = cs;
+        }
+    }
     free(below);
-    if (!ok)
-        return false;
-    cand->peak = rip_plan_peak(p, cand);
-    return rip_plan_check(p, cand, false, cerr) == 0;
+    return rc;
 }
 
 static void mp_copy_plan(const rip_problem *p, rip_plan *dst, const rip_plan *src)
@@ -1002,166 +1030,22 @@ static void mp_copy_plan(const rip_problem *p, rip_plan *dst, const rip_plan *sr
     dst->peak = src->peak;
 }
 
-static void mp_quiet(Cbc_Model *cbc, bool verbose, double seconds)
-{
-    Cbc_setLogLevel(cbc, verbose ? 1 : 0);
-    /* CBC 2.10.8 crashes (SIGSEGV in CglPreProcess::postProcess) on some of
-    ** these programs when a run with a MIP start stops on its time limit;
-    ** its preprocessing buys nothing here (the bound comes from the cut,
-    ** solutions from the start and the neighbourhood search), so it is off */
-    Cbc_setParameter(cbc, "preprocess", "off");
-    if (seconds > 0) {
-        Cbc_setParameter(cbc, "timeMode", "elapsed");   /* wall clock, as opts.time_limit */
-        Cbc_setMaximumSeconds(cbc, seconds);
-    }
-    Cbc_setAllowableGap(cbc, 1e-7);
-    Cbc_setAllowableFractionGap(cbc, 0.0);
-}
-
 /*
-** Solving one program within a hard deadline.
-**
-** CBC's own time limit is checked between nodes, not inside the LP solve
-** of the root: on 300 tensors alive together (45,000 no-overlap binaries)
-** the first LP alone takes over a minute whatever the limit.  So when a
-** deadline is set, CBC runs in a child process (fork: the model is already
-** in memory) that sends its result back through a pipe, and the child is
-** killed when the deadline passes; the caller then keeps the plan it
-** started from.  Without a deadline, or if fork fails, CBC runs here.
+** Solve mm with CBC in a child process (milp_run.c): CBC's log under
+** verbose, its own time limit seconds (0: none), the child stopped at
+** deadline (0: none).  rip_milp_run's contract: RIP_OK with r->finished
+** false for a timeout; a failed solver is an error, never a timeout.
 */
-typedef struct mp_result {
-    bool finished;     /* CBC returned (within the deadline) */
-    bool proven;       /* CBC proved optimality of sol */
-    int status, secondary;
-    double obj, bound; /* in units of U */
-    double *sol;       /* best solution (ncol values), or NULL; owned */
-} mp_result;
-
-/* Fill r from a model CBC has solved. */
-static bool mp_take(Cbc_Model *cbc, int ncol, mp_result *r)
+static rip_status mp_solve(const mp_model *mm, bool verbose, double seconds, double deadline, rip_milp_answer *r,
+                           char err[RIP_ERR_LEN])
 {
-    r->finished = true;
-    r->proven = Cbc_isProvenOptimal(cbc) != 0;
-    r->status = Cbc_status(cbc);
-    r->secondary = Cbc_secondaryStatus(cbc);
-    r->obj = Cbc_getObjValue(cbc);
-    r->bound = Cbc_getBestPossibleObjValue(cbc);
-    const double *sol = Cbc_bestSolution(cbc);
-    if (!sol)
-        return true;
-    r->sol = malloc(((size_t)ncol + 1) * sizeof *r->sol);
-    if (!r->sol)
-        return false;
-    memcpy(r->sol, sol, (size_t)ncol * sizeof *sol);
-    return true;
-}
-
-/* Write all of buf to fd (the child's end of the pipe). */
-static bool mp_write_all(int fd, const void *buf, size_t n)
-{
-    const char *b = buf;
-    while (n > 0) {
-        ssize_t k = write(fd, b, n);
-        if (k < 0 && errno == EINTR)
-            continue;
-        if (k <= 0)
-            return false;
-        b += k;
-        n -= (size_t)k;
-    }
-    return true;
-}
-
-/* Read exactly n bytes from fd before the deadline; false on EOF, error
-** or time up. */
-static bool mp_read_until(int fd, void *buf, size_t n, double deadline)
-{
-    char *b = buf;
-    while (n > 0) {
-        double left = deadline - mp_now();
-        if (left <= 0)
-            return false;
-        struct pollfd pf = {fd, POLLIN, 0};
-        int ms = left > 1e6 ? 1000000000 : (int)(left * 1000.0) + 1;
-        int pr = poll(&pf, 1, ms);
-        if (pr == 0 || (pr < 0 && errno == EINTR))
-            continue;   /* the loop's head sees whether time is up */
-        if (pr < 0)
-            return false;
-        ssize_t k = read(fd, b, n);
-        if (k < 0 && errno == EINTR)
-            continue;
-        if (k <= 0)
-            return false;
-        b += k;
-        n -= (size_t)k;
-    }
-    return true;
-}
-
-/*
-** Solve mm (parameters already set) and fill *r.  deadline 0: no hard
-** bound.  r->finished false: CBC did not return by the deadline (no
-** solution).  0, or -1 out of memory.
-*/
-static int mp_solve(mp_model *mm, double deadline, mp_result *r)
-{
-    memset(r, 0, sizeof *r);
-    int fd[2] = {-1, -1};
-    pid_t pid = -1;
-    if (deadline > 0 && pipe(fd) == 0) {
-        fflush(NULL);   /* nothing buffered is written twice */
-        pid = fork();
-        if (pid < 0) {
-            close(fd[0]);
-            close(fd[1]);
-        }
-    }
-    if (pid < 0) {   /* no deadline, or no child: here */
-        Cbc_solve(mm->cbc);
-        return mp_take(mm->cbc, mm->ncol, r) ? 0 : -1;
-    }
-    if (pid == 0) {   /* the child: solve, send, leave without cleanup */
-        close(fd[0]);
-        Cbc_solve(mm->cbc);
-        mp_result c = {0};
-        bool ok = mp_take(mm->cbc, mm->ncol, &c);
-        int has = ok && c.sol ? 1 : 0;
-        int head[4] = {c.proven, c.status, c.secondary, has};
-        double vals[2] = {c.obj, c.bound};
-        ok = ok && mp_write_all(fd[1], head, sizeof head) && mp_write_all(fd[1], vals, sizeof vals) &&
-             (!has || mp_write_all(fd[1], c.sol, (size_t)mm->ncol * sizeof *c.sol));
-        fflush(NULL);   /* CBC's log, under opts.verbose */
-        _exit(ok ? 0 : 1);
-    }
-    close(fd[1]);
-    int head[4];
-    double vals[2];
-    int rc = 0;
-    bool got = mp_read_until(fd[0], head, sizeof head, deadline) &&
-               mp_read_until(fd[0], vals, sizeof vals, deadline);
-    if (got && head[3]) {
-        r->sol = malloc(((size_t)mm->ncol + 1) * sizeof *r->sol);
-        if (!r->sol)
-            rc = -1;
-        got = r->sol && mp_read_until(fd[0], r->sol, (size_t)mm->ncol * sizeof *r->sol, deadline);
-    }
-    close(fd[0]);
-    if (!got) {   /* time is up (or the child failed): stop it */
-        kill(pid, SIGKILL);
-        free(r->sol);
-        r->sol = NULL;
-    } else {
-        r->finished = true;
-        r->proven = head[0] != 0;
-        r->status = head[1];
-        r->secondary = head[2];
-        r->obj = vals[0];
-        r->bound = vals[1];
-    }
-    while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
-        ;
-    return rc;
+    const rip_milp_program pg = {
+        .ncol = mm->ncol, .nrow = mm->nrow, .clb = mm->clb, .cub = mm->cub, .cobj = mm->cobj, .cint = mm->cint,
+        .rlo = mm->rlo, .rhi = mm->rhi, .start = mm->mstart, .index = mm->mindex, .value = mm->mvalue,
+        .nstart = mm->nstart, .start_idx = mm->start_idx, .start_val = mm->start_val, .name = mm->name,
+        .verbose = verbose, .seconds = seconds,
+    };
+    return rip_milp_run(&pg, deadline, r, err);
 }
 
 /* The top a tensor reaches in plan pl (its block, or its shift block). */
@@ -1204,9 +1088,11 @@ static int64_t mp_index(const int64_t *pts, int64_t n, int64_t v)
 ** when every free tensor ends below the peak.  Each kept step removes at
 ** least one tensor from the peak, so the peak falls once none is left
 ** there.  A window that cannot improve is widened.  Stops at the lower
-** bound, when the window covers every step, or at the deadline.
+** bound, when the window covers every step, or at the deadline (a window
+** whose solver is stopped there gains nothing).  Returns RIP_OK, or with
+** err RIP_S_NOMEM (out of memory) or a failed solver's status (mp_solve).
 */
-static int mp_lns(const mp *m, const rip_plan_opts *o, rip_plan *cur, double deadline)
+static rip_status mp_lns(const mp *m, const rip_plan_opts *o, rip_plan *cur, double deadline, char err[RIP_ERR_LEN])
 {
     const rip_problem *p = m->p;
     /* time is compressed to the distinct lifetime ends, so a window of w
@@ -1219,11 +1105,10 @@ static int mp_lns(const mp *m, const rip_plan_opts *o, rip_plan *cur, double dea
     bool *free_ = malloc((p->n + 1) * sizeof *free_);
     int *hot = malloc((p->n + 1) * sizeof *hot);
     rip_plan *cand = rip_plan_new(p, "milp");
-    int rc = 0;
-    if (!pts || !lo || !hi || !res || !free_ || !hot || !cand) {
-        rc = -1;
+    rip_status rc = RIP_OK;
+    bool oom = !pts || !lo || !hi || !res || !free_ || !hot || !cand;
+    if (oom)
         goto out;
-    }
     for (size_t t = 0; t < p->n; t++) {
         pts[2 * t] = p->t[t].first;
         pts[2 * t + 1] = p->t[t].last;
@@ -1269,21 +1154,18 @@ static int mp_lns(const mp *m, const rip_plan_opts *o, rip_plan *cur, double dea
         mp_model mm;
         if (mp_build(m, cur, free_, cur->peak, 0, &mm)) {
             mp_model_free(&mm);
-            rc = -1;
+            oom = true;
             goto out;
         }
         /* a window gets at most 5 s; the child is stopped at the deadline */
         double left = 0.8 * (deadline - mp_now());
-        mp_quiet(mm.cbc, false, left < 5 ? (left > 0.01 ? left : 0.01) : 5);
-        mp_result res;
-        if (mp_solve(&mm, deadline, &res)) {
-            mp_model_free(&mm);
-            rc = -1;
-            goto out;
-        }
+        rip_milp_answer ans;
+        rc = mp_solve(&mm, false, left < 5 ? (left > 0.01 ? left : 0.01) : 5, deadline, &ans, err);
         char cerr[RIP_ERR_LEN];
+        int ex = rc == RIP_OK && ans.sol ? mp_extract(m, &mm, cur, ans.sol, cand, cerr) : 1;
         bool kept = false;
-        if (res.sol && mp_extract(m, &mm, cur, res.sol, cand, cerr)) {
+        oom = ex < 0;
+        if (ex == 0) {
             int64_t local = 0;
             for (size_t t = 0; t < p->n; t++)
                 if (free_[t]) {
@@ -1296,18 +1178,24 @@ static int mp_lns(const mp *m, const rip_plan_opts *o, rip_plan *cur, double dea
                 kept = true;
             }
         }
-        if (o->verbose)
+        if (o->verbose && rc == RIP_OK && !oom)
             fprintf(stderr, "milp: lns window of %lld points around tensor %s, %zu free: %s, peak %lld\n",
-                    (long long)(2 * w + 1), p->t[h].id, nfree, kept ? "improved" : "no gain",
-                    (long long)cur->peak);
-        free(res.sol);
+                    (long long)(2 * w + 1), p->t[h].id, nfree,
+                    kept ? "improved" : ans.finished ? "no gain" : "stopped at the deadline", (long long)cur->peak);
+        free(ans.sol);
         mp_model_free(&mm);
+        if (rc != RIP_OK || oom)
+            goto out;
         if (kept)
             tried = 0;
         else
             tried++;
     }
 out:
+    if (oom) {
+        rc = RIP_S_NOMEM;
+        snprintf(err, RIP_ERR_LEN, "strategy milp: out of memory");
+    }
     free(pts);
     free(lo);
     free(hi);
@@ -1374,7 +1262,7 @@ static int milp_solve(const rip_problem *p, const rip_plan_opts *o, rip_plan *ou
     rip_status rc = RIP_OK;
     mp m;
     mp_model mm = {0};
-    mp_result res = {0};
+    rip_milp_answer res = {0};
     rip_plan *cand = NULL;
     char start_src[32] = "";
     int init = mp_init(&m, p, deadline);
@@ -1397,11 +1285,8 @@ static int milp_solve(const rip_problem *p, const rip_plan_opts *o, rip_plan *ou
     if (out->peak > out->lower_bound && (deadline == 0 || mp_now() < deadline)) {
         double lns_end = o->time_limit > 0 ? t0 + 0.5 * o->time_limit : t0 + 120;
         int64_t before = out->peak;
-        if (mp_lns(&m, o, out, lns_end)) {
-            rc = RIP_S_NOMEM;
-            snprintf(err, RIP_ERR_LEN, "strategy milp: out of memory");
+        if ((rc = mp_lns(&m, o, out, lns_end, err)) != RIP_OK)
             goto done;
-        }
         if (out->peak < before)
             snprintf(start_src + strlen(start_src), sizeof start_src - strlen(start_src), "+lns");
     }
@@ -1429,21 +1314,22 @@ static int milp_solve(const rip_problem *p, const rip_plan_opts *o, rip_plan *ou
     } else {
         /* CBC's own limit ends it gracefully (it overruns a little); the
         ** deadline stops it where it does not look at the clock */
-        mp_quiet(mm.cbc, o->verbose, deadline > 0 ? 0.9 * left : 0);
-        if (mp_solve(&mm, deadline, &res)) {
-            rc = RIP_S_NOMEM;
-            snprintf(err, RIP_ERR_LEN, "strategy milp: out of memory");
+        if ((rc = mp_solve(&mm, o->verbose, deadline > 0 ? 0.9 * left : 0, deadline, &res, err)) != RIP_OK)
             goto done;
-        }
     }
     bool used_cbc = false;
     if (res.sol) {
         char cerr[RIP_ERR_LEN];
-        bool ok = mp_extract(&m, &mm, out, res.sol, cand, cerr);
-        if (ok && mp_objective(p, cand) <= mp_objective(p, out) + 1e-6) {
+        int ex = mp_extract(&m, &mm, out, res.sol, cand, cerr);
+        if (ex < 0) {
+            rc = RIP_S_NOMEM;
+            snprintf(err, RIP_ERR_LEN, "strategy milp: out of memory");
+            goto done;
+        }
+        if (ex == 0 && mp_objective(p, cand) <= mp_objective(p, out) + 1e-6) {
             mp_copy_plan(p, out, cand);
             used_cbc = true;
-        } else if (!ok && o->verbose) {
+        } else if (ex > 0 && o->verbose) {
             fprintf(stderr, "milp: CBC's solution fails the check (%s); keeping the start plan\n", cerr);
         }
     }

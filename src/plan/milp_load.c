@@ -16,11 +16,16 @@
 **   4. RIPSIM_MILP_MODULE_BUILD, the build tree's module (test programs
 **      under build/tests/ are not next to it).
 ** A module is accepted only if its rip_milp_module_info matches this build
-** (milp_module.h); a mismatched one is skipped like a missing one.  The
+** (milp_module.h); a mismatched one is skipped like a missing one.  A
+** module that is there but cannot be mapped -- under a memory limit the
+** loader fails with "failed to map segment from shared object" or ENOMEM
+** on it or one of its 22 libraries -- is not missing: the search stops
+** there with RIP_S_NOMEM (exit 71), not RIP_S_UNAVAILABLE (69).  The
 ** module stays loaded for the life of the process (never dlclose'd: CBC's
 ** static destructors and the sanitizers' leak reports want it mapped).
 */
 #include <dlfcn.h>
+#include <errno.h>
 #include <limits.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -46,14 +51,35 @@
 static pthread_mutex_t load_lock = PTHREAD_MUTEX_INITIALIZER;
 static const rip_milp_module_info *loaded;
 
-/* Try the module at path.  Returns the checked entry, or NULL with why
-** (one line) in why[why_len]. */
-static const rip_milp_module_info *try_path(const char *path, char *why, size_t why_len)
+/* Did dlopen fail for want of memory (errno_after: errno right after it)?
+** The loader reports a mapping refused by the address-space limit as
+** "failed to map segment" or "cannot map ..." without an errno in the
+** text, and allocations as "Cannot allocate memory". */
+static bool dlopen_out_of_memory(const char *msg, int errno_after)
 {
+    static const char *const signs[] = {"failed to map segment", "cannot map", "Cannot allocate memory",
+                                        "cannot allocate"};
+    if (errno_after == ENOMEM)
+        return true;
+    for (size_t i = 0; i < sizeof signs / sizeof signs[0]; i++)
+        if (strstr(msg, signs[i]))
+            return true;
+    return false;
+}
+
+/* Try the module at path.  Returns the checked entry, or NULL with why
+** (one line) in why[why_len] and *no_memory set when it is there but could
+** not be mapped. */
+static const rip_milp_module_info *try_path(const char *path, char *why, size_t why_len, bool *no_memory)
+{
+    *no_memory = false;
+    errno = 0;
     void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
     if (!h) {
+        int e_no = errno;
         const char *e = dlerror();
         snprintf(why, why_len, "%s", e ? e : "dlopen failed");
+        *no_memory = dlopen_out_of_memory(why, e_no);
         return NULL;
     }
     const rip_milp_module_info *m = dlsym(h, RIP_MILP_MODULE_SYMBOL);
@@ -71,17 +97,31 @@ static const rip_milp_module_info *try_path(const char *path, char *why, size_t 
     return m;
 }
 
+/* err for a module at path that could not be mapped (try_path's why). */
+static void no_memory_error(const char *path, const char *why, char err[RIP_ERR_LEN])
+{
+    snprintf(err, RIP_ERR_LEN, "strategy milp: cannot load the CBC module %.200s: %.250s (out of memory?)", path, why);
+}
+
 /* Find and open the module (the search order above).  Returns the entry,
-** or NULL with a one-line reason naming the first place tried in err. */
-static const rip_milp_module_info *find_module(char err[RIP_ERR_LEN])
+** or NULL with a one-line reason in err (naming the first place tried, or
+** the one that could not be mapped) and *status RIP_S_UNAVAILABLE or
+** RIP_S_NOMEM. */
+static const rip_milp_module_info *find_module(char err[RIP_ERR_LEN], rip_status *status)
 {
     char first[RIP_ERR_LEN] = "", why[RIP_ERR_LEN];
+    bool no_memory = false;
+    *status = RIP_S_UNAVAILABLE;
     const char *env = getenv("RIPSIM_MILP_MODULE");
     if (env && *env) {
-        const rip_milp_module_info *m = try_path(env, why, sizeof why);
-        if (!m)
+        const rip_milp_module_info *m = try_path(env, why, sizeof why, &no_memory);
+        if (!m && no_memory) {
+            *status = RIP_S_NOMEM;
+            no_memory_error(env, why, err);
+        } else if (!m) {
             snprintf(err, RIP_ERR_LEN, "strategy milp: cannot load the CBC module from $RIPSIM_MILP_MODULE: %.400s",
                      why);
+        }
         return m;
     }
     char exe[PATH_MAX], cand[3][PATH_MAX + 64];
@@ -104,9 +144,14 @@ static const rip_milp_module_info *find_module(char err[RIP_ERR_LEN])
         if (!*path)
             continue;
         tried++;
-        const rip_milp_module_info *m = try_path(path, why, sizeof why);
+        const rip_milp_module_info *m = try_path(path, why, sizeof why, &no_memory);
         if (m)
             return m;
+        if (no_memory) {
+            *status = RIP_S_NOMEM;
+            no_memory_error(path, why, err);
+            return NULL;
+        }
         if (!*first)
             snprintf(first, sizeof first, "%s", why);
     }
@@ -118,17 +163,20 @@ static const rip_milp_module_info *find_module(char err[RIP_ERR_LEN])
 }
 
 /* The milp strategy (strategies.h): the module's solve on p, o, out, err;
-** RIP_S_UNAVAILABLE with one line in err when no usable module is found. */
+** with one line in err, RIP_S_UNAVAILABLE when no usable module is found,
+** RIP_S_NOMEM when one is there but cannot be mapped (tried again on the
+** next call). */
 int rip_strategy_milp(const rip_problem *p, const rip_plan_opts *o, rip_plan *out, char err[RIP_ERR_LEN])
 {
+    rip_status status = RIP_OK;
     pthread_mutex_lock(&load_lock);
     const rip_milp_module_info *m = loaded;
     if (!m)
-        m = loaded = find_module(err);
+        m = loaded = find_module(err, &status);
     pthread_mutex_unlock(&load_lock);
     if (!m) {
         rip_err_one_line(err);
-        return RIP_S_UNAVAILABLE;
+        return status;
     }
     return m->solve(p, o, out, err);
 }

@@ -1,7 +1,7 @@
 /*
 ** claims.c — runs the claims registry (claims_registry.c) and writes
 ** results/claims.md (claims.h).  Share and mean claims get their 95%
-** intervals here (GSL), the same rule as `ripsim report`; every other
+** intervals here (confidence.h, as `ripsim report`'s); every other
 ** verdict comes out of the claim's SQL unchanged.
 */
 #include "claims.h"
@@ -12,7 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <gsl/gsl_cdf.h>
+#include "confidence.h"
+#include "finite_fmt.h"
 
 /* Views of the aux tables with the witness text the ALL rule prints. */
 static const char aux_views_sql[] =
@@ -29,12 +30,7 @@ static void copy_col(sqlite3_stmt *st, int col, char *dst, size_t len)
     snprintf(dst, len, "%s", t ? (const char *)t : "");
 }
 
-/* Clopper-Pearson 95% interval of k / n, in percent. */
-static void clopper_pearson(int64_t k, int64_t n, double *lo, double *hi)
-{
-    *lo = k == 0 ? 0.0 : 100.0 * gsl_cdf_beta_Pinv(0.025, (double)k, (double)(n - k + 1));
-    *hi = k == n ? 100.0 : 100.0 * gsl_cdf_beta_Pinv(0.975, (double)(k + 1), (double)(n - k));
-}
+#define CONFIDENCE 0.95
 
 rip_status rip_claim_run(const rip_claim *c, sqlite3 *sweep, sqlite3 *aux, rip_claim_result *r,
                          char err[RIP_ERR_LEN])
@@ -48,6 +44,9 @@ rip_status rip_claim_run(const rip_claim *c, sqlite3 *sweep, sqlite3 *aux, rip_c
     sqlite3 *db = c->db == RIP_CLAIM_SWEEP ? sweep : aux;
     sqlite3_stmt *st = NULL;
     rip_status s = RIP_OK;
+    rip_ci ci;
+    char why[RIP_ERR_LEN];
+    int written = 0;   /* RIP_FMT_NONFINITE when a figure of the evidence is not finite */
     if (sqlite3_prepare_v2(db, c->sql, -1, &st, NULL) != SQLITE_OK) {
         snprintf(err, RIP_ERR_LEN, "claim %s (%s): %.300s", c->id, c->query, sqlite3_errmsg(db));
         return RIP_S_DATA;
@@ -67,13 +66,16 @@ rip_status rip_claim_run(const rip_claim *c, sqlite3 *sweep, sqlite3 *aux, rip_c
             if (n <= 0) {
                 snprintf(r->verdict, sizeof r->verdict, "differs");
                 snprintf(r->evidence, sizeof r->evidence, "no %s to count", c->unit);
+            } else if ((s = rip_ci_share(k, n, CONFIDENCE, &ci, why)) != RIP_OK) {
+                snprintf(err, RIP_ERR_LEN, "claim %s (%s): %.400s", c->id, c->query, why);
             } else {
-                double lo, hi;
-                clopper_pearson(k, n, &lo, &hi);
+                double lo = 100.0 * ci.lo, hi = 100.0 * ci.hi;
                 bool in = c->paper >= lo && c->paper <= hi;
                 snprintf(r->verdict, sizeof r->verdict, "%s", in ? "agrees" : "differs");
-                snprintf(r->evidence, sizeof r->evidence, "%.2f%% (%lld of %lld %s; 95%% CI %.2f-%.2f%%), paper %.1f%%",
-                         100.0 * (double)k / (double)n, (long long)k, (long long)n, c->unit, lo, hi, c->paper);
+                written = rip_fmt_snprintf(r->evidence, sizeof r->evidence,
+                                           "%.2f%% (%lld of %lld %s; 95%% CI %.2f-%.2f%%), paper %.1f%%",
+                                           100.0 * (double)k / (double)n, (long long)k, (long long)n, c->unit, lo,
+                                           hi, c->paper);
             }
         }
     } else {   /* mean with a Student t interval */
@@ -89,18 +91,34 @@ rip_status rip_claim_run(const rip_claim *c, sqlite3 *sweep, sqlite3 *aux, rip_c
             s = RIP_S_DATA;
         } else if (n < 2) {
             snprintf(r->verdict, sizeof r->verdict, "differs");
-            snprintf(r->evidence, sizeof r->evidence, "%lld value(s): no interval (paper %.2f)", (long long)n, c->paper);
+            written = rip_fmt_snprintf(r->evidence, sizeof r->evidence, "%lld value(s): no interval (paper %.2f)",
+                                       (long long)n, c->paper);
         } else {
             double mean = sum / (double)n;
             double var = (sum2 - (double)n * mean * mean) / (double)(n - 1);
-            double half = gsl_cdf_tdist_Pinv(0.975, (double)(n - 1)) * sqrt(var > 0 ? var : 0) / sqrt((double)n);
-            bool in = c->paper >= mean - half && c->paper <= mean + half;
-            snprintf(r->verdict, sizeof r->verdict, "%s", in ? "agrees" : "differs");
-            snprintf(r->evidence, sizeof r->evidence, "mean %.2f %s (n = %lld; 95%% CI %.2f-%.2f), paper %.2f", mean,
-                     c->unit, (long long)n, mean - half, mean + half, c->paper);
+            if ((s = rip_ci_mean(mean, sqrt(var > 0 ? var : 0), n, CONFIDENCE, &ci, why)) != RIP_OK) {
+                snprintf(err, RIP_ERR_LEN, "claim %s (%s): %.400s", c->id, c->query, why);
+            } else {
+                bool in = c->paper >= ci.lo && c->paper <= ci.hi;
+                snprintf(r->verdict, sizeof r->verdict, "%s", in ? "agrees" : "differs");
+                written = rip_fmt_snprintf(r->evidence, sizeof r->evidence,
+                                           "mean %.2f %s (n = %lld; 95%% CI %.2f-%.2f), paper %.2f", mean, c->unit,
+                                           (long long)n, ci.lo, ci.hi, c->paper);
+            }
         }
     }
     sqlite3_finalize(st);
+    /* a figure that is not finite is never printed: ours (the registry's
+    ** paper figure) is a bug, one the query's SQL printed ("Inf") is its data */
+    bool sql_text = rip_fmt_text_nonfinite(r->verdict) || rip_fmt_text_nonfinite(r->evidence) ||
+                    rip_fmt_text_nonfinite(r->witness);
+    if (s == RIP_OK && (written == RIP_FMT_NONFINITE || sql_text)) {
+        snprintf(err, RIP_ERR_LEN, "claim %s (%s): a figure of its evidence is not finite (NaN or infinite)%s", c->id,
+                 c->query, sql_text ? ": its query printed it" : "");
+        s = sql_text ? RIP_S_DATA : RIP_S_INTERNAL;
+    }
+    if (s != RIP_OK)
+        memset(r, 0, sizeof *r);
     return s;
 }
 
@@ -133,8 +151,8 @@ rip_status rip_claims_sweep_views(sqlite3 *sweep, char err[RIP_ERR_LEN])
     return RIP_S_DATA;
 }
 
-rip_status rip_claims_write(sqlite3 *sweep, sqlite3 *aux, const char *const *figures, FILE *o,
-                            char err[RIP_ERR_LEN])
+rip_status rip_claims_write(sqlite3 *sweep, sqlite3 *aux, const char *const *figures, const char *fig_prefix,
+                            FILE *o, char err[RIP_ERR_LEN])
 {
     size_t n;
     const rip_claim *cs = rip_claims(&n);
@@ -181,7 +199,7 @@ rip_status rip_claims_write(sqlite3 *sweep, sqlite3 *aux, const char *const *fig
     if (figures && figures[0]) {
         fprintf(o, "Figures (regenerated with this file):");
         for (size_t i = 0; figures[i]; i++)
-            fprintf(o, "%s [%s](%s)", i ? "," : "", figures[i], figures[i]);
+            fprintf(o, "%s [%s](%s%s)", i ? "," : "", figures[i], fig_prefix ? fig_prefix : "", figures[i]);
         fprintf(o, ".\n\n");
     }
     fprintf(o, "## Claims\n\n| id | section | claim (paper) | query | verdict | evidence |\n|---|---|---|---|---|---|\n");
@@ -222,13 +240,20 @@ rip_status rip_claims_write(sqlite3 *sweep, sqlite3 *aux, const char *const *fig
             continue;
         fprintf(o, "\n### %s `%s` (%s)\n\n```sql\n%s\n```\n", cs[i].id, cs[i].query,
                 cs[i].db == RIP_CLAIM_SWEEP ? "sweep" : "aux", cs[i].sql);
+        int w = 0;   /* the paper figures were printed in the evidence: finite */
         if (cs[i].kind == RIP_CLAIM_SHARE)
-            fprintf(o, "\nReturns k, n; agrees when %.1f%% lies in the Clopper-Pearson 95%% interval of k / n.\n",
-                    cs[i].paper);
+            w = rip_fmt_fprintf(o, "\nReturns k, n; agrees when %.1f%% lies in the Clopper-Pearson 95%% interval of "
+                                   "k / n.\n",
+                                cs[i].paper);
         else if (cs[i].kind == RIP_CLAIM_MEAN)
-            fprintf(o, "\nReturns one value per row; agrees when %.2f lies in the Student t 95%% interval of their "
-                       "mean.\n",
-                    cs[i].paper);
+            w = rip_fmt_fprintf(o, "\nReturns one value per row; agrees when %.2f lies in the Student t 95%% interval "
+                                   "of their mean.\n",
+                                cs[i].paper);
+        if (w == RIP_FMT_NONFINITE) {
+            snprintf(err, RIP_ERR_LEN, "claim %s: its paper figure is not finite", cs[i].id);
+            s = RIP_S_INTERNAL;
+            goto done;
+        }
     }
     if (ferror(o)) {
         snprintf(err, RIP_ERR_LEN, "cannot write the claims");

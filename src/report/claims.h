@@ -82,8 +82,10 @@ typedef struct rip_claim_result {
     char witness[512];    /* "" when none */
 } rip_claim_result;
 
-/* Run claim c on sweep / aux into *r.  RIP_OK, or RIP_S_DATA with err when
-** its query fails or returns no row. */
+/* Run claim c on sweep / aux into *r.  RIP_OK; RIP_S_DATA with err when
+** its query fails or returns no row, or its k, n or values have no
+** interval (k outside 0..n, a value not finite); RIP_S_INTERNAL with err
+** when an interval cannot be computed (confidence.h). */
 rip_status rip_claim_run(const rip_claim *c, sqlite3 *sweep, sqlite3 *aux, rip_claim_result *r,
                          char err[RIP_ERR_LEN]);
 
@@ -92,10 +94,13 @@ rip_status rip_claim_run(const rip_claim *c, sqlite3 *sweep, sqlite3 *aux, rip_c
 ** contradicted and differing ones again with their smallest counterexample,
 ** and every query's SQL.  sweep: a validated sweep database
 ** (rip_db_open_read); aux: built by rip_claims_build_aux; figures: names of
-** SVG files to link (NULL-terminated, may be NULL).  Deterministic.
-** RIP_OK, or RIP_S_DATA / RIP_S_NOMEM / RIP_S_INTERNAL with err.
+** SVG files to link (NULL-terminated, may be NULL), each linked as
+** fig_prefix + name: a relative URL path to their folder, ending in '/',
+** or "" when they are beside out (NULL is ""; the caller encodes it).
+** Deterministic.  RIP_OK, or RIP_S_DATA / RIP_S_NOMEM / RIP_S_INTERNAL
+** with err.
 */
-rip_status rip_claims_write(sqlite3 *sweep, sqlite3 *aux, const char *const *figures, FILE *out,
-                            char err[RIP_ERR_LEN]);
+rip_status rip_claims_write(sqlite3 *sweep, sqlite3 *aux, const char *const *figures, const char *fig_prefix,
+                            FILE *out, char err[RIP_ERR_LEN]);
 
 #endif

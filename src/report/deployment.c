@@ -1,6 +1,9 @@
 /*
 ** deployment.c — read and write results/deployment.json (deployment.h): a
 ** small strict JSON reader for flat objects, and the canonical writer.
+** A record must agree with itself (a run needs a fit and has a checksum)
+** and, read from the tools' lines, with its model.json (the arena planned,
+** the reference checksum), or it is refused naming it.
 */
 #include "deployment.h"
 
@@ -321,12 +324,54 @@ static rip_status slurp(const char *path, char **buf, size_t *len, char err[RIP_
     return RIP_OK;
 }
 
+/* "PATH: MODEL PLAN TARGET: what" for a record that contradicts itself or its model; RIP_S_DATA. */
+static rip_status contradicts(const char *path, const rip_deploy_rec *r, const char *what, char err[RIP_ERR_LEN])
+{
+    snprintf(err, RIP_ERR_LEN, "%.250s: %s %s %s: %.120s", path, r->model, r->plan, r->target, what);
+    return RIP_S_DATA;
+}
+
+/* A record's own facts agree: a run needs a fit, and a checksum is a run's (null exactly when not run). */
+static rip_status check_record(const char *path, const rip_deploy_rec *r, char err[RIP_ERR_LEN])
+{
+    if (r->ran == 1 && r->fits == 0)
+        return contradicts(path, r, "ran true but fits false (an image that does not fit cannot run)", err);
+    if (r->ran == 1 && r->checksum < 0)
+        return contradicts(path, r, "ran true but no checksum (a run prints its logits' CRC-32)", err);
+    if (r->ran != 1 && r->checksum >= 0)
+        return contradicts(path, r, r->ran == 0 ? "a checksum but ran false" : "a checksum but ran null", err);
+    return RIP_OK;
+}
+
+/*
+** A record against its model.json (info, seen: the keys it gave): the
+** arena the generator planned, and, for a run, the generator's reference
+** checksum of the logits, when model.json gives one.
+*/
+static rip_status check_against_model(const char *path, const rip_deploy_rec *r, const rip_deploy_rec *info,
+                                      unsigned seen, char err[RIP_ERR_LEN])
+{
+    char what[200];
+    if ((seen >> K_ARENA & 1u) && r->arena_bytes != info->arena_bytes) {
+        snprintf(what, sizeof what, "arena_bytes %lld, its model.json %lld", (long long)r->arena_bytes,
+                 (long long)info->arena_bytes);
+        return contradicts(path, r, what, err);
+    }
+    if ((seen >> K_SUM & 1u) && info->checksum >= 0 && r->ran == 1 && r->checksum != info->checksum) {
+        snprintf(what, sizeof what, "checksum %08lx, the reference of its model.json %08lx (wrong logits)",
+                 (unsigned long)r->checksum, (unsigned long)info->checksum);
+        return contradicts(path, r, what, err);
+    }
+    return RIP_OK;
+}
+
 rip_status rip_deploy_read(const char *path, bool lines, rip_deployment *d, char err[RIP_ERR_LEN])
 {
     memset(d, 0, sizeof *d);
     char *buf = NULL;
     size_t len = 0, cap = 0, n_info = 0;
-    rip_deploy_rec *info = NULL; /* lines: model.json objects (model, plan, scratch) */
+    rip_deploy_rec *info = NULL; /* lines: model.json objects (model, plan, scratch, arena, checksum) */
+    unsigned *info_seen = NULL;  /* the keys each gave */
     rip_status s = slurp(path, &buf, &len, err);
     if (s != RIP_OK)
         return s;
@@ -356,12 +401,16 @@ rip_status rip_deploy_read(const char *path, bool lines, rip_deployment *d, char
                 break;
             }
             rip_deploy_rec *ni = realloc(info, (n_info + 1) * sizeof *ni);
-            if (!ni) {
+            if (ni)
+                info = ni;
+            unsigned *ns = ni ? realloc(info_seen, (n_info + 1) * sizeof *ns) : NULL;
+            if (!ns) {
                 s = RIP_S_NOMEM;
                 snprintf(err, RIP_ERR_LEN, "out of memory reading %.400s", path);
                 break;
             }
-            info = ni;
+            info_seen = ns;
+            info_seen[n_info] = seen;
             info[n_info++] = r;
             continue;
         }
@@ -382,6 +431,8 @@ rip_status rip_deploy_read(const char *path, bool lines, rip_deployment *d, char
             } else
                 d->rec = nr;
         }
+        if (s == RIP_OK)
+            s = check_record(path, &r, err);
         if (s != RIP_OK) {
             free(r.ops);
             break;
@@ -401,8 +452,10 @@ rip_status rip_deploy_read(const char *path, bool lines, rip_deployment *d, char
             snprintf(err, RIP_ERR_LEN, "%.300s: scratch_bytes: no model.json object for %s %s", path,
                      d->rec[j].model, d->rec[j].plan);
             s = RIP_S_DATA;
-        } else
+        } else {
             d->rec[j].scratch_bytes = info[m].scratch_bytes;
+            s = check_against_model(path, &d->rec[j], &info[m], info_seen[m], err);
+        }
     }
     if (s == RIP_OK && d->n > 0) {
         qsort(d->rec, d->n, sizeof *d->rec, cmp_rec);
@@ -414,6 +467,7 @@ rip_status rip_deploy_read(const char *path, bool lines, rip_deployment *d, char
             }
     }
     free(info);
+    free(info_seen);
     free(buf);
     if (s != RIP_OK)
         rip_deploy_free(d);

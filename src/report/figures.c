@@ -2,9 +2,13 @@
 ** figures.c — the sweep's figures as SVG (figures.h): verdict shares per
 ** generator category, loose margins per closed form, RiP against
 ** herringbone workspace.  Plain SVG text, fixed precision, no timestamps:
-** the same database gives the same bytes.
+** the same database gives the same bytes.  Every number with decimals is
+** written through finite_fmt.h: one that is not finite fails the figure
+** (RIP_S_INTERNAL) rather than reach the SVG.
 */
 #include "figures.h"
+
+#include "finite_fmt.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -50,6 +54,7 @@ static rip_status fig_verdicts(sqlite3 *db, FILE *o, char err[RIP_ERR_LEN])
     static const char *const lab[4] = {"unsafe", "tight", "loose", "n/a"};
     const int left = 200, top = 40, bar = 18, width = 560;
     int rows = 0;
+    bool finite = true;
     /* the bars go to memory first: the figure's height depends on their number */
     char *buf = NULL;
     size_t len = 0;
@@ -69,10 +74,11 @@ static rip_status fig_verdicts(sqlite3 *db, FILE *o, char err[RIP_ERR_LEN])
         double x = left;
         for (int k = 0; k < 4 && tot > 0; k++) {
             double w = (double)width * (double)v[k] / (double)tot;
-            if (v[k] > 0)
-                fprintf(m, "<rect x=\"%.2f\" y=\"%d\" width=\"%.2f\" height=\"%d\" fill=\"%s\">"
-                           "<title>%s: %lld of %lld</title></rect>\n",
-                        x, y, w, bar, col[k], lab[k], (long long)v[k], (long long)tot);
+            if (v[k] > 0 &&
+                rip_fmt_fprintf(m, "<rect x=\"%.2f\" y=\"%d\" width=\"%.2f\" height=\"%d\" fill=\"%s\">"
+                                   "<title>%s: %lld of %lld</title></rect>\n",
+                                x, y, w, bar, col[k], lab[k], (long long)v[k], (long long)tot) == RIP_FMT_NONFINITE)
+                finite = false;
             x += w;
         }
         rows++;
@@ -82,6 +88,11 @@ static rip_status fig_verdicts(sqlite3 *db, FILE *o, char err[RIP_ERR_LEN])
         free(buf);
         snprintf(err, RIP_ERR_LEN, "out of memory");
         return RIP_S_NOMEM;
+    }
+    if (!finite) {
+        free(buf);
+        snprintf(err, RIP_ERR_LEN, "%s: a bar's position is not a finite number", rip_figure_names[RIP_FIG_VERDICTS]);
+        return RIP_S_INTERNAL;
     }
     int h = top + rows * (bar + 4) + 60;
     header(o, left + width + 30, h,
@@ -116,6 +127,7 @@ static rip_status fig_margins(sqlite3 *db, FILE *o, char err[RIP_ERR_LEN])
     int nf = 0;
     int64_t total[MAXF] = {0};
     sqlite3_stmt *st = NULL;
+    bool finite = true;
     rip_status s = prep(db, margins_sql, &st, err);
     while (s == RIP_OK && sqlite3_step(st) == SQLITE_ROW) {
         const char *f = (const char *)sqlite3_column_text(st, 0);
@@ -131,7 +143,14 @@ static rip_status fig_margins(sqlite3 *db, FILE *o, char err[RIP_ERR_LEN])
             gsl_histogram_set_ranges_uniform(hist[nf], 0.0, 6.0);
             nf++;
         }
-        double lg = log10((double)sqlite3_column_int64(st, 1));
+        int64_t margin = sqlite3_column_int64(st, 1);
+        if (margin < 1) {   /* its logarithm would be -inf or NaN */
+            snprintf(err, RIP_ERR_LEN, "%s: a loose margin of %s is %lld, below 1 scalar (damaged database)",
+                     rip_figure_names[RIP_FIG_MARGINS], f, (long long)margin);
+            s = RIP_S_DATA;
+            break;
+        }
+        double lg = log10((double)margin);
         gsl_histogram_increment(hist[nf - 1], lg < 6.0 ? lg : 5.999);
         total[nf - 1]++;
     }
@@ -150,19 +169,27 @@ static rip_status fig_margins(sqlite3 *db, FILE *o, char err[RIP_ERR_LEN])
             for (int b = 0; b < BINS; b++) {
                 double c = gsl_histogram_get(hist[f], (size_t)b);
                 double bh = mx > 0 ? (ph - 20) * c / mx : 0;
-                if (c > 0)
-                    fprintf(o, "<rect x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" height=\"%.2f\" fill=\"#1f77b4\">"
-                               "<title>%.0f layers</title></rect>\n",
-                            left + (double)pw * b / BINS, y0 + ph - bh, (double)pw / BINS - 1, bh, c);
+                if (c > 0 &&
+                    rip_fmt_fprintf(o, "<rect x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" height=\"%.2f\" "
+                                       "fill=\"#1f77b4\"><title>%.0f layers</title></rect>\n",
+                                    left + (double)pw * b / BINS, y0 + ph - bh, (double)pw / BINS - 1, bh,
+                                    c) == RIP_FMT_NONFINITE)
+                    finite = false;
             }
             fprintf(o, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"black\"/>\n", left, y0 + ph,
                     left + pw, y0 + ph);
             for (int d = 0; d <= 6; d++)
                 fprintf(o, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">1e%d</text>\n", left + pw * d / 6,
                         y0 + ph + 14, d);
-            fprintf(o, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">%.0f</text>\n", left - 4, y0 + 24, mx);
+            if (rip_fmt_fprintf(o, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">%.0f</text>\n", left - 4, y0 + 24,
+                                mx) == RIP_FMT_NONFINITE)
+                finite = false;
         }
         fprintf(o, "</svg>\n");
+        if (!finite) {
+            snprintf(err, RIP_ERR_LEN, "%s: a bar is not a finite number", rip_figure_names[RIP_FIG_MARGINS]);
+            s = RIP_S_INTERNAL;
+        }
     }
     for (int f = 0; f < nf; f++)
         gsl_histogram_free(hist[f]);
@@ -191,6 +218,7 @@ static rip_status fig_rip_hb(sqlite3 *db, FILE *o, char err[RIP_ERR_LEN])
     sqlite3_stmt *st = NULL;
     int64_t below = 0, equal = 0, above = 0, clipped = 0;
     double rmin = 1e300, rmax = 0;
+    bool finite = true;
     rip_status s = prep(db, riphb_sql, &st, err);
     while (s == RIP_OK && sqlite3_step(st) == SQLITE_ROW) {
         int64_t wr = sqlite3_column_int64(st, 0), wh = sqlite3_column_int64(st, 1);
@@ -220,35 +248,46 @@ static rip_status fig_rip_hb(sqlite3 *db, FILE *o, char err[RIP_ERR_LEN])
                 /* shade by log count, so single layers stay visible */
                 double t = mx > 1 ? log(c) / log(mx) : 1.0;
                 int g = (int)lround(220.0 * (1.0 - t));
-                fprintf(o, "<rect x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" height=\"%.2f\" fill=\"rgb(%d,%d,255)\">"
-                           "<title>%.0f layers</title></rect>\n",
-                        left + cw * i, top + ph - ch * (j + 1), cw, ch, g, g, c);
+                if (rip_fmt_fprintf(o, "<rect x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" height=\"%.2f\" "
+                                       "fill=\"rgb(%d,%d,255)\"><title>%.0f layers</title></rect>\n",
+                                    left + cw * i, top + ph - ch * (j + 1), cw, ch, g, g, c) == RIP_FMT_NONFINITE)
+                    finite = false;
             }
         double y1 = top + ph - ph * (1.0 - ylo) / (yhi - ylo);
-        fprintf(o, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"none\" stroke=\"black\"/>\n"
-                   "<line x1=\"%d\" y1=\"%.2f\" x2=\"%d\" y2=\"%.2f\" stroke=\"#d62728\" stroke-dasharray=\"4 3\"/>\n",
-                left, top, pw, ph, left, y1, left + pw, y1);
+        finite &= rip_fmt_fprintf(o,
+                                  "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"none\" "
+                                  "stroke=\"black\"/>\n<line x1=\"%d\" y1=\"%.2f\" x2=\"%d\" y2=\"%.2f\" "
+                                  "stroke=\"#d62728\" stroke-dasharray=\"4 3\"/>\n",
+                                  left, top, pw, ph, left, y1, left + pw, y1) != RIP_FMT_NONFINITE;
         for (int d = 0; d <= 8; d += 2)
             fprintf(o, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">1e%d</text>\n", left + pw * d / 8,
                     top + ph + 14, d);
         for (int k = 0; k <= 6; k++) {
             double r = ylo + (yhi - ylo) * k / 6;
-            fprintf(o, "<text x=\"%d\" y=\"%.2f\" text-anchor=\"end\">%.2f</text>\n", left - 4,
-                    top + ph - ph * (r - ylo) / (yhi - ylo) + 4, r);
+            finite &= rip_fmt_fprintf(o, "<text x=\"%d\" y=\"%.2f\" text-anchor=\"end\">%.2f</text>\n", left - 4,
+                                      top + ph - ph * (r - ylo) / (yhi - ylo) + 4, r) != RIP_FMT_NONFINITE;
         }
         fprintf(o, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">herringbone workspace (scalars, log scale)</text>\n"
                    "<text x=\"14\" y=\"%d\" transform=\"rotate(-90 14 %d)\" text-anchor=\"middle\">RiP / "
                    "herringbone workspace</text>\n",
                 left + pw / 2, top + ph + 34, top + ph / 2, top + ph / 2);
         const int lx = left + pw + 12;
-        fprintf(o, "<text x=\"%d\" y=\"%d\">RiP below: %lld</text>\n<text x=\"%d\" y=\"%d\">equal: %lld</text>\n"
-                   "<text x=\"%d\" y=\"%d\">RiP above: %lld</text>\n"
-                   "<text x=\"%d\" y=\"%d\">ratio %.3f to %.3f</text>\n"
-                   "<text x=\"%d\" y=\"%d\">outside the axis: %lld</text>\n"
-                   "<text x=\"%d\" y=\"%d\">dashed: equal workspaces</text>\n"
-                   "<text x=\"%d\" y=\"%d\">shade: log count, max %.0f</text>\n</svg>\n",
-                lx, top + 20, (long long)below, lx, top + 38, (long long)equal, lx, top + 56, (long long)above,
-                lx, top + 80, rmin, rmax, lx, top + 98, (long long)clipped, lx, top + 122, lx, top + 140, mx);
+        finite &= rip_fmt_fprintf(o,
+                                  "<text x=\"%d\" y=\"%d\">RiP below: %lld</text>\n"
+                                  "<text x=\"%d\" y=\"%d\">equal: %lld</text>\n"
+                                  "<text x=\"%d\" y=\"%d\">RiP above: %lld</text>\n"
+                                  "<text x=\"%d\" y=\"%d\">ratio %.3f to %.3f</text>\n"
+                                  "<text x=\"%d\" y=\"%d\">outside the axis: %lld</text>\n"
+                                  "<text x=\"%d\" y=\"%d\">dashed: equal workspaces</text>\n"
+                                  "<text x=\"%d\" y=\"%d\">shade: log count, max %.0f</text>\n</svg>\n",
+                                  lx, top + 20, (long long)below, lx, top + 38, (long long)equal, lx, top + 56,
+                                  (long long)above, lx, top + 80, rmin, rmax, lx, top + 98, (long long)clipped, lx,
+                                  top + 122, lx, top + 140, mx) != RIP_FMT_NONFINITE;
+        if (!finite) {
+            snprintf(err, RIP_ERR_LEN, "%s: a cell or label is not a finite number",
+                     rip_figure_names[RIP_FIG_RIP_HB]);
+            s = RIP_S_INTERNAL;
+        }
     }
     gsl_histogram2d_free(h2);
     return s;

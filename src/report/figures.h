@@ -24,7 +24,9 @@ typedef enum { RIP_FIG_VERDICTS = 0, RIP_FIG_MARGINS, RIP_FIG_RIP_HB, RIP_FIG_CO
 extern const char *const rip_figure_names[RIP_FIG_COUNT];
 
 /* Write figure `which` of db (a validated sweep database) to out.  RIP_OK,
-** or RIP_S_DATA (a query failed), RIP_S_NOMEM, RIP_S_IO with err. */
+** or RIP_S_DATA (a query failed, a loose margin below 1), RIP_S_NOMEM,
+** RIP_S_INTERNAL (a number to draw is not finite: not written), RIP_S_IO
+** with err. */
 rip_status rip_figure_write(sqlite3 *db, rip_figure which, FILE *out, char err[RIP_ERR_LEN]);
 
 #endif

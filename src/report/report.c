@@ -25,8 +25,6 @@
 */
 #include "report.h"
 
-#include <gsl/gsl_cdf.h>
-#include <gsl/gsl_errno.h>
 #include <gsl/gsl_sort.h>
 #include <gsl/gsl_statistics_double.h>
 #include <math.h>
@@ -34,8 +32,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "status.h"
+#include "confidence.h"
 #include "db.h"
+#include "finite_fmt.h"
 #include "status.h"
 
 /* ---- the paper's figures ------------------------------------------------ */
@@ -63,17 +62,22 @@ typedef struct sbuf {
     char *s;
     size_t len, cap;
     bool oom;
+    bool nonfinite;   /* a number to print was NaN or infinite (finite_fmt.h): not appended */
 } sbuf;
 
-/* Append printf-formatted text; on allocation failure set oom and keep what is there. */
+/* Append printf-formatted text; on allocation failure set oom, on a number
+** that is not finite set nonfinite, and keep what is there. */
 __attribute__((format(printf, 2, 3))) static void sb_printf(sbuf *b, const char *fmt, ...)
 {
-    if (b->oom)
+    if (b->oom || b->nonfinite)
         return;
     va_list ap;
     va_start(ap, fmt);
-    int n = vsnprintf(NULL, 0, fmt, ap);
+    b->nonfinite = !rip_fmt_args_finite(fmt, ap);
+    int n = b->nonfinite ? 0 : vsnprintf(NULL, 0, fmt, ap);
     va_end(ap);
+    if (b->nonfinite)
+        return;
     if (n < 0) {
         b->oom = true;
         return;
@@ -133,17 +137,22 @@ typedef struct table {
     char **cells;       /* row-major; cell 0 of a row is its csv row key */
     size_t n, cap;
     bool oom;
+    bool nonfinite;     /* a number of a cell was NaN or infinite: the table is not printed */
 } table;
 
-/* Append one cell (printf-formatted) to t; rows fill left to right. */
+/* Append one cell (printf-formatted) to t; rows fill left to right.  A
+** number that is not finite sets nonfinite instead. */
 __attribute__((format(printf, 2, 3))) static void cellf(table *t, const char *fmt, ...)
 {
-    if (t->oom)
+    if (t->oom || t->nonfinite)
         return;
     va_list ap;
     va_start(ap, fmt);
-    int n = vsnprintf(NULL, 0, fmt, ap);
+    t->nonfinite = !rip_fmt_args_finite(fmt, ap);
+    int n = t->nonfinite ? 0 : vsnprintf(NULL, 0, fmt, ap);
     va_end(ap);
+    if (t->nonfinite)
+        return;
     char *s = n >= 0 ? malloc((size_t)n + 1) : NULL;
     if (!s) {
         t->oom = true;
@@ -188,6 +197,7 @@ typedef struct doc {
     FILE *out;
     rip_report_format fmt;
     bool oom;
+    bool nonfinite;   /* a figure was NaN or infinite: the report fails rather than print it */
 } doc;
 
 static bool shown(const doc *d, const col *c)
@@ -331,8 +341,9 @@ static void doc_para(doc *d, const char *section, const char *row, const char *t
 
 static void doc_table(doc *d, const table *t)
 {
-    if (t->oom) {
-        d->oom = true;
+    if (t->oom || t->nonfinite) {
+        d->oom |= t->oom;
+        d->nonfinite |= t->nonfinite;
         return;
     }
     size_t rows = t->ncols ? t->n / t->ncols : 0;
@@ -469,6 +480,9 @@ typedef struct report_data {
     /* sweep --optimum: layers with an optimum, and each gap against it */
     int64_t opt_layers, opt_max_pixels;
     opt_row opt[N_OPT_ROWS];
+    /* the 95% Clopper-Pearson intervals of the claims' two shares (share_cis):
+    ** restricted of present, thm13_taps tight of judged (when judged) */
+    rip_ci restricted_ci, dense_tight_ci;
 } report_data;
 
 static void data_free(report_data *r)
@@ -532,25 +546,30 @@ static void copy_text(char *dst, size_t cap, const unsigned char *src)
 /*
 ** Statistics of n margins x[0..n) ('loose': value - truth; 'unsafe':
 ** truth - value), sorted in place.  Fills *ms (all 0 when n = 0).
+** RIP_OK, or the status of rip_ci_mean with err.
 */
-static void margin_stats_from(double *x, size_t n, margin_stats *ms)
+static rip_status margin_stats_from(double *x, size_t n, margin_stats *ms, char err[RIP_ERR_LEN])
 {
     memset(ms, 0, sizeof *ms);
     ms->n = n;
     if (n == 0)
-        return;
+        return RIP_OK;
     gsl_sort(x, 1, n);
     ms->mean = gsl_stats_mean(x, 1, n);
     ms->median = gsl_stats_median_from_sorted_data(x, 1, n);
     ms->p90 = gsl_stats_quantile_from_sorted_data(x, 1, n, 0.9);
     ms->min = x[0];
     ms->max = x[n - 1];
-    if (n >= 2) {
-        ms->sd = gsl_stats_sd_m(x, 1, n, ms->mean);
-        double half = gsl_cdf_tdist_Pinv(0.5 + CONFIDENCE / 2, (double)(n - 1)) * ms->sd / sqrt((double)n);
-        ms->ci_lo = ms->mean - half;
-        ms->ci_hi = ms->mean + half;
+    if (n < 2)
+        return RIP_OK;
+    ms->sd = gsl_stats_sd_m(x, 1, n, ms->mean);
+    rip_ci ci;
+    rip_status s = rip_ci_mean(ms->mean, ms->sd, (int64_t)n, CONFIDENCE, &ci, err);
+    if (s == RIP_OK) {
+        ms->ci_lo = ci.lo;
+        ms->ci_hi = ci.hi;
     }
+    return s;
 }
 
 /* Every table and view the report reads; 0 or -1 with err naming the first missing. */
@@ -747,29 +766,6 @@ static bool add_column(sbuf *b, const char *name)
     return true;
 }
 
-/*
-** True iff every column of the row is an integer or NULL (layer_results
-** declares no column type, so SQLite itself would take text; a NULL where
-** a sweep always writes a number is refused by the open checks) and the
-** sizes and gaps are small enough for the checks' arithmetic (sums and
-** products of two; a sweep stores far smaller ones): channels, kernel and
-** width below 2^31, everything else below 2^61.
-*/
-static bool in_range(sqlite3_stmt *st, size_t nf)
-{
-    for (int c = SC_IDX; c < SC_FIRST + 2 * (int)nf; c++) {
-        const int type = sqlite3_column_type(st, c);
-        if (type != SQLITE_INTEGER && type != SQLITE_NULL)
-            return false;
-        if (c < SC_CIN)
-            continue;
-        int64_t x = sqlite3_column_int64(st, c), lim = c <= SC_WOUT ? INT64_C(1) << 31 : INT64_C(1) << 61;
-        if (x <= -lim || x >= lim)
-            return false;
-    }
-    return true;
-}
-
 /* Per formula index fi of r->f (-1: not one the checks use). */
 typedef struct scan_ids {
     int gm, taps[2], gather[2], dense_taps;   /* taps/gather: [0] Theorem 4, [1] Theorem 13 */
@@ -873,9 +869,10 @@ static void scan_pruned(report_data *r, sqlite3_stmt *st, double save_sum[2])
 ** (a report of 1,000,000 layers reads each row once instead of once per
 ** query): layers present, restricted and outside the run; layers drawn
 ** per generator and tier; each formula's loose and unsafe margins (with
-** their statistics) and its verdict counts, which must equal
-** verdict_summary's; Lemma 9, Eq. 42 and App. F.4.  r->f and r->g must be
-** loaded.  Returns 0, or -1 with err (*oom set when memory ran out).
+** their statistics); Lemma 9, Eq. 42 and App. F.4.  The database passed
+** rip_db_check in this read transaction (db.h): every value is an integer
+** in the range the sums and products here need, and verdict_summary's
+** counts are those of these rows.  r->f and r->g must be loaded.  Returns 0, or -1 with err (*oom set when memory ran out).
 ** Memory: the margins of the loose and unsafe verdicts, 8 bytes each.
 */
 static int scan_layers(sqlite3 *db, report_data *r, bool *oom, char err[RIP_ERR_LEN])
@@ -885,14 +882,13 @@ static int scan_layers(sqlite3 *db, report_data *r, bool *oom, char err[RIP_ERR_
     margins *m = calloc(2 * (r->nf ? r->nf : 1), sizeof *m);   /* [2 fi]: loose, [2 fi + 1]: unsafe */
     int64_t *v = calloc(2 * (r->nf ? r->nf : 1), sizeof *v), *t = v ? v + r->nf : NULL;
     bool *have = calloc(r->nf ? r->nf : 1, sizeof *have);
-    int64_t (*counts)[4] = calloc(r->nf ? r->nf : 1, sizeof *counts);   /* unsafe, tight, loose, n/a */
     bool f4_any = false, l9_any = false;
     double save_sum[2] = {0, 0};   /* percent saved against herringbone_taps, summed per class */
     int result = -1, rc = SQLITE_OK;
     for (int k = 0; k < 2; k++)
         r->pr_max_idx[k] = -1;
     r->pr_eq_idx = -1;
-    if (!m || !v || !have || !counts) {
+    if (!m || !v || !have) {
         *oom = true;
         snprintf(err, RIP_ERR_LEN, "out of memory");
         goto done;
@@ -919,11 +915,6 @@ static int scan_layers(sqlite3 *db, report_data *r, bool *oom, char err[RIP_ERR_
     rc = sqlite3_prepare_v2(db, sb_str(&q), -1, &st, NULL);
     while (rc == SQLITE_OK && (rc = sqlite3_step(st)) == SQLITE_ROW) {
         rc = SQLITE_OK;
-        if (!in_range(st, r->nf)) {
-            snprintf(err, RIP_ERR_LEN, "layer %lld holds a value that is not an integer, or a size or gap "
-                     "out of range (damaged database)", (long long)sqlite3_column_int64(st, SC_IDX));
-            goto done;
-        }
         int64_t idx = sqlite3_column_int64(st, SC_IDX), gen = sqlite3_column_int64(st, SC_GEN);
         r->present++;
         r->restricted += sqlite3_column_int64(st, SC_RESTRICTED);
@@ -946,12 +937,9 @@ static int scan_layers(sqlite3 *db, report_data *r, bool *oom, char err[RIP_ERR_
             have[i] = !workspace && !tnull && sqlite3_column_type(st, cv) != SQLITE_NULL;
             v[i] = sqlite3_column_int64(st, cv);
             t[i] = sqlite3_column_int64(st, cv + 1);
-            if (!have[i]) {
-                counts[i][3]++;
+            if (!have[i])
                 continue;
-            }
             int64_t d = v[i] - t[i];
-            counts[i][d < 0 ? 0 : d == 0 ? 1 : 2]++;
             if (d != 0 && !margins_push(&m[2 * i + (d < 0)], (double)(d < 0 ? -d : d))) {
                 *oom = true;
                 snprintf(err, RIP_ERR_LEN, "out of memory reading the margins of %s", r->f[i].name);
@@ -970,17 +958,12 @@ static int scan_layers(sqlite3 *db, report_data *r, bool *oom, char err[RIP_ERR_
         r->pr_save_centi[k] = r->pr_n[k] > 0 ? (int64_t)round(save_sum[k] / (double)r->pr_n[k] * 100.0) : 0;
     for (size_t i = 0; i < r->nf; i++) {
         formula_row *f = &r->f[i];
-        /* verdict_counts is written with the rows; a difference is damage (or rows edited by hand) */
-        if (counts[i][0] != f->unsafe || counts[i][1] != f->tight || counts[i][2] != f->loose ||
-            counts[i][3] != f->na) {
-            snprintf(err, RIP_ERR_LEN, "the verdict counts of %s (%lld/%lld/%lld/%lld) disagree with its layers "
-                     "(%lld/%lld/%lld/%lld unsafe/tight/loose/n/a)", f->name, (long long)f->unsafe,
-                     (long long)f->tight, (long long)f->loose, (long long)f->na, (long long)counts[i][0],
-                     (long long)counts[i][1], (long long)counts[i][2], (long long)counts[i][3]);
+        char why[RIP_ERR_LEN];
+        if (margin_stats_from(m[2 * i].x, m[2 * i].n, &f->loose_st, why) != RIP_OK ||
+            margin_stats_from(m[2 * i + 1].x, m[2 * i + 1].n, &f->unsafe_st, why) != RIP_OK) {
+            snprintf(err, RIP_ERR_LEN, "the margins of %s: %.400s", f->name, why);
             goto done;
         }
-        margin_stats_from(m[2 * i].x, m[2 * i].n, &f->loose_st);
-        margin_stats_from(m[2 * i + 1].x, m[2 * i + 1].n, &f->unsafe_st);
     }
     result = 0;
 done:
@@ -990,7 +973,6 @@ done:
     free(m);
     free(v);
     free(have);
-    free(counts);
     free(q.s);
     return result;
 }
@@ -1042,8 +1024,26 @@ static int gather_optima(sqlite3 *db, report_data *r, char err[RIP_ERR_LEN])
 }
 
 /*
+** The intervals of the claims' two shares into r (r->present > 0).
+** RIP_OK, or the status of rip_ci_share with err naming the share.
+*/
+static rip_status share_cis(report_data *r, char err[RIP_ERR_LEN])
+{
+    char why[RIP_ERR_LEN];
+    const formula_row *dt = find_formula(r, "thm13_taps");
+    rip_status s = rip_ci_share(r->restricted, r->present, CONFIDENCE, &r->restricted_ci, why);
+    if (s != RIP_OK) {
+        snprintf(err, RIP_ERR_LEN, "restricted share: %.400s", why);
+        return s;
+    }
+    if (judged(dt) > 0 && (s = rip_ci_share(dt->tight, judged(dt), CONFIDENCE, &r->dense_tight_ci, why)) != RIP_OK)
+        snprintf(err, RIP_ERR_LEN, "thm13_taps tight share: %.400s", why);
+    return s;
+}
+
+/*
 ** Read everything the report shows.  Returns RIP_OK, or RIP_S_DATA /
-** RIP_S_NOMEM with err.
+** RIP_S_NOMEM / RIP_S_INTERNAL with err.
 ** Runs inside the caller's read transaction.
 */
 static rip_status gather(sqlite3 *db, report_data *r, char err[RIP_ERR_LEN])
@@ -1079,18 +1079,10 @@ static rip_status gather(sqlite3 *db, report_data *r, char err[RIP_ERR_LEN])
     }
     if (gather_executions(db, r, err) != 0 || gather_optima(db, r, err) != 0)
         return RIP_S_DATA;
-    return 0;
+    return share_cis(r, err);
 }
 
 /* ---- claims ------------------------------------------------------------------ */
-
-/* Clopper-Pearson interval of x successes in n, in percent. */
-static void share_interval(int64_t x, int64_t n, double *lo, double *hi)
-{
-    double a = 1.0 - CONFIDENCE;
-    *lo = x <= 0 ? 0.0 : 100.0 * gsl_cdf_beta_Pinv(a / 2, (double)x, (double)(n - x + 1));
-    *hi = x >= n ? 100.0 : 100.0 * gsl_cdf_beta_Pinv(1 - a / 2, (double)(x + 1), (double)(n - x));
-}
 
 /* Does the paper's value (+- half its last printed digit) meet [lo, hi]? */
 static bool within(double paper, double half, double lo, double hi)
@@ -1135,7 +1127,8 @@ static void claim(table *t, const char *id, const char *text, const char *paper,
     char run[512];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(run, sizeof run, fmt, ap);
+    if (rip_fmt_vsnprintf(run, sizeof run, fmt, ap) == RIP_FMT_NONFINITE)
+        t->nonfinite = true;
     va_end(ap);
     cellf(t, "%s", id);
     cellf(t, "%s", text);
@@ -1177,16 +1170,18 @@ static void claim_tight_all(table *t, const report_data *r, const char *id, cons
           (long long)r->present, (long long)f->unsafe, (long long)f->loose, (long long)f->na);
 }
 
-/* A share claim: x of n against the paper's percentage. */
+/* A share claim: x of n against the paper's percentage; ci its interval
+** (share_cis) when n > 0. */
 static void claim_share(table *t, const char *id, const char *text, const char *paper_text, double paper,
-                        double half, int64_t x, int64_t n, const char *unit)
+                        double half, int64_t x, int64_t n, const rip_ci *ci, const char *unit)
 {
     fig g = {.counted = true, .holds = x, .of = n, .has_paper = true, .paper = paper};
     if (n == 0) {
         claim(t, id, text, paper_text, "not checked", &g, "no %s", unit);
         return;
     }
-    share_interval(x, n, &g.lo, &g.hi);
+    g.lo = 100.0 * ci->lo;
+    g.hi = 100.0 * ci->hi;
     g.has_value = g.has_ci = true;
     g.value = pct(x, n);
     claim(t, id, text, paper_text, within(paper, half, g.lo, g.hi) ? "agrees" : "differs", &g,
@@ -1197,7 +1192,8 @@ static void claim_share(table *t, const char *id, const char *text, const char *
 static void build_claims(table *t, const report_data *r)
 {
     claim_share(t, "restricted_share", "Layers inside the restricted setting of Gural & Murmann (Sec. 5.2)",
-                "22.6%", PAPER_RESTRICTED_PCT, PAPER_RESTRICTED_HALF, r->restricted, r->present, "layers");
+                "22.6%", PAPER_RESTRICTED_PCT, PAPER_RESTRICTED_HALF, r->restricted, r->present, &r->restricted_ci,
+                "layers");
 
     int64_t unsafe = 0, verdicts = 0;
     sbuf who = {0};
@@ -1216,6 +1212,8 @@ static void build_claims(table *t, const report_data *r)
           (long long)unsafe, (long long)verdicts, sb_str(&who));
     if (who.oom)
         t->oom = true;
+    if (who.nonfinite)
+        t->nonfinite = true;
     free(who.s);
 
     claim_tight_all(t, r, "thm4_gather_tight", "thm4_gather",
@@ -1228,7 +1226,7 @@ static void build_claims(table *t, const report_data *r)
     const formula_row *dt = find_formula(r, "thm13_taps");
     claim_share(t, "thm13_taps_tight_share", "Dense bound, taps from the workspace: share tight (Sec. 5.2)",
                 "99.1%", PAPER_DENSE_TIGHT_PCT, PAPER_DENSE_TIGHT_HALF, dt ? dt->tight : 0, judged(dt),
-                "judged");
+                &r->dense_tight_ci, "judged");
 
     const margin_stats *ov = dt ? &dt->loose_st : NULL;
     const char *ov_text = "Dense bound, taps from the workspace: mean overshoot where loose (Sec. 5.2)";
@@ -1360,11 +1358,15 @@ static void section_run(doc *d, const report_data *r)
 
     char line[512];
     if (r->present < r->expected) {
-        snprintf(line, sizeof line,
-                 "INCOMPLETE RUN: only %lld of the %lld expected layers are present (%.2f%%). Every figure "
-                 "below covers only the layers present; rerun the same `ripsim sweep` command to finish it.",
-                 (long long)r->present, (long long)r->expected, tidy(pct(r->present, r->expected)));
-        doc_para(d, "warning", "incomplete", line, true);
+        if (rip_fmt_snprintf(line, sizeof line,
+                             "INCOMPLETE RUN: only %lld of the %lld expected layers are present (%.2f%%). Every "
+                             "figure below covers only the layers present; rerun the same `ripsim sweep` command to "
+                             "finish it.",
+                             (long long)r->present, (long long)r->expected,
+                             tidy(pct(r->present, r->expected))) == RIP_FMT_NONFINITE)
+            d->nonfinite = true;
+        else
+            doc_para(d, "warning", "incomplete", line, true);
     }
     if (r->partial > 0) {
         snprintf(line, sizeof line,
@@ -1626,6 +1628,8 @@ static void section_findings(doc *d, const report_data *r)
                   (long long)r->eq42_gap_ge[0], (long long)r->eq42_n[0]);
     if (b.oom)
         d->oom = true;
+    if (b.nonfinite)
+        d->nonfinite = true;
     doc_heading(d, "Findings");
     doc_para(d, "findings", "1", sb_str(&b), false);
     free(b.s);
@@ -1734,6 +1738,8 @@ static void section_pruned(doc *d, const report_data *r)
               (long long)(r->pr_n[0] + r->pr_n[1]));
     if (b.oom)
         d->oom = true;
+    if (b.nonfinite)
+        d->nonfinite = true;
     doc_para(d, NULL, NULL, sb_str(&b), false);
     free(b.s);
     doc_table(d, &t);
@@ -1883,15 +1889,16 @@ rip_status rip_report_write(sqlite3 *db, rip_report_format fmt, FILE *out, rip_r
 {
     report_data r;
     memset(&r, 0, sizeof r);
-    gsl_error_handler_t *old_handler = gsl_set_error_handler_off();
-    bool in_txn = false;
+    bool in_txn = false;   /* a read transaction of our own (none open: not opened by rip_db_open_read) */
     rip_status status = RIP_S_DATA;
 
-    if (sqlite3_exec(db, "BEGIN", NULL, NULL, NULL) != SQLITE_OK) {
-        snprintf(err, RIP_ERR_LEN, "cannot start a read transaction: %s", sqlite3_errmsg(db));
-        goto done;
+    if (sqlite3_get_autocommit(db)) {
+        if (sqlite3_exec(db, "BEGIN", NULL, NULL, NULL) != SQLITE_OK) {
+            snprintf(err, RIP_ERR_LEN, "cannot start a read transaction: %s", sqlite3_errmsg(db));
+            goto done;
+        }
+        in_txn = true;
     }
-    in_txn = true;
     status = gather(db, &r, err);
     if (st) {
         st->layers_present = r.present;
@@ -1906,6 +1913,9 @@ rip_status rip_report_write(sqlite3 *db, rip_report_format fmt, FILE *out, rip_r
     if (d.oom) {
         snprintf(err, RIP_ERR_LEN, "out of memory while rendering the report");
         status = RIP_S_NOMEM;
+    } else if (d.nonfinite) {
+        snprintf(err, RIP_ERR_LEN, "a figure of the report is not a finite number (NaN or infinite): not printed");
+        status = RIP_S_INTERNAL;
     } else if (fflush(out) != 0 || ferror(out)) {
         snprintf(err, RIP_ERR_LEN, "cannot write the report");
         status = RIP_S_IO;
@@ -1916,7 +1926,6 @@ done:
         status = RIP_S_DATA;
     }
     data_free(&r);
-    gsl_set_error_handler(old_handler);
     if (status != 0)
         rip_err_one_line(err);   /* SQLite may quote damaged schema text */
     return status;

@@ -2,8 +2,9 @@
 ** report.h — the sweep report: paper Sec. 5.2, Lemma 9, Eq. 42 and Tab. 5
 ** recomputed from a verdict database, each figure beside the paper's.
 **
-** The report reads one database (db.h, schema version 1 or 2) inside a single
-** read transaction, so a sweep still writing to it is seen at one instant.
+** The report reads one database (db.h, schema version 4) inside the read
+** transaction of its check (rip_db_open_read), so a sweep still writing to
+** it is seen at one instant, the one that was checked.
 ** It computes its statistics with GSL and writes one of three renderings of
 ** the same content to a FILE*:
 **
@@ -56,14 +57,17 @@ typedef struct rip_report_status {
 ** Write the report of db to out.
 **
 ** db must have been opened and validated by rip_db_open_read(path,
-** ...) (a ripsim database of schema version RIP_DB_SCHEMA_VERSION); this
-** function also checks that every table and view it reads exists.  It
-** never writes to db.  st (may be NULL) receives the completeness figures.
+** ...) (a ripsim database of schema version RIP_DB_SCHEMA_VERSION), whose
+** read transaction the report shares (on a connection in autocommit mode it
+** opens one of its own); this function also checks that every table and
+** view it reads exists.  It never writes to db.  st (may be NULL) receives the completeness figures.
 **
 ** Returns RIP_OK, or a status with one line (no newline) in err:
 **   RIP_S_DATA   the database lacks a table, holds no run or no layers,
-**                or a query fails;
+**                a query fails, or a share counts more than its whole;
 **   RIP_S_NOMEM  memory ran out;
+**   RIP_S_INTERNAL  a figure is not a finite number (it is never printed)
+**                or an interval cannot be computed (confidence.h);
 **   RIP_S_IO     writing to out failed.
 ** On failure out may hold a partial report: callers that must not leave
 ** one behind render into memory first (cmd_report.c does).

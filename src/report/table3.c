@@ -195,14 +195,17 @@ static rip_status read_costs(const char *dir, paper_cost cost[N_MODELS], char er
     return s;
 }
 
-/* "ours (paper)" ratio of instructions RiP/base on one QEMU target. */
+/* "ours (paper)" ratio of instructions RiP/base on one QEMU target.  paper
+** is a paper_cost field (at most 15 characters, checked when read): the
+** precision says so to the compiler, whose release build otherwise warns
+** that the cell could be truncated. */
 static void ratio_cell(char *buf, size_t n, const rip_deploy_rec *b, const rip_deploy_rec *r, const char *paper)
 {
     const char *p = paper[0] ? paper : "–";
     if (b && r && b->instructions > 0 && r->instructions >= 0)
-        snprintf(buf, n, "%.4f (%s)", (double)r->instructions / (double)b->instructions, p);
+        snprintf(buf, n, "%.4f (%.15s)", (double)r->instructions / (double)b->instructions, p);
     else
-        snprintf(buf, n, "n/a (%s)", p);
+        snprintf(buf, n, "n/a (%.15s)", p);
 }
 
 static void count_cell(char *buf, size_t n, const rip_deploy_rec *x)

@@ -55,7 +55,7 @@ RIPSIM=$(cd "$(dirname "$ripsim")" && pwd)/$(basename "$ripsim")
 SWEEP_DIR=$dir SWEEP_SHARDS=$shards SWEEP_N=$n SWEEP_SEED=$seed SWEEP_OUT=$out
 
 rm -f "$dir/merge.done"
-array=$(sbatch --parsable --array=0-$((shards - 1)) --output="$dir/shard-%a.out" "$@" "$here/shard.sbatch")
+array=$(sbatch --parsable --array="0-$((shards - 1))" --output="$dir/shard-%a.out" "$@" "$here/shard.sbatch")
 array=${array%%;*}
 merge_opts=(--parsable --dependency=afterok:"$array" --kill-on-invalid-dep=yes --output="$dir/merge.out")
 if [ -z "$wait" ]; then
@@ -76,4 +76,4 @@ elif [ $rc -ne 0 ] || [ ! -e "$dir/merge.done" ]; then
     [ $rc -ne 0 ] || rc=1
     echo "submit.sh: the sweep failed: a shard or the merge did not succeed (see $dir/shard-*.out, $dir/merge.out)" >&2
 fi
-exit $rc
+exit "$rc"

@@ -7,16 +7,16 @@
 #   tests/fuzz/run.sh --regress [HARNESS...]    regression pass only: every file
 #                                               of corpus/ and regressions/ once
 #
-# HARNESS is spec, layer_csv, graph, intervals, db_report or db_resume (all
-# by default).  One summary line per harness; exit 1 when any harness
-# crashed, reported a sanitizer error, timed out (-timeout=5) or ran out of
-# memory (-rss_limit_mb=2048); the input is kept in build-fuzz/artifacts/.
+# HARNESS is spec, layer_csv, graph, intervals, db_report, db_resume or
+# tflite (all by default).  One summary line per harness; exit 1 when any
+# harness crashed, reported a sanitizer error, timed out (-timeout=5) or ran
+# out of memory (-rss_limit_mb=2048); the input is kept in build-fuzz/artifacts/.
 # Inputs the fuzzer adds go to build-fuzz/corpus/, never to the repository.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 here=tests/fuzz
 bdir=build-fuzz
-all=(spec layer_csv graph intervals db_report db_resume)
+all=(spec layer_csv graph intervals db_report db_resume tflite)
 
 time_s=30
 regress_only=0
@@ -94,12 +94,29 @@ make_db_seeds() {
 case " ${harnesses[*]} " in
 *" db_"*) [ "$dbseeds.made" -nt "$bdir/ripsim" ] || { make_db_seeds; touch "$dbseeds.made"; } ;;
 esac
+
+# Seeds of the tflite harness besides its corpus: the hand-written models
+# of tests/data/tflite and, when ../shared/vendor is there, copies of the
+# real models (not part of the project; hundreds of KB, cut to -max_len).
+tfliteseeds=$bdir/fuzz-seeds/tflite
+make_tflite_seeds() {
+    rm -rf "$tfliteseeds"; mkdir -p "$tfliteseeds"
+    cp tests/data/tflite/*.tflite "$tfliteseeds/"
+    local v=../shared/vendor f
+    for f in "$v"/models/*/*.tflite "$v"/tflite-micro/tflite-micro/tensorflow/lite/micro/models/*.tflite; do
+        [ -f "$f" ] && cp "$f" "$tfliteseeds/vendor_$(basename "$f")"
+    done
+    return 0
+}
+case " ${harnesses[*]} " in
+*" tflite "*) make_tflite_seeds ;;
+esac
 flock -u 9
 
 # Per harness: extra seed dirs, dictionary, largest input.
-seeds_of() { case "$1" in db_*) echo "$dbseeds" ;; esac; }
+seeds_of() { case "$1" in db_*) echo "$dbseeds" ;; tflite) echo "$tfliteseeds" ;; esac; }
 dict_of() { case "$1" in db_*) echo "$here/dict/db.dict" ;; *) echo "$here/dict/$1.dict" ;; esac; }
-maxlen_of() { case "$1" in db_*) echo 65536 ;; *) echo 8192 ;; esac; }
+maxlen_of() { case "$1" in db_*|tflite) echo 65536 ;; *) echo 8192 ;; esac; }
 
 fail=0
 for h in "${harnesses[@]}"; do

@@ -210,6 +210,26 @@ static void run_model(const char *dir, host_run *h)
     cr_assert_eq(pclose(p), 0, "%s exited with an error", cmd);
 }
 
+/* The host run h of a model generated from graph gpath (default seed) must
+** print the logits and checksum of the library's dual-buffer reference
+** run; what names the model in a failure. */
+static void expect_reference_run(const char *gpath, const host_run *h, const char *what)
+{
+    rip_graph g;
+    char err[RIP_ERR_LEN];
+    cr_assert_eq(rip_graph_load(gpath, &g, err), RIP_OK, "%s", err);
+    rip_cg_model *ref = NULL;
+    cr_assert_eq(rip_cg_model_build(&g, RIP_CG_SEED_DEFAULT, &ref, err), RIP_OK, "%s", err);
+    int64_t n = 0;
+    const int8_t *y = rip_cg_model_logits(ref, &n);
+    cr_expect(h->n == n && memcmp(h->logits, y, (size_t)n) == 0, "%s: logits differ from the dual-buffer reference",
+              what);
+    cr_expect_eq(h->checksum, rip_cg_model_checksum(ref), "%s: checksum %08x, reference %08x", what, h->checksum,
+                 rip_cg_model_checksum(ref));
+    rip_cg_model_free(ref);
+    rip_graph_free(&g);
+}
+
 static int distinct(const int8_t *v, int64_t n)
 {
     bool seen[256] = {false};
@@ -319,17 +339,7 @@ Test(codegen, generated_models_are_memory_clean)
         host_run h;
         run_model(dir, &h);
         cr_expect_eq(h.status, 0);
-
-        rip_graph g;
-        char err[RIP_ERR_LEN];
-        cr_assert_eq(rip_graph_load(graph_path(cases[i].model), &g, err), RIP_OK, "%s", err);
-        rip_cg_model *ref = NULL;
-        cr_assert_eq(rip_cg_model_build(&g, RIP_CG_SEED_DEFAULT, &ref, err), RIP_OK, "%s", err);
-        int64_t n = 0;
-        const int8_t *y = rip_cg_model_logits(ref, &n);
-        cr_expect(h.n == n && memcmp(h.logits, y, (size_t)n) == 0, "%s: logits differ from the reference", dir);
-        rip_cg_model_free(ref);
-        rip_graph_free(&g);
+        expect_reference_run(graph_path(cases[i].model), &h, dir);
     }
 }
 
@@ -780,13 +790,8 @@ Test(codegen, runtime_shift_runs_bit_exact)
     host_run h;
     run_model("shift", &h);
     cr_expect_eq(h.status, 0);
-    rip_cg_model *ref = NULL;
-    cr_assert_eq(rip_cg_model_build(&g, RIP_CG_SEED_DEFAULT, &ref, err), RIP_OK, "%s", err);
-    int64_t n = 0;
-    const int8_t *y = rip_cg_model_logits(ref, &n);
-    cr_expect(n == 10 && h.n == n && memcmp(h.logits, y, 10) == 0, "shifted model: logits differ from the reference");
-    cr_expect_eq(h.checksum, rip_cg_model_checksum(ref));
-    rip_cg_model_free(ref);
+    cr_expect_eq(h.n, 10, "shifted model: %lld logits", (long long)h.n);
+    expect_reference_run(gpath, &h, "shifted model");
     rip_plan_free(plan);
     rip_problem_free(&p);
     rip_graph_free(&g);
@@ -856,17 +861,7 @@ static void generate_build_run(const char *gpath, const char *plan, const char *
     host_run h;
     run_model(dir, &h);
     cr_expect_eq(h.status, 0, "%s: rk_model_run returned %d", dir, h.status);
-    rip_graph g;
-    char err[RIP_ERR_LEN];
-    cr_assert_eq(rip_graph_load(gpath, &g, err), RIP_OK, "%s", err);
-    rip_cg_model *ref = NULL;
-    cr_assert_eq(rip_cg_model_build(&g, RIP_CG_SEED_DEFAULT, &ref, err), RIP_OK, "%s", err);
-    int64_t n = 0;
-    const int8_t *y = rip_cg_model_logits(ref, &n);
-    cr_expect(h.n == n && memcmp(h.logits, y, (size_t)n) == 0, "%s: logits differ from the dual-buffer reference", dir);
-    cr_expect_eq(h.checksum, rip_cg_model_checksum(ref));
-    rip_cg_model_free(ref);
-    rip_graph_free(&g);
+    expect_reference_run(gpath, &h, dir);
 }
 
 /*

@@ -1145,6 +1145,15 @@ Test(plan, checker_rederives_pool_gaps_and_matches_layers_to_tensors)
     rip_plan_free(plan);
 }
 
+/* Eight draws in [0, 1000) from the xorshift64 state *x, into v. */
+static void draw8(uint64_t *x, int64_t v[8])
+{
+    for (int i = 0; i < 8; i++) {
+        *x ^= *x << 13, *x ^= *x >> 7, *x ^= *x << 17;
+        v[i] = (int64_t)(*x % 1000);
+    }
+}
+
 /* The builder's pool gap (Theorem 13 on the pool's geometry) and the
 ** checker's (a simulation of the pool's reads and writes) are derived
 ** independently: on random pools a plan exactly `gap` below passes, one
@@ -1155,10 +1164,7 @@ Test(plan, builder_and_checker_agree_on_pool_gaps)
     int checked = 0, positive = 0;
     for (int it = 0; it < 300; it++) {
         int64_t v[8];
-        for (int i = 0; i < 8; i++) {
-            x ^= x << 13, x ^= x >> 7, x ^= x << 17;
-            v[i] = (int64_t)(x % 1000);
-        }
+        draw8(&x, v);
         int64_t h = 1 + v[0] % 12, w = 1 + v[1] % 12, k = 1 + v[2] % 4, s = 1 + v[3] % 3, d = 1 + v[4] % 2;
         int64_t pt = v[5] % k, pl = v[6] % k, ch = 1 + v[7] % 5;
         int64_t keff = (k - 1) * d + 1;
@@ -1209,16 +1215,28 @@ Test(plan, builder_and_checker_agree_on_pool_gaps)
 ** in and 108 B out. */
 static const char dw_grows_csv[] = GHEAD "0,depthwise,-1,4,4,3,6,6,3,3,3,1,1,2,2,2,2,1,1,1\n";
 
-/* A hand-made ALIAS candidate a -> b (two_tensors) of a channel-in-place
-** depthwise of ch channels on h x w, k x k window, stride s, padding pad. */
-static void dw_alias(rip_candidate *c, int64_t ch, int64_t h, int64_t w, int64_t k, int64_t s, int64_t pad)
+/* The one-step problem (two_tensors) of a 4x4x3 int8 input, 48 B, and an
+** out_bytes output, joined by a hand-made ALIAS candidate c of a 3x3
+** channel-in-place depthwise of stride s and padding pad on every side;
+** and a plan using c with both tensors at offset 0, its peak computed. */
+static rip_plan *dw_in_place_plan(rip_problem *p, rip_tensor t[2], rip_candidate *c, int64_t out_bytes, int64_t s,
+                                  int64_t pad)
 {
+    two_tensors(p, t, 48, out_bytes, 4);
+    t[1].last = 0;
     memset(c, 0, sizeof *c);
     c->in = 0, c->out = 1, c->op = 0, c->kind = RIP_INPLACE_ALIAS, c->alias_op = RIP_ALIAS_DEPTHWISE;
     c->dtype_bytes = 1;
-    c->layer = rip_layer_make(ch, ch, h, w, k, k, s, s, 1, 1, pad, pad);
+    c->layer = rip_layer_make(3, 3, 4, 4, 3, 3, s, s, 1, 1, pad, pad);
     char err[RIP_ERR_LEN];
     cr_assert_eq(rip_layer_derive(&c->layer, err), 0, "%s", err);
+    p->cand = c, p->n_cand = 1, p->n_steps = 1;
+    rip_plan *plan = rip_plan_new(p, "hand");
+    cr_assert_not_null(plan);
+    plan->in_place[0] = true;
+    plan->offset[0] = plan->offset[1] = 0;
+    plan->peak = rip_plan_peak(p, plan);
+    return plan;
 }
 
 /*
@@ -1258,14 +1276,7 @@ Test(plan, depthwise_outgrowing_its_input_is_not_in_place)
     rip_tensor t[2];
     rip_candidate c;
     char err[RIP_ERR_LEN];
-    two_tensors(&p, t, 48, 108, 4);
-    t[1].last = 0;
-    dw_alias(&c, 3, 4, 4, 3, 1, 2);
-    p.cand = &c, p.n_cand = 1, p.n_steps = 1;
-    rip_plan *plan = rip_plan_new(&p, "hand");
-    plan->in_place[0] = true;
-    plan->offset[0] = plan->offset[1] = 0;
-    plan->peak = rip_plan_peak(&p, plan);
+    rip_plan *plan = dw_in_place_plan(&p, t, &c, 108, 1, 2);
     cr_expect_eq(plan->peak, 108);
     cr_expect_eq(rip_plan_check(&p, plan, true, err), RIP_S_FAILED, "the 108 B plan passed");
     /* channel 0 of output pixel 16 = (2, 4) is the first write past byte 48 */
@@ -1282,13 +1293,7 @@ Test(plan, depthwise_outgrowing_its_input_is_not_in_place)
     /* 3x3 stride 1 padding 1 keeps 4x4, stride 2 shrinks it to 2x2: both fit over the input */
     const int64_t keep[][3] = {{1, 1, 48}, {2, 1, 12}};
     for (int i = 0; i < 2; i++) {
-        two_tensors(&p, t, 48, keep[i][2], 4);
-        t[1].last = 0;
-        dw_alias(&c, 3, 4, 4, 3, keep[i][0], keep[i][1]);
-        p.cand = &c, p.n_cand = 1, p.n_steps = 1;
-        plan = rip_plan_new(&p, "hand");
-        plan->in_place[0] = true;
-        plan->peak = rip_plan_peak(&p, plan);
+        plan = dw_in_place_plan(&p, t, &c, keep[i][2], keep[i][0], keep[i][1]);
         cr_expect_eq(rip_plan_check(&p, plan, true, err), RIP_OK, "stride %lld: %s", (long long)keep[i][0], err);
         /* a geometry that is not its tensors is refused */
         t[1].size = 2 * keep[i][2];
@@ -1398,10 +1403,7 @@ Test(plan, alias_replay_agrees_with_a_brute_force)
     int64_t unsafe_seen = 0, safe_seen = 0, zero_unsafe = 0, cases = 0;
     for (int it = 0; it < 240; it++) {
         int64_t v[8];
-        for (int i = 0; i < 8; i++) {
-            x ^= x << 13, x ^= x >> 7, x ^= x << 17;
-            v[i] = (int64_t)(x % 1000);
-        }
+        draw8(&x, v);
         rip_candidate c;
         memset(&c, 0, sizeof c);
         c.kind = RIP_INPLACE_ALIAS;

@@ -230,6 +230,19 @@ Test(dbpages, every_serial_type_and_free_pages_give_sqlites_rows)
     cr_expect_eq(same_rows_as_sqlite(path), 1200 - 401);
 }
 
+/* On a copy of base at path, read-write: after begin the reader is unsure; then end. */
+static void unsure_inside(const char *base, const char *path, const char *begin, const char *end)
+{
+    sqlite3 *db;
+    size_t n;
+    copy_file(base, path);
+    cr_assert_eq(sqlite3_open(path, &db), SQLITE_OK);
+    exec_ok(db, begin);
+    cr_expect_eq(read_rows(db, 0, &n), RIP_PAGES_UNSURE, "%s: %s", path, begin);
+    exec_ok(db, end);
+    sqlite3_close(db);
+}
+
 Test(dbpages, what_it_cannot_read_exactly_is_left_to_sqlite)
 {
     char base[320], path[320];
@@ -258,22 +271,11 @@ Test(dbpages, what_it_cannot_read_exactly_is_left_to_sqlite)
     cr_expect_not_null(strstr(r->err, "layer 42: thm4_taps holds a text value"), "%s", r->err);
 
     /* a write transaction: its pages may not be in the file yet */
-    snprintf(path, sizeof path, "%s", tmp("write.db"));
-    copy_file(base, path);
-    cr_assert_eq(sqlite3_open(path, &db), SQLITE_OK);
-    exec_ok(db, "BEGIN IMMEDIATE; DELETE FROM layer_results WHERE layer_idx < 10");
-    cr_expect_eq(read_rows(db, 0, &n), RIP_PAGES_UNSURE);
-    exec_ok(db, "ROLLBACK");
-    sqlite3_close(db);
-
+    unsure_inside(base, tmp("write.db"), "BEGIN IMMEDIATE; DELETE FROM layer_results WHERE layer_idx < 10",
+                  "ROLLBACK");
     /* WAL: pages may live in the -wal file */
-    snprintf(path, sizeof path, "%s", tmp("wal.db"));
-    copy_file(base, path);
-    cr_assert_eq(sqlite3_open(path, &db), SQLITE_OK);
-    exec_ok(db, "PRAGMA journal_mode = WAL; BEGIN; SELECT count(*) FROM layer_results");
-    cr_expect_eq(read_rows(db, 0, &n), RIP_PAGES_UNSURE);
-    exec_ok(db, "COMMIT");
-    sqlite3_close(db);
+    unsure_inside(base, tmp("wal.db"), "PRAGMA journal_mode = WAL; BEGIN; SELECT count(*) FROM layer_results",
+                  "COMMIT");
 
     /* a database in memory has no file to read */
     cr_assert_eq(sqlite3_open(":memory:", &db), SQLITE_OK);

@@ -207,7 +207,7 @@ int rip_args_parse(const rip_cmd *c, int argc, char **argv, FILE *out, FILE *err
             return error(c, err, "%s needs a value (%s)", o->name, what);
         }
         size_t k = (size_t)(o - c->opts);
-        if (o->kind != RIP_OPT_FLAG) {
+        if (o->kind != RIP_OPT_FLAG && !o->repeat) {
             if (seen[k])
                 return error(c, err, "%s given twice ('%s' and '%s')", o->name, seen[k], v);
             seen[k] = v;

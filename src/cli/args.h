@@ -8,7 +8,7 @@
 **   --opt VALUE and --opt=VALUE, flags (which take no value), "--" (every
 **   later word is positional), "-" as a positional word (standard input),
 **   unknown options, missing values, integers out of range, enums with a
-**   value not allowed, a value option given twice, too few or too many
+**   value not allowed, a value option given twice (unless it repeats), too few or too many
 **   positional arguments, and -h / --help.
 ** Every error is one line on stderr naming the option, exit status 64.
 ** --help is generated from the same table: the synopsis, the description,
@@ -42,6 +42,7 @@ typedef struct rip_opt {
     bool flag_value;                 /* FLAG: the value stored (a --no-x stores false) */
     bool (*parse)(const char *value, void *dest, char *why, size_t why_len); /* CUSTOM */
     bool *given;                     /* optional: set true when the option appears */
+    bool repeat;                     /* CUSTOM: may be given more than once (parse is called each time) */
 } rip_opt;
 
 /* One exit status a command can return, for its --help. */

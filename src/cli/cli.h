@@ -66,5 +66,6 @@ int rip_cmd_plan(int argc, char **argv);
 int rip_cmd_execute(int argc, char **argv);
 int rip_cmd_codegen(int argc, char **argv);
 int rip_cmd_model(int argc, char **argv);
+int rip_cmd_run(int argc, char **argv);
 
 #endif

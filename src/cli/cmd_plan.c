@@ -2,10 +2,14 @@
 ** cmd_plan.c — `ripsim plan`: place a model graph's tensors (or a raw
 ** buffer list) in one arena with a chosen strategy and show the plan.
 **
-**   ripsim plan GRAPH.csv [options]
+**   ripsim plan GRAPH.csv|MODEL.tflite [options]
 **   ripsim plan --intervals FILE.csv [--inclusive] [options]
 **
-** A graph (firmware/models/README.md schema) becomes a planning problem
+** A graph (firmware/models/README.md schema), or a TFLite model (a file
+** whose identifier is "TFL3", whatever its name; planned as its net,
+** src/net/net.h: one tensor per int8 arena buffer, RESHAPE an alias, PAD
+** folded into convolutions, float edges outside the arena), becomes a
+** planning problem
 ** with the in-place candidates of the RiP paper (graph.h: RiP conv GAPs,
 ** elementwise/pool/upsample in place, TinyEngine's in-place depthwise);
 ** --no-rip keeps only the depthwise candidates (the Tab. 3 baseline),
@@ -33,12 +37,16 @@
 #include "cli.h"
 #include "out.h"
 #include "progress_line.h"
+#include "net/net.h"
 #include "plan/graph.h"
 #include "plan/plan.h"
+#include "tflite/tfl_model.h"
 
 static const char about[] =
-    "Place every tensor of a model graph (schema: firmware/models/README.md) or of a\n"
-    "raw buffer list (columns id,start,end,size) at a byte offset in one arena, with\n"
+    "Place every tensor of a model graph (schema: firmware/models/README.md), of a\n"
+    "TFLite model (.tflite, recognised by its identifier \"TFL3\": its int8\n"
+    "activation buffers as `ripsim run` lays them out) or of a raw buffer list\n"
+    "(columns id,start,end,size) at a byte offset in one arena, with\n"
     "the in-place execution of the RiP paper (Sec. 4.3, App. I), and show the plan:\n"
     "peak bytes against the live-bytes lower bound, in-place pairs, runtime shifts.\n"
     "Every plan is verified independently (rip_plan_check) before it is shown.\n";
@@ -501,9 +509,9 @@ static int check_args(const rip_cmd *cmd, plan_args *a)
 {
 #define usage_error(msg) rip_args_usage(cmd, "%s", msg)
     if (a->graph_path && a->intervals_path)
-        return usage_error("give GRAPH.csv or --intervals FILE.csv, not both");
+        return usage_error("give GRAPH.csv (or MODEL.tflite) or --intervals FILE.csv, not both");
     if (!a->graph_path && !a->intervals_path)
-        return usage_error("missing GRAPH.csv (or --intervals FILE.csv)");
+        return usage_error("missing GRAPH.csv or MODEL.tflite (or --intervals FILE.csv)");
     a->is_graph = a->graph_path != NULL;
     if (a->is_graph && a->inclusive)
         return usage_error("--inclusive applies to --intervals only");
@@ -584,7 +592,7 @@ static int parse_args(int argc, char **argv, plan_args *a)
          .help = "do not verify (for timing strategies only)"},
     };
     const rip_cmd cmd = {
-        .name = "plan", .synopsis = "GRAPH.csv [options]\n--intervals FILE.csv [--inclusive] [options]",
+        .name = "plan", .synopsis = "GRAPH.csv|MODEL.tflite [options]\n--intervals FILE.csv [--inclusive] [options]",
         .about = about, .opts = opts, .n_opts = sizeof opts / sizeof opts[0], .pos = &a->graph_path,
         .min_pos = 0, .max_pos = 1, .notes = notes, .exits = exits, .n_exits = sizeof exits / sizeof exits[0],
         .example = "ripsim plan firmware/models/mcunet/mcunet-in3.csv --no-rip",
@@ -598,19 +606,21 @@ static int parse_args(int argc, char **argv, plan_args *a)
     return check_args(&cmd, a);
 }
 
-/* Build the planning problem from the graph (with the candidates the
-** options allow) or the interval list.  Returns RIP_OK, or a status with
+/* Build the planning problem from the graph or TFLite model (with the
+** candidates the options allow) or the interval list.  Returns RIP_OK, or a status with
 ** err. */
 static rip_status load_problem(const plan_args *a, rip_problem *p, char err[RIP_ERR_LEN])
 {
     rip_status rc;
-    if (a->is_graph) {
+    rip_graph_opts go = {.rip = !a->no_rip && !a->dual, .inplace_depthwise = !a->dual, .sigma_taps = a->taps,
+                         .align = a->align};
+    if (a->is_graph && rip_tfl_file_is_model(a->graph_path)) {
+        rc = rip_net_problem_from_file(a->graph_path, &go, p, err);
+    } else if (a->is_graph) {
         rip_graph g;
         rc = rip_graph_load(a->graph_path, &g, err);
         if (rc != RIP_OK)
             return rc;
-        rip_graph_opts go = {.rip = !a->no_rip && !a->dual, .inplace_depthwise = !a->dual, .sigma_taps = a->taps,
-                             .align = a->align};
         rc = rip_problem_from_graph(&g, &go, p, err);
         rip_graph_free(&g);
     } else {

@@ -30,9 +30,10 @@ static const struct {
     {"report", rip_cmd_report, "paper Sec. 5.2 and Tab. 5 from a sweep database, beside the paper"},
     {"tables", rip_cmd_tables, "regenerate the paper's tables and figures from data (table2, table3, fig3, optimum, ...)"},
     {"claims", rip_cmd_claims, "every checkable claim of the paper, verdict and evidence (results/claims.md, figures)"},
-    {"plan", rip_cmd_plan, "place a model graph's tensors in one arena (paper Sec. 4.3 strategies)"},
+    {"plan", rip_cmd_plan, "place a model graph's (or a .tflite's) tensors in one arena (paper Sec. 4.3 strategies)"},
     {"codegen", rip_cmd_codegen, "C code for one model under the base or rip plan (arena, kernels, seeded weights)"},
     {"model", rip_cmd_model, "read a TFLite model (.tflite), check ripsim supports it, print its tensors and operators"},
+    {"run", rip_cmd_run, "run a TFLite model on the host with the int8 kernels in one planned arena (base or rip)"},
 };
 
 static void usage(FILE *to)

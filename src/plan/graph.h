@@ -86,6 +86,20 @@ rip_status rip_problem_from_graph(const rip_graph *g, const rip_graph_opts *o, r
                                   char err[RIP_ERR_LEN]);
 
 /*
+** The in-place candidates of one operator by the operator classes of
+** graph_problem.c: op (its kind, geometry and dtype), run at step `step`
+** of p, reading the tensors tin[0..op->n_inputs) of p (-1: an operand that
+** is no tensor of p, such as a constant; it gets none) and writing tensor
+** out.  An input gets a candidate only when it dies at the step (its last
+** is step) and is not a repeated operand.  The candidates are appended to
+** p->cand, which must have room for op->n_inputs more; p's tensors and
+** lifetimes must be final.  The graph builder and the TFLite net
+** (src/net/net.h) both use it, so both get the same candidates.
+*/
+void rip_graph_op_candidates(rip_problem *p, const rip_op *op, const rip_graph_opts *o, int step, const int *tin,
+                             int out);
+
+/*
 ** Read a raw buffer list id,start,end,size (half-open [start,end) unless
 ** inclusive; intervals.c).  RIP_OK; RIP_S_NOINPUT, RIP_S_DATA (a bad row,
 ** named FILE:ROW: FIELD: problem, including sizes that add up to more than

@@ -36,7 +36,8 @@
 **                            traversal, W* = N_out), its geometry carried;
 **     concat, fc             none (always dual buffered);
 **   with inplace_depthwise:
-**     depthwise              ALIAS (TinyEngine's in-place depthwise), only
+**     depthwise              ALIAS (TinyEngine's in-place depthwise), for
+**                            depth multiplier 1 (c_out == c_in) and only
 **                            when the output is no larger than the input:
 **                            the kernel (rk_depthwise_inplace.h) writes
 **                            each channel's output plane over the input's
@@ -46,6 +47,9 @@
 **                            has nowhere to go and runs dual buffered.
 ** Every ALIAS candidate records its operator (rip_alias_op, with the
 ** geometry of an upsample or depthwise), which the checker replays.
+** rip_graph_op_candidates applies these rules to one operator; the
+** TFLite net (src/net/net_problem.c) calls it for its operators too, so a
+** CSV graph and a .tflite model get the same candidates.
 ** Limits: Theorem 13 is evaluated on the per-side padding of the row;
 ** mixed dtypes between an op's input and output are not modelled (the op's
 ** dtype_bytes is used; a GAP, upsample or depthwise candidate is made only
@@ -149,13 +153,32 @@ static bool make_candidate(const rip_problem *p, const rip_op *op, const rip_gra
         return op->h_in * op->w_in * op->c_in * op->dtype_bytes == p->t[ti].size &&
                replayable(p, ti, out, op->dtype_bytes);
     }
-    if (o->inplace_depthwise && op->kind == RIP_OP_DEPTHWISE) {
+    if (o->inplace_depthwise && op->kind == RIP_OP_DEPTHWISE && op->c_out == op->c_in &&
+        op->h_out * op->w_out <= op->h_in * op->w_in) {
         c->kind = RIP_INPLACE_ALIAS;
         c->alias_op = RIP_ALIAS_DEPTHWISE;
         return p->t[out].size <= p->t[ti].size && /* the output must fit in its input's bytes */
                window_layer(op, &c->layer) && joins(p, c, ti, out) && replayable(p, ti, out, op->dtype_bytes);
     }
     return false;
+}
+
+void rip_graph_op_candidates(rip_problem *p, const rip_op *op, const rip_graph_opts *o, int step, const int *tin,
+                             int out)
+{
+    for (int j = 0; j < op->n_inputs; j++) {
+        int ti = tin[j];
+        bool dup = false;
+        for (int q = 0; q < j; q++)
+            dup |= tin[q] == ti;
+        if (ti < 0 || dup || p->t[ti].last != (int64_t)step)
+            continue; /* not a tensor, a repeated operand, or still needed later */
+        rip_candidate c;
+        if (make_candidate(p, op, o, j, ti, out, &c)) {
+            c.op = step;
+            p->cand[p->n_cand++] = c;
+        }
+    }
 }
 
 rip_status rip_problem_from_graph(const rip_graph *g, const rip_graph_opts *o, rip_problem *p, char err[RIP_ERR_LEN])
@@ -244,22 +267,8 @@ rip_status rip_problem_from_graph(const rip_graph *g, const rip_graph_opts *o, r
     /* candidates */
     k = 0;
     for (size_t i = 0; i < g->n_ops; i++) {
-        const rip_op *op = &g->ops[i];
-        size_t k0 = k;
-        k += (size_t)op->n_inputs;
-        for (int j = 0; j < op->n_inputs; j++) {
-            int ti = tin[k0 + (size_t)j];
-            bool dup = false;
-            for (int q = 0; q < j; q++)
-                dup |= tin[k0 + (size_t)q] == ti;
-            if (dup || p->t[ti].last != (int64_t)i)
-                continue; /* repeated operand, or still needed later */
-            rip_candidate c;
-            if (make_candidate(p, op, o, j, ti, (int)i + 1, &c)) {
-                c.op = (int)i;
-                p->cand[p->n_cand++] = c;
-            }
-        }
+        rip_graph_op_candidates(p, &g->ops[i], o, (int)i, &tin[k], (int)i + 1);
+        k += (size_t)g->ops[i].n_inputs;
     }
     rc = rip_problem_check_total(p, err);
 

@@ -236,6 +236,16 @@ const rip_strategy *rip_strategy_by_name(const char *name);
 rip_status rip_strategy_run(const rip_strategy *s, const rip_problem *p, const rip_plan_opts *o, rip_plan *out,
                      char err[RIP_ERR_LEN]);
 
+/*
+** Run the strategy named `strategy` on p and check its plan with
+** rip_plan_check (simulated gaps).  RIP_OK with *out (free with
+** rip_plan_free); RIP_S_INTERNAL for an unknown strategy or a plan that
+** fails the check (a bug), or the strategy's status, with err "STRATEGY:
+** why"; *out NULL then.
+*/
+rip_status rip_plan_solve_checked(const rip_problem *p, const char *strategy, const rip_plan_opts *o,
+                                  rip_plan **out, char err[RIP_ERR_LEN]);
+
 void rip_problem_free(rip_problem *p);
 
 #endif

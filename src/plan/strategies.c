@@ -95,3 +95,26 @@ rip_status rip_strategy_run(const rip_strategy *s, const rip_problem *p, const r
         out->optimal = true;
     return RIP_OK;
 }
+
+rip_status rip_plan_solve_checked(const rip_problem *p, const char *strategy, const rip_plan_opts *o,
+                                  rip_plan **out, char err[RIP_ERR_LEN])
+{
+    *out = NULL;
+    const rip_strategy *s = rip_strategy_by_name(strategy);
+    rip_plan *plan = s ? rip_plan_new(p, strategy) : NULL;
+    if (plan == NULL) {
+        snprintf(err, RIP_ERR_LEN, s ? "%.60s: out of memory" : "%.60s: no strategy %.60s", p->name, strategy);
+        return s ? RIP_S_NOMEM : RIP_S_INTERNAL;
+    }
+    char why[RIP_ERR_LEN];
+    rip_status st = rip_strategy_run(s, p, o, plan, why);
+    if (st == RIP_OK && (st = rip_plan_check(p, plan, true, why)) == RIP_S_FAILED)
+        st = RIP_S_INTERNAL; /* a strategy made an invalid plan: a bug */
+    if (st != RIP_OK) {
+        snprintf(err, RIP_ERR_LEN, "%s: %.400s", strategy, why);
+        rip_plan_free(plan);
+        return st;
+    }
+    *out = plan;
+    return RIP_OK;
+}

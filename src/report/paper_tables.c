@@ -25,25 +25,13 @@ rip_status rip_plan_graph_file(const char *path, bool rip, bool inplace_depthwis
     rip_graph_free(&g);
     if (status != RIP_OK)
         return (rip_status)status;
-    const rip_strategy *s = rip_strategy_by_name(strategy);
-    rip_plan *plan = s ? rip_plan_new(p, strategy) : NULL;
-    if (!plan) {
-        snprintf(err, RIP_ERR_LEN, s ? "out of memory" : "no strategy %s", strategy);
-        rip_problem_free(p);
-        return s ? RIP_S_NOMEM : RIP_S_INTERNAL;
-    }
     char why[RIP_ERR_LEN];
-    rip_status st = rip_strategy_run(s, p, po, plan, why);
-    if (st == RIP_OK && (st = rip_plan_check(p, plan, true, why)) == RIP_S_FAILED)
-        st = RIP_S_INTERNAL; /* a strategy made an invalid plan: a bug */
+    rip_status st = rip_plan_solve_checked(p, strategy, po, out, why);
     if (st != RIP_OK) {
-        snprintf(err, RIP_ERR_LEN, "%.200s, %s: %.250s", path, strategy, why);
-        rip_plan_free(plan);
+        snprintf(err, RIP_ERR_LEN, "%.200s, %.250s", path, why);
         rip_problem_free(p);
-        return st;
     }
-    *out = plan;
-    return 0;
+    return st;
 }
 
 /* ------------------------------------------------------------------ Tab. 7 */

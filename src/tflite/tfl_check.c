@@ -136,6 +136,16 @@ bool rip_tfl_is_constant(const rip_tfl_model *m, const rip_tfl_tensor *t)
     return t->buffer < m->n_buffers && m->buffers[t->buffer].size > 0;
 }
 
+int64_t rip_tfl_const_int(const rip_tfl_model *m, const rip_tfl_tensor *t, int64_t i)
+{
+    const uint8_t *p = m->buffers[t->buffer].data;
+    int size = t->type == RIP_TFL_INT64 ? 8 : 4;
+    uint64_t v = 0;
+    for (int k = size - 1; k >= 0; k--)
+        v = v << 8 | p[i * size + k];
+    return size == 8 ? (int64_t)v : (int64_t)(int32_t)(uint32_t)v;
+}
+
 bool rip_tfl_tensor_bytes(const rip_tfl_tensor *t, int64_t *elements, int64_t *bytes)
 {
     int size = rip_tfl_type_bytes(t->type);

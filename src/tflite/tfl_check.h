@@ -66,6 +66,12 @@ bool rip_tfl_op_supported(int32_t builtin);
 /* Does the tensor hold constant data (its buffer, in range, has bytes)? */
 bool rip_tfl_is_constant(const rip_tfl_model *m, const rip_tfl_tensor *t);
 
+/* Element i of a constant INT32 or INT64 tensor (little-endian in the
+** file; INT32 sign-extended).  The caller guarantees t is such a constant
+** with more than i elements (a checked model's axis, paddings, perm, size
+** and shape tensors are). */
+int64_t rip_tfl_const_int(const rip_tfl_model *m, const rip_tfl_tensor *t, int64_t i);
+
 /*
 ** The tensor's element count and byte count: false when a dimension is
 ** negative, the type has no fixed byte size (rip_tfl_type_bytes 0) or the

@@ -662,6 +662,17 @@ rip_status rip_tfl_model_load(const char *path, rip_tfl_model *m, char err[RIP_E
     return decode_owned(m, err);
 }
 
+bool rip_tfl_file_is_model(const char *path)
+{
+    uint8_t head[8];
+    FILE *fp = fopen(path, "rb");
+    if (!fp)
+        return false;
+    bool is = fread(head, 1, sizeof head, fp) == sizeof head && memcmp(head + 4, "TFL3", 4) == 0;
+    fclose(fp);
+    return is;
+}
+
 void rip_tfl_model_free(rip_tfl_model *m)
 {
     if (!m)

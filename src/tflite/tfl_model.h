@@ -267,6 +267,11 @@ rip_status rip_tfl_model_load(const char *path, rip_tfl_model *m, char err[RIP_E
 
 void rip_tfl_model_free(rip_tfl_model *m);
 
+/* Does the file at path carry TFLite's file identifier, "TFL3" at bytes 4
+** to 7 (whatever its name)?  false when it cannot be read or is shorter.
+** Only the identifier: rip_tfl_model_load says whether it is a model. */
+bool rip_tfl_file_is_model(const char *path);
+
 /* The constant data of tensor t (its buffer's bytes, in m->file) and their count in *bytes;
 ** NULL and 0 when t has no data (an activation) or its buffer index is out of range. */
 const uint8_t *rip_tfl_tensor_data(const rip_tfl_model *m, const rip_tfl_tensor *t, size_t *bytes);

@@ -100,13 +100,7 @@ static rip_status need_const(tc_state *c, int32_t t, const char *role, int type,
 /* Integer i of a constant INT32 or INT64 tensor (need_const checked it and its size). */
 static int64_t const_int(const tc_state *c, int32_t t, int64_t i)
 {
-    const rip_tfl_tensor *x = tc_tensor(c, t);
-    const uint8_t *p = c->m->buffers[x->buffer].data;
-    int size = x->type == RIP_TFL_INT64 ? 8 : 4;
-    uint64_t v = 0;
-    for (int k = size - 1; k >= 0; k--)
-        v = v << 8 | p[i * size + k];
-    return size == 8 ? (int64_t)v : (int64_t)(int32_t)(uint32_t)v;
+    return rip_tfl_const_int(c->m, tc_tensor(c, t), i);
 }
 
 /* Weights: int8 constant of rank 4 or 2, zero points 0, channels scales along dimension qdim. */

@@ -7,8 +7,8 @@
 #   tests/fuzz/run.sh --regress [HARNESS...]    regression pass only: every file
 #                                               of corpus/ and regressions/ once
 #
-# HARNESS is spec, layer_csv, graph, intervals, db_report, db_resume or
-# tflite (all by default).  One summary line per harness; exit 1 when any
+# HARNESS is spec, layer_csv, graph, intervals, db_report, db_resume,
+# tflite or net (all by default).  One summary line per harness; exit 1 when any
 # harness crashed, reported a sanitizer error, timed out (-timeout=5) or ran
 # out of memory (-rss_limit_mb=2048); the input is kept in build-fuzz/artifacts/.
 # Inputs the fuzzer adds go to build-fuzz/corpus/, never to the repository.
@@ -16,7 +16,7 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 here=tests/fuzz
 bdir=build-fuzz
-all=(spec layer_csv graph intervals db_report db_resume tflite)
+all=(spec layer_csv graph intervals db_report db_resume tflite net)
 
 time_s=30
 regress_only=0
@@ -109,14 +109,14 @@ make_tflite_seeds() {
     return 0
 }
 case " ${harnesses[*]} " in
-*" tflite "*) make_tflite_seeds ;;
+*" tflite "*|*" net "*) make_tflite_seeds ;;
 esac
 flock -u 9
 
 # Per harness: extra seed dirs, dictionary, largest input.
-seeds_of() { case "$1" in db_*) echo "$dbseeds" ;; tflite) echo "$tfliteseeds" ;; esac; }
-dict_of() { case "$1" in db_*) echo "$here/dict/db.dict" ;; *) echo "$here/dict/$1.dict" ;; esac; }
-maxlen_of() { case "$1" in db_*|tflite) echo 65536 ;; *) echo 8192 ;; esac; }
+seeds_of() { case "$1" in db_*) echo "$dbseeds" ;; tflite|net) echo "$tfliteseeds" ;; esac; }
+dict_of() { case "$1" in db_*) echo "$here/dict/db.dict" ;; net) echo "$here/dict/tflite.dict" ;; *) echo "$here/dict/$1.dict" ;; esac; }
+maxlen_of() { case "$1" in db_*|tflite|net) echo 65536 ;; *) echo 8192 ;; esac; }
 
 fail=0
 for h in "${harnesses[@]}"; do

@@ -1,0 +1,69 @@
+/*
+** net_plan.c — the two plans `ripsim run --plan` names (net.h): base, the
+** paper's Tab. 3 baseline (TinyEngine's scheduler with its in-place
+** depthwise only), and rip (the MILP with every RiP candidate), each
+** checked by rip_plan_check with simulated gaps and turned into a layout.
+*/
+#include <stdio.h>
+#include <string.h>
+
+#include "net_internal.h"
+
+rip_graph_opts rip_net_plan_opts(rip_net_plan_kind k)
+{
+    return (rip_graph_opts){.rip = k == RIP_NET_PLAN_RIP, .inplace_depthwise = true, .sigma_taps = false, .align = 4};
+}
+
+const char *rip_net_plan_strategy(rip_net_plan_kind k)
+{
+    return k == RIP_NET_PLAN_RIP ? "milp" : "tinyengine";
+}
+
+rip_status rip_net_plan(const rip_net *net, rip_net_plan_kind k, rip_problem *p_out, rip_plan **plan_out,
+                        rip_net_layout *L_out, char err[RIP_ERR_LEN])
+{
+    rip_graph_opts go = rip_net_plan_opts(k);
+    /* milp on its budgets: the same plan on a fast or a busy machine; the
+    ** time limit is only a safety net (its expiry is an error) */
+    rip_plan_opts po = {.seed = 1, .time_limit = 600, .reproducible = true};
+    rip_problem p;
+    rip_plan *plan = NULL;
+    rip_net_layout L;
+    memset(&L, 0, sizeof L);
+    char why[RIP_ERR_LEN];
+    rip_status rc = rip_net_problem(net, &go, &p, err);
+    if (rc != RIP_OK)
+        return rc;
+    rc = rip_plan_solve_checked(&p, rip_net_plan_strategy(k), &po, &plan, why);
+    if (rc != RIP_OK)
+        snprintf(err, RIP_ERR_LEN, "%.150s: %.350s", net->model->label, why);
+    else
+        rc = rip_net_layout_from_plan(net, &p, plan, &L, err);
+    if (rc == RIP_OK && L_out)
+        *L_out = L;
+    else
+        rip_net_layout_free(&L);
+    if (rc == RIP_OK && plan_out)
+        *plan_out = plan;
+    else
+        rip_plan_free(plan);
+    if (rc == RIP_OK && p_out)
+        *p_out = p;
+    else
+        rip_problem_free(&p);
+    return rc;
+}
+
+rip_status rip_net_problem_from_file(const char *path, const rip_graph_opts *o, rip_problem *p, char err[RIP_ERR_LEN])
+{
+    rip_tfl_model m;
+    rip_net net;
+    memset(&net, 0, sizeof net);
+    memset(p, 0, sizeof *p);
+    rip_status rc = rip_tfl_model_load(path, &m, err);
+    if (rc == RIP_OK && (rc = rip_net_build(&m, &net, err)) == RIP_OK)
+        rc = rip_net_problem(&net, o, p, err);
+    rip_net_free(&net);
+    rip_tfl_model_free(&m);
+    return rc;
+}

@@ -633,6 +633,34 @@ Test(claims, a_claim_never_prints_a_non_finite_number)
     cr_expect_str_eq(r.evidence, "mean 2.00 things (n = 2; 95% CI -10.71-14.71), paper 1.00");
 }
 
+/* A claim whose database fails is that failure's status, not bad data: a
+** database another connection holds locked is busy (75), and a query
+** that SQLite itself refuses stays bad data (65). */
+Test(claims, a_failing_database_is_its_own_status)
+{
+    char dir[] = "/tmp/ripsim-claim-busy-XXXXXX", path[128];
+    cr_assert_not_null(mkdtemp(dir));
+    snprintf(path, sizeof path, "%s/aux.db", dir);
+    sqlite3 *holder = NULL, *aux = NULL;
+    cr_assert_eq(sqlite3_open(path, &holder), SQLITE_OK);
+    cr_assert_eq(sqlite3_exec(holder, "CREATE TABLE t(v); INSERT INTO t VALUES (1)", NULL, NULL, NULL), SQLITE_OK);
+    cr_assert_eq(sqlite3_open(path, &aux), SQLITE_OK);
+    rip_claim c = {.id = "T2", .section = "test", .quote = "q", .query = "locked", .db = RIP_CLAIM_AUX,
+                   .kind = RIP_CLAIM_SQL, .sql = "SELECT 'agrees', count(*), NULL FROM no_such_table", .unit = "rows"};
+    rip_claim_result r;
+    char err[RIP_ERR_LEN] = "";
+    cr_expect_eq(rip_claim_run(&c, NULL, aux, &r, err), RIP_S_DATA, "no such table: %s", err);
+    cr_assert_eq(sqlite3_exec(holder, "BEGIN EXCLUSIVE; INSERT INTO t VALUES (2)", NULL, NULL, NULL), SQLITE_OK);
+    c.sql = "SELECT 'agrees', count(*), NULL FROM t";
+    cr_expect_eq(rip_claim_run(&c, NULL, aux, &r, err), RIP_S_BUSY, "locked: %s", err);
+    cr_expect_not_null(strstr(err, "T2 (locked)"), "%s", err);
+    sqlite3_close(aux);
+    sqlite3_exec(holder, "ROLLBACK", NULL, NULL, NULL);
+    sqlite3_close(holder);
+    remove(path);
+    rmdir(dir);
+}
+
 Test(claims, a_failed_solve_is_an_error_not_a_verdict)
 {
     /* Issue 19, item 3: under a memory limit the solver's child processes

@@ -22,6 +22,7 @@
 #include <sys/stat.h>
 
 #include "codegen/codegen.h"
+#include "codegen_build.h"
 #include "host_model.h"
 #include "rk_crc32.h"
 #include "run_cmd.h"
@@ -34,16 +35,6 @@ static const char *const models[] = {
     "proxyless-w0.3", "mcunet-vww0", "mcunet-vww1", "mcunet-vww2", "person-det",
 };
 enum { N_MODELS = sizeof models / sizeof models[0] };
-
-/* The source tree: RIPSIM_RESULTS_DIR/.. */
-static const char *root(void)
-{
-    static char buf[512];
-    const char *res = getenv("RIPSIM_RESULTS_DIR");
-    cr_assert_not_null(res, "RIPSIM_RESULTS_DIR must be set");
-    snprintf(buf, sizeof buf, "%s/..", res);
-    return buf;
-}
 
 static const char *graph_path(const char *model)
 {
@@ -143,15 +134,6 @@ static void generate(const char *model, const char *plan, const char *dir)
     cr_assert_eq(r->status, 0, "codegen %s %s: exit %d: %s", model, plan, r->status, r->err);
 }
 
-static int sh(const char *cmd)
-{
-    fflush(NULL);
-    return system(cmd);
-}
-
-#define CFLAGS HOST_CFLAGS
-#define SANITIZE HOST_SANITIZE
-
 /* Compile the kernels and the runtime once into tmp(kdir), objects only. */
 static void compile_kernels(const char *kdir, const char *extra)
 {
@@ -170,6 +152,22 @@ static int build_model(const char *dir, const char *kdir, const char *extra)
     snprintf(exe, sizeof exe, "%s/run", d);
     snprintf(log, sizeof log, "%s/cc.log", d);
     return host_build_model(root(), d, k, extra, exe, log);
+}
+
+/* Compile tmp(dir)/model.c and model_blob.S with arm-none-eabi-gcc under
+** CROSS_CFLAGS, objects only; the compiler's status (log in
+** tmp(dir)/cross.log), or 0 when the toolchain is not installed (said once). */
+static int cross_compile(const char *dir)
+{
+    if (!have_cross())
+        return 0;
+    char d[320], cmd[2048];
+    snprintf(d, sizeof d, "%s", tmp(dir));
+    snprintf(cmd, sizeof cmd,
+             "cd '%s' && arm-none-eabi-gcc " CROSS_CFLAGS " -I '%s/firmware/kernels' -I '%s/firmware/runtime' "
+             "-Wa,-I,'%s' -c model.c model_blob.S 2>cross.log",
+             d, root(), root(), d);
+    return sh(cmd);
 }
 
 typedef struct host_run {
@@ -205,6 +203,26 @@ static void run_model(const char *dir, host_run *h)
         }
     }
     cr_assert_eq(pclose(p), 0, "%s exited with an error", cmd);
+}
+
+/* The host run h of a model generated from graph gpath (default seed) must
+** print the logits and checksum of the library's dual-buffer reference
+** run; what names the model in a failure. */
+static void expect_reference_run(const char *gpath, const host_run *h, const char *what)
+{
+    rip_graph g;
+    char err[RIP_ERR_LEN];
+    cr_assert_eq(rip_graph_load(gpath, &g, err), RIP_OK, "%s", err);
+    rip_cg_model *ref = NULL;
+    cr_assert_eq(rip_cg_model_build(&g, RIP_CG_SEED_DEFAULT, &ref, err), RIP_OK, "%s", err);
+    int64_t n = 0;
+    const int8_t *y = rip_cg_model_logits(ref, &n);
+    cr_expect(h->n == n && memcmp(h->logits, y, (size_t)n) == 0, "%s: logits differ from the dual-buffer reference",
+              what);
+    cr_expect_eq(h->checksum, rip_cg_model_checksum(ref), "%s: checksum %08x, reference %08x", what, h->checksum,
+                 rip_cg_model_checksum(ref));
+    rip_cg_model_free(ref);
+    rip_graph_free(&g);
 }
 
 static int distinct(const int8_t *v, int64_t n)
@@ -316,17 +334,7 @@ Test(codegen, generated_models_are_memory_clean)
         host_run h;
         run_model(dir, &h);
         cr_expect_eq(h.status, 0);
-
-        rip_graph g;
-        char err[RIP_ERR_LEN];
-        cr_assert_eq(rip_graph_load(graph_path(cases[i].model), &g, err), RIP_OK, "%s", err);
-        rip_cg_model *ref = NULL;
-        cr_assert_eq(rip_cg_model_build(&g, RIP_CG_SEED_DEFAULT, &ref, err), RIP_OK, "%s", err);
-        int64_t n = 0;
-        const int8_t *y = rip_cg_model_logits(ref, &n);
-        cr_expect(h.n == n && memcmp(h.logits, y, (size_t)n) == 0, "%s: logits differ from the reference", dir);
-        rip_cg_model_free(ref);
-        rip_graph_free(&g);
+        expect_reference_run(graph_path(cases[i].model), &h, dir);
     }
 }
 
@@ -777,13 +785,8 @@ Test(codegen, runtime_shift_runs_bit_exact)
     host_run h;
     run_model("shift", &h);
     cr_expect_eq(h.status, 0);
-    rip_cg_model *ref = NULL;
-    cr_assert_eq(rip_cg_model_build(&g, RIP_CG_SEED_DEFAULT, &ref, err), RIP_OK, "%s", err);
-    int64_t n = 0;
-    const int8_t *y = rip_cg_model_logits(ref, &n);
-    cr_expect(n == 10 && h.n == n && memcmp(h.logits, y, 10) == 0, "shifted model: logits differ from the reference");
-    cr_expect_eq(h.checksum, rip_cg_model_checksum(ref));
-    rip_cg_model_free(ref);
+    cr_expect_eq(h.n, 10, "shifted model: %lld logits", (long long)h.n);
+    expect_reference_run(gpath, &h, "shifted model");
     rip_plan_free(plan);
     rip_problem_free(&p);
     rip_graph_free(&g);
@@ -830,4 +833,78 @@ Test(codegen, plans_too_tight_are_refused)
     rip_plan_free(plan);
     rip_problem_free(&p);
     rip_graph_free(&g);
+}
+
+/* ------------------------------------- issue 19: in-place depthwise, scratch */
+
+/* Generate graph gpath under plan into tmp(dir), build it with the host
+** compiler, run it; the logits must be the dual-buffer reference run's.
+** *arena receives model.json's arena_bytes. */
+static void generate_build_run(const char *gpath, const char *plan, const char *dir, int64_t *arena)
+{
+    char out[400], path[450];
+    snprintf(out, sizeof out, "%s", tmp(dir));
+    cr_assert_eq(mkdir(out, 0777), 0, "%s", out);
+    run_result *r = RUN("codegen", gpath, "--plan", plan, "--out", out);
+    cr_assert_eq(r->status, 0, "codegen %s %s: exit %d: %s", gpath, plan, r->status, r->err);
+    snprintf(path, sizeof path, "%s/model.json", out);
+    char *json = slurp(path, NULL);
+    cr_assert_not_null(json, "%s", path);
+    *arena = json_int(json, "arena_bytes");
+    free(json);
+    cr_assert_eq(build_model(dir, "k", ""), 0, "%s does not compile under " CFLAGS " (see %s/cc.log)", dir, out);
+    host_run h;
+    run_model(dir, &h);
+    cr_expect_eq(h.status, 0, "%s: rk_model_run returned %d", dir, h.status);
+    expect_reference_run(gpath, &h, dir);
+}
+
+/*
+** Item 4's graph, a depthwise whose 6x6x3 output (108 B) outgrows its
+** 4x4x3 input (48 B): once planned at 108 B with the output over the input,
+** which the kernel refuses (codegen exit 70).  Now both plans keep the two
+** apart in 156 B, generate, compile and compute the reference logits.
+*/
+Test(codegen, depthwise_outgrowing_its_input_runs_dual_buffered)
+{
+    const char *gpath = write_graph("dw-grows.csv", "0,depthwise,-1,4,4,3,6,6,3,3,3,1,1,2,2,2,2,1,1,1\n");
+    compile_kernels("k", "");
+    for (int p = 0; p < 2; p++) {
+        int64_t arena = 0;
+        generate_build_run(gpath, p ? "rip" : "base", p ? "dw-grows-rip" : "dw-grows-base", &arena);
+        cr_expect_eq(arena, 156, "%s: arena %lld", p ? "rip" : "base", (long long)arena);
+    }
+}
+
+/*
+** Item 12: graphs where no operator needs scratch (fc alone, upsampling
+** alone, pools that run in dual buffers) once generated a model.c whose
+** unused rk_scratch broke the firmware's -Werror.  Each compiles under the
+** firmware's flags (host gcc, and arm-none-eabi-gcc for the Cortex-M0+ as
+** firmware/meson.build builds it, when installed) and runs bit exact.
+*/
+Test(codegen, models_without_scratch_compile_under_the_firmware_flags)
+{
+    static const struct {
+        const char *name, *rows;
+    } cases[] = {
+        {"fc", "0,fc,-1,2,2,3,1,1,5,1,1,1,1,0,0,0,0,1,1,1\n"},
+        {"up", "0,upsample,-1,2,2,3,4,6,3,1,1,2,3,0,0,0,0,1,1,1\n"},
+        {"pools", "0,maxpool,-1,4,4,3,2,2,3,2,2,2,2,0,0,0,0,1,1,1\n1,avgpool,0,2,2,3,1,1,3,2,2,1,1,0,0,0,0,1,1,1\n"},
+        {"fc2", "0,fc,-1,1,1,4,1,1,3,1,1,1,1,0,0,0,0,1,1,1\n1,fc,-1,1,1,4,1,1,2,1,1,1,1,0,0,0,0,1,1,1\n"},
+    };
+    compile_kernels("k", "");
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char file[48];
+        snprintf(file, sizeof file, "%s.csv", cases[i].name);
+        const char *gpath = write_graph(file, cases[i].rows);
+        for (int p = 0; p < 2; p++) {
+            char dir[48];
+            snprintf(dir, sizeof dir, "noscratch-%s-%s", cases[i].name, p ? "rip" : "base");
+            int64_t arena = 0;
+            generate_build_run(gpath, p ? "rip" : "base", dir, &arena);
+            cr_expect_eq(cross_compile(dir), 0, "%s: arm-none-eabi-gcc refuses model.c (see %s/cross.log)", dir,
+                         tmp(dir));
+        }
+    }
 }

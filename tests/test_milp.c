@@ -657,10 +657,10 @@ Test(milp, time_limit_bounds_the_whole_call)
     rmdir(dir);
 }
 
-/* The same bound through the library, with the plan checked: a result
-** found within the limit comes back valid, and is called optimal only
-** when it meets the lower bound (CBC cannot have proved anything here). */
-Test(milp, time_limit_returns_a_checked_plan)
+/* 300 tensors from a fixed LCG (seed 11): first step in 0..99, lifetime
+** up to 60 steps, size 1..5000 bytes, alignment 1; too many alive
+** together for CBC to prove anything within a second. */
+static void random_300(rip_problem *p)
 {
     enum { N = 300 };
     hand_tensor t[N];
@@ -671,8 +671,16 @@ Test(milp, time_limit_returns_a_checked_plan)
         x = x * 6364136223846793005ULL + 1442695040888963407ULL;
         t[i] = (hand_tensor){first, first + (int64_t)((x >> 33) % 60), 1 + (int64_t)((x >> 40) % 5000)};
     }
+    hand_problem(p, t, N, 1);
+}
+
+/* The same bound through the library, with the plan checked: a result
+** found within the limit comes back valid, and is called optimal only
+** when it meets the lower bound (CBC cannot have proved anything here). */
+Test(milp, time_limit_returns_a_checked_plan)
+{
     rip_problem p;
-    hand_problem(&p, t, N, 1);
+    random_300(&p);
     rip_plan_opts o = {.time_limit = 1};
     double t0 = wall_now();
     rip_plan *m = run(&p, "milp", &o, false);
@@ -828,17 +836,8 @@ Test(milp, reproducible_plan_does_not_depend_on_the_time_limit)
 ** call says that the time limit ran out. */
 Test(milp, reproducible_run_stopped_by_the_clock_fails)
 {
-    enum { N = 300 };
-    hand_tensor t[N];
-    uint64_t x = 11;
-    for (int i = 0; i < N; i++) {
-        x = x * 6364136223846793005ULL + 1442695040888963407ULL;
-        int64_t first = (int64_t)((x >> 33) % 100);
-        x = x * 6364136223846793005ULL + 1442695040888963407ULL;
-        t[i] = (hand_tensor){first, first + (int64_t)((x >> 33) % 60), 1 + (int64_t)((x >> 40) % 5000)};
-    }
     rip_problem p;
-    hand_problem(&p, t, N, 1);
+    random_300(&p);
     rip_plan_opts o = {.time_limit = 0.002, .reproducible = true};
     const rip_strategy *s = rip_strategy_by_name("milp");
     rip_plan *plan = rip_plan_new(&p, "milp");

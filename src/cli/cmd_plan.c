@@ -16,8 +16,9 @@
 ** --dual none at all (Tab. 7's dual buffer).  An interval list has no
 ** candidates.  Every plan except the lower bound is verified by
 ** rip_plan_check() before anything is printed (for graphs with every used
-** conv gap re-derived by the simulator and every pool gap by simulating the
-** pool; the "check" line says what was verified); a plan that fails is an
+** conv gap re-derived by the simulator, every pool gap by simulating the
+** pool and every ALIAS operator replayed; the "check" line says what was
+** verified); a plan that fails is an
 ** internal error (exit 70) naming the violation, never output.
 **
 ** Output: a readable summary and one row per tensor (default), one JSON
@@ -479,10 +480,11 @@ static void check_claim(char *buf, size_t n, const rip_problem *p, const rip_pla
     }
     snprintf(buf + w, n - (size_t)w,
              "; in-place pairs used: %zu conv GAP %s, %zu pool GAP %s, each matched to its tensors' sizes%s; %zu "
-             "ALIAS by operator class)",
+             "ALIAS %s)",
              conv, simulated ? "re-derived by the simulator" : "as computed", pool,
              simulated ? "re-derived by simulating the pool" : "as computed",
-             other_gap ? ", other GAPs as given" : "", alias);
+             other_gap ? ", other GAPs as given" : "", alias,
+             simulated ? "replayed scalar by scalar in their kernels' order" : "as given");
 }
 
 /* ---- the command ---- */

@@ -163,6 +163,22 @@ static const char *call_note(const rip_cg_step *st)
     return "?";
 }
 
+/* Does the statement emit_call writes for op take rk_scratch?  (Exactly
+** the calls below that pass it; model.c declares rk_scratch only when one
+** does, since an unused static array breaks the firmware's -Werror.) */
+static bool takes_scratch(const rip_op *op, const rip_cg_step *st)
+{
+    switch (st->call) {
+    case CG_DUAL: return op->kind == RIP_OP_CONV2D || op->kind == RIP_OP_POINTWISE;
+    case CG_DW_INPLACE:
+    case CG_CONV_RIP:
+    case CG_POOL_RIP: return true;
+    case CG_ADD_INPLACE:
+    case CG_UP_INPLACE: return false;
+    }
+    return false;
+}
+
 /* The statement that runs op i, as the condition of `if (... != RK_OK)`. */
 static void emit_call(FILE *f, const rip_cg_model *m, size_t i, const rip_cg_step *st)
 {
@@ -210,7 +226,7 @@ void rip_cg_emit_banner(FILE *f, const rip_cg_summary *s, const char *source, co
             s->n_shifts, weights);
 }
 
-void rip_cg_emit_head(FILE *f, const rip_cg_summary *s, bool f32)
+void rip_cg_emit_head(FILE *f, const rip_cg_summary *s, bool f32, bool scratch)
 {
     fprintf(f, "#include <stdbool.h>\n#include <stdint.h>\n#include <string.h>\n\n");
     fprintf(f, "#include \"rk_crc32.h\"\n#include \"rk_markers.h\"\n#include \"rk_model.h\"\n");
@@ -227,9 +243,12 @@ void rip_cg_emit_head(FILE *f, const rip_cg_summary *s, bool f32)
                "#define RK_I8(off) (rk_model_blob + (off))\n"
                "#define RK_I32(off) ((const int32_t *)(const void *)(rk_model_blob + (off)))\n%s\n",
             f32 ? "#define RK_F32(off) ((const float *)(const void *)(rk_model_blob + (off)))\n" : "");
-    fprintf(f, "static int8_t rk_arena[RK_ARENA_BYTES] __attribute__((aligned(16)));\n"
-               "static int8_t rk_scratch[RK_SCRATCH_BYTES] __attribute__((aligned(16)));\n"
-               "#define A(off) (rk_arena + (off))\n");
+    fprintf(f, "static int8_t rk_arena[RK_ARENA_BYTES] __attribute__((aligned(16)));\n");
+    if (scratch)
+        fprintf(f, "static int8_t rk_scratch[RK_SCRATCH_BYTES] __attribute__((aligned(16)));\n");
+    else
+        fprintf(f, "/* no operator takes scratch: no rk_scratch */\n");
+    fprintf(f, "#define A(off) (rk_arena + (off))\n");
 }
 
 void rip_cg_emit_c(FILE *f, const rip_cg_model *m, const rip_cg_step *steps, int64_t x_input,
@@ -244,7 +263,10 @@ void rip_cg_emit_c(FILE *f, const rip_cg_model *m, const rip_cg_step *steps, int
              "** is %08" PRIx32 ".\n",
              s->checksum);
     rip_cg_emit_banner(f, s, source, "operators", weights);
-    rip_cg_emit_head(f, s, false);
+    bool scratch = false;
+    for (size_t i = 0; i < g->n_ops; i++)
+        scratch |= takes_scratch(&g->ops[i], &steps[i]);
+    rip_cg_emit_head(f, s, false, scratch);
     if (m->n_outputs > 1)
         fprintf(f, "/* %zu graph outputs, gathered after the run in graph order */\n"
                    "static int8_t rk_logits[RK_N_LOGITS];\n",

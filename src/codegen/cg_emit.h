@@ -71,8 +71,9 @@ void rip_cg_emit_banner(FILE *f, const rip_cg_summary *s, const char *source, co
 
 /* The part of model.c every generated model shares: includes, the size
 ** macros, the blob's accessors (RK_I8, RK_I32; RK_F32 when f32), the
-** arena and scratch arrays and A(off). */
-void rip_cg_emit_head(FILE *f, const rip_cg_summary *s, bool f32);
+** arena, the scratch array when scratch (some call passes rk_scratch:
+** an unused static array breaks the firmware's -Werror) and A(off). */
+void rip_cg_emit_head(FILE *f, const rip_cg_summary *s, bool f32, bool scratch);
 
 /* model.c, model_blob.S and model.json to f.  x_input: the model input's
 ** offset; s: the summary (arena, scratch, names) already filled. */

@@ -194,6 +194,21 @@ static void emit_call(FILE *f, const rip_cg_net_model *m, size_t s)
     }
 }
 
+/* Does the statement emit_call writes for step s pass rk_scratch?  (Exactly
+** the calls above that do: rk_conv2d, rk_conv2d_rip, rk_depthwise_inplace,
+** rk_pool_inplace.) */
+static bool takes_scratch(const rip_cg_net_model *m, size_t s)
+{
+    const rip_net_mode mode = m->L->place[s].mode;
+    switch (m->net->steps[s].kind) {
+    case RIP_NET_CONV: return true;
+    case RIP_NET_DEPTHWISE: return mode == RIP_NET_OVER;
+    case RIP_NET_AVGPOOL:
+    case RIP_NET_MAXPOOL: return mode == RIP_NET_BELOW;
+    default: return false;
+    }
+}
+
 /* How step s runs, for its comment. */
 static const char *how(const rip_cg_net_model *m, size_t s)
 {
@@ -244,7 +259,6 @@ static void emit_run(FILE *f, const rip_cg_net_model *m)
 {
     const rip_net *net = m->net;
     fprintf(f, "\nint rk_model_run(void)\n{\n");
-    fprintf(f, "    (void)rk_scratch; /* used only by some kernels */\n");
     for (size_t i = 0; i < net->n_inputs; i++)
         if (net->inputs[i].buf >= 0)
             fprintf(f, "    memcpy(A(%" PRId64 "), RK_I8(%" PRId64 "), %" PRId64 "u); /* model input %zu */\n",
@@ -290,7 +304,10 @@ void rip_cg_net_emit_c(FILE *f, const rip_cg_net_model *m, const rip_cg_summary 
              "** CRC-32 on the host (`ripsim run`) is %08" PRIx32 ".\n",
              s->checksum);
     rip_cg_emit_banner(f, s, source, "steps", weights);
-    rip_cg_emit_head(f, s, true);
+    bool scratch = false;
+    for (size_t k = 0; k < net->n_steps; k++)
+        scratch |= takes_scratch(m, k);
+    rip_cg_emit_head(f, s, true, scratch);
     for (size_t k = 0; k < net->n_outputs; k++)
         if (net->outputs[k].buf < 0 && !in_logits(net, k))
             fprintf(f, "/* float32 output %zu, written by its DEQUANTIZE */\nstatic float rk_out%zu[%" PRId64 "];\n",

@@ -5,12 +5,15 @@
 ** problem builder computed.  It verifies, in order:
 **   1. the problem: every tensor's size > 0 and first <= last; every
 **      tensor's offset >= 0 and a multiple of the alignment;
-**   2. every candidate: indices in range; a GAP candidate that carries a
-**      conv layer or a pool geometry must match the tensors it joins: the
+**   2. every candidate: indices in range; a candidate that carries its
+**      operator (a GAP's conv layer or pool geometry, an ALIAS's depthwise
+**      or upsampling geometry) must match the tensors it joins: the
 **      geometry is derived again from its user-facing numbers (not the
 **      stored derived fields) and h_in * w_in * c_in * dtype_bytes must be
 **      the input tensor's size, h_out * w_out * c_out * dtype_bytes the
-**      output's (dense NHWC, no padding stored: the builder's layout);
+**      output's (dense NHWC, no padding stored: the builder's layout); an
+**      ALIAS elementwise op joins two tensors of one size, a multiple of
+**      its scalars;
 **   3. every used candidate: r_i <= d_i, shifts only on GAP candidates; its
 **      input dies at its op and its output is born there (otherwise the
 **      pair would share memory at other steps); each op overwrites at most
@@ -23,10 +26,14 @@
 **      RIP_EXEC_DENSE_GATHER, or RIP_EXEC_DENSE_TAPS when the candidate was
 **      made with taps), a pool's by pool_gap() below, a direct simulation
 **      of the pool's reads and writes; each converted to bytes and rounded
-**      up to the alignment.  A GAP candidate with neither (a hand-made
-**      problem) keeps its gap; ALIAS candidates are the builder's operator
-**      classes (elementwise, upsample by Theorem 14, depthwise), not
-**      simulated;
+**      up to the alignment; and, with simulate, every used ALIAS candidate's
+**      operator (elementwise, upsampling, channel-in-place depthwise) is
+**      replayed scalar by scalar at the placed offsets (check_replay.c):
+**      no write may land on an input scalar read after it, nor, for the
+**      depthwise, outside its input.  With simulate, a used candidate that
+**      carries no operator (a hand-made problem) is refused: nothing is
+**      taken on an operator class's word; without, a GAP keeps its gap and
+**      an ALIAS its rule;
 **   4. no two tensors whose lifetimes meet overlap in memory, except the
 **      pair of a used candidate (tensors sorted by first step, so only
 **      pairs that meet in time are compared: O(n log n + pairs));
@@ -35,20 +42,24 @@
 **   6. plan->peak equals rip_plan_peak().
 ** Block ends are computed in 128 bits, so offsets no valid plan has are
 ** reported, never wrapped.  The first violation is reported.  Simulated
-** gaps are cached per layer geometry within one call.
+** gaps and passed replays are cached per operator geometry within one
+** call.
 */
 #include <stdlib.h>
 #include <string.h>
 
+#include "check_replay.h"
 #include "plan.h"
 #include "sim.h"
 
 __extension__ typedef __int128 wide;
 
+/* A simulated operator: a gap re-derived, or an ALIAS replay passed. */
 typedef struct sim_entry {
     rip_layer L;
-    int kind;      /* rip_exec for a conv, -1 for a pool */
-    int64_t gap;   /* scalars */
+    int kind;      /* rip_exec for a conv, -1 for a pool, -2 - rip_alias_op for an ALIAS replay */
+    int64_t n_in, n_out, dtype;   /* an ALIAS replay's bytes and scalar size (0 for gaps) */
+    int64_t gap;   /* scalars (0 for a replay) */
 } sim_entry;
 
 typedef struct sim_cache {
@@ -106,31 +117,75 @@ static int64_t pool_gap(const rip_layer *L)
     return worst * L->cin;
 }
 
-/* Re-derived gap of candidate c in scalars; -1 out of memory, -2 too large. */
-static int64_t derived_gap(sim_cache *sc, const rip_candidate *c)
+/* The cached entry equal to e but for its gap, or NULL. */
+static const sim_entry *cache_find(const sim_cache *sc, const sim_entry *e)
 {
-    int kind = c->pool ? -1 : (int)(c->taps ? RIP_EXEC_DENSE_TAPS : RIP_EXEC_DENSE_GATHER);
-    for (size_t i = 0; i < sc->n; i++)
-        if (sc->v[i].kind == kind && same_layer(&sc->v[i].L, &c->layer))
-            return sc->v[i].gap;
-    int64_t g;
-    if (c->pool) {
-        g = pool_gap(&c->layer);
-        if (g < 0)
-            return g;
-    } else if (rip_sim_truth(&c->layer, (rip_exec)kind, RIP_ENGINE_FAST, &g) != 0) {
-        return -1;
+    for (size_t i = 0; i < sc->n; i++) {
+        const sim_entry *v = &sc->v[i];
+        if (v->kind == e->kind && v->n_in == e->n_in && v->n_out == e->n_out && v->dtype == e->dtype &&
+            same_layer(&v->L, &e->L))
+            return v;
     }
+    return NULL;
+}
+
+/* Remember e; when out of memory, silently not (the answer stands). */
+static void cache_put(sim_cache *sc, const sim_entry *e)
+{
     if (sc->n == sc->cap) {
         size_t nc = sc->cap ? 2 * sc->cap : 16;
         sim_entry *nv = realloc(sc->v, nc * sizeof *nv);
         if (nv == NULL)
-            return g; /* no cache, still an answer */
+            return;
         sc->v = nv;
         sc->cap = nc;
     }
-    sc->v[sc->n++] = (sim_entry){c->layer, kind, g};
-    return g;
+    sc->v[sc->n++] = *e;
+}
+
+/* Re-derived gap of candidate c in scalars; -1 out of memory, -2 too large. */
+static int64_t derived_gap(sim_cache *sc, const rip_candidate *c)
+{
+    sim_entry e = {.L = c->layer, .kind = c->pool ? -1 : (int)(c->taps ? RIP_EXEC_DENSE_TAPS : RIP_EXEC_DENSE_GATHER)};
+    const sim_entry *hit = cache_find(sc, &e);
+    if (hit)
+        return hit->gap;
+    if (c->pool) {
+        e.gap = pool_gap(&c->layer);
+        if (e.gap < 0)
+            return e.gap;
+    } else if (rip_sim_truth(&c->layer, (rip_exec)e.kind, RIP_ENGINE_FAST, &e.gap) != 0) {
+        return -1;
+    }
+    cache_put(sc, &e);
+    return e.gap;
+}
+
+/*
+** Replay used ALIAS candidate c at x_in == x_out (check_replay.h; the
+** outcome then depends on the operator alone, so a pass is cached per
+** geometry).  RIP_OK, RIP_S_FAILED or RIP_S_NOMEM with err.
+*/
+static rip_status replayed(sim_cache *sc, const rip_problem *p, const rip_candidate *c, int64_t x,
+                           char err[RIP_ERR_LEN])
+{
+    const rip_tensor *in = &p->t[c->in], *out = &p->t[c->out];
+    sim_entry e = {.L = c->layer, .kind = -2 - (int)c->alias_op, .n_in = in->size, .n_out = out->size,
+                   .dtype = c->dtype_bytes};
+    if (cache_find(sc, &e))
+        return RIP_OK;
+    if (in->size / c->dtype_bytes + out->size / c->dtype_bytes > RIP_PLAN_REPLAY_SCALARS_MAX) {
+        snprintf(err, RIP_ERR_LEN, "ALIAS %s -> %s: %lld B -> %lld B is too large to replay its operator", in->id,
+                 out->id, (long long)in->size, (long long)out->size);
+        return RIP_S_FAILED;
+    }
+    char why[RIP_ERR_LEN];
+    rip_status st = rip_replay_alias(c, in->size, out->size, x, x, why);
+    if (st == RIP_OK)
+        cache_put(sc, &e);
+    else
+        snprintf(err, RIP_ERR_LEN, "ALIAS %s -> %s: %.400s", in->id, out->id, why);
+    return st;
 }
 
 /* (key, index) pairs sorted by key then index: no globals, so the checker
@@ -197,6 +252,35 @@ static bool rederive(const rip_candidate *c, rip_layer *L)
            L->n_in_dense == s->n_in_dense && L->n_out == s->n_out;
 }
 
+/* An upsampling geometry: every extent in [1, 2^24], the output the input
+** times the factors, one channel count.  Into *L as given. */
+static bool upsample_layer(const rip_candidate *c, rip_layer *L)
+{
+    *L = c->layer;
+    const int64_t lim = (int64_t)1 << 24;
+    const int64_t v[] = {L->cin, L->h_in, L->w_in, L->s_h, L->s_w};
+    for (size_t i = 0; i < sizeof v / sizeof v[0]; i++)
+        if (v[i] < 1 || v[i] > lim)
+            return false;
+    return L->cout == L->cin && L->h_out == L->h_in * L->s_h && L->w_out == L->w_in * L->s_w;
+}
+
+/* The operator whose geometry candidate c carries: "conv layer", "pool",
+** "depthwise", "upsampling", "elementwise op"; NULL for none (a hand-made
+** candidate), "?" for an ALIAS operator out of range. */
+static const char *carried_op(const rip_candidate *c)
+{
+    if (c->kind == RIP_INPLACE_GAP)
+        return c->pool ? "pool" : c->has_layer ? "conv layer" : NULL;
+    switch (c->alias_op) {
+    case RIP_ALIAS_NONE: return NULL;
+    case RIP_ALIAS_ELEMENTWISE: return "elementwise op";
+    case RIP_ALIAS_UPSAMPLE: return "upsampling";
+    case RIP_ALIAS_DEPTHWISE: return "depthwise";
+    }
+    return "?";
+}
+
 /* 2. a candidate's indices, and its geometry against its tensors.  RIP_OK or RIP_S_FAILED. */
 static rip_status check_geometry(const rip_problem *p, size_t k, char err[RIP_ERR_LEN])
 {
@@ -205,25 +289,42 @@ static rip_status check_geometry(const rip_problem *p, size_t k, char err[RIP_ER
         snprintf(err, RIP_ERR_LEN, "candidate %zu: tensor indices %d -> %d out of range", k, c->in, c->out);
         return RIP_S_FAILED;
     }
-    if (c->kind != RIP_INPLACE_GAP || !(c->has_layer || c->pool))
+    const char *what = carried_op(c);
+    if (what == NULL)
         return RIP_OK;
     const rip_tensor *in = &p->t[c->in], *out = &p->t[c->out];
-    const char *what = c->pool ? "pool" : "conv layer";
+    const char *kind = c->kind == RIP_INPLACE_GAP ? "GAP" : "ALIAS";
+    const bool dtype_ok = c->dtype_bytes >= 1 && c->dtype_bytes <= 16;
+    if (c->kind == RIP_INPLACE_ALIAS && c->alias_op == RIP_ALIAS_ELEMENTWISE) {
+        if (!dtype_ok || in->size != out->size || in->size % c->dtype_bytes != 0) {
+            snprintf(err, RIP_ERR_LEN,
+                     "ALIAS %s -> %s: an elementwise op of %lld-byte scalars, but the tensors are %lld B -> %lld B",
+                     in->id, out->id, (long long)c->dtype_bytes, (long long)in->size, (long long)out->size);
+            return RIP_S_FAILED;
+        }
+        return RIP_OK;
+    }
+    /* every other operator has a geometry: a window (conv, pool, depthwise) or an upsampling */
     rip_layer L;
-    if (!rederive(c, &L) || c->dtype_bytes < 1 || c->dtype_bytes > 16 || (c->pool && L.cin != L.cout)) {
-        snprintf(err, RIP_ERR_LEN, "GAP %s -> %s: its %s is not a valid geometry (dtype %lld B)", in->id, out->id,
-                 what, (long long)c->dtype_bytes);
+    const bool up = c->kind == RIP_INPLACE_ALIAS && c->alias_op == RIP_ALIAS_UPSAMPLE;
+    const bool valid = strcmp(what, "?") != 0 && (up ? upsample_layer(c, &L) : rederive(c, &L));
+    if (!valid || !dtype_ok || (strcmp(what, "conv layer") != 0 && L.cin != L.cout)) {
+        snprintf(err, RIP_ERR_LEN, "%s %s -> %s: its %s is not a valid geometry (dtype %lld B)", kind, in->id,
+                 out->id, what, (long long)c->dtype_bytes);
         return RIP_S_FAILED;
     }
-    /* derive keeps these products far from overflow; dtype <= 16 */
-    int64_t n_in = L.h_in * L.w_in * L.cin * c->dtype_bytes, n_out = L.h_out * L.w_out * L.cout * c->dtype_bytes;
+    /* derive keeps each product below 2^62, upsample_layer each extent below 2^25; dtype <= 16: 128
+    ** bits hold these */
+    const wide n_in = (wide)L.h_in * L.w_in * L.cin * c->dtype_bytes;
+    const wide n_out = (wide)L.h_out * L.w_out * L.cout * c->dtype_bytes;
     if (n_in != in->size || n_out != out->size) {
         snprintf(err, RIP_ERR_LEN,
-                 "GAP %s -> %s: its %s reads %lldx%lldx%lld and writes %lldx%lldx%lld (x %lld B: %lld B -> %lld B), "
+                 "%s %s -> %s: its %s reads %lldx%lldx%lld and writes %lldx%lldx%lld (x %lld B: %lld B -> %lld B), "
                  "but the tensors are %lld B -> %lld B",
-                 in->id, out->id, what, (long long)L.h_in, (long long)L.w_in, (long long)L.cin, (long long)L.h_out,
-                 (long long)L.w_out, (long long)L.cout, (long long)c->dtype_bytes, (long long)n_in,
-                 (long long)n_out, (long long)in->size, (long long)out->size);
+                 kind, in->id, out->id, what, (long long)L.h_in, (long long)L.w_in, (long long)L.cin,
+                 (long long)L.h_out, (long long)L.w_out, (long long)L.cout, (long long)c->dtype_bytes,
+                 (long long)(n_in > INT64_MAX ? INT64_MAX : n_in), (long long)(n_out > INT64_MAX ? INT64_MAX : n_out),
+                 (long long)in->size, (long long)out->size);
         return RIP_S_FAILED;
     }
     return RIP_OK;
@@ -265,7 +366,13 @@ static rip_status check_used(const rip_problem *p, const rip_plan *plan, size_t 
     }
     out_cand[c->out] = (int)k;
 
-    bool rederive = c->kind == RIP_INPLACE_GAP && simulate && (c->has_layer || c->pool);
+    if (simulate && carried_op(c) == NULL) {
+        snprintf(err, RIP_ERR_LEN, "%s %s -> %s used in place, but no operator to replay (a hand-made candidate): "
+                 "only a check without simulation takes it as given", c->kind == RIP_INPLACE_GAP ? "GAP" : "ALIAS",
+                 in->id, out->id);
+        return RIP_S_FAILED;
+    }
+    bool rederive = c->kind == RIP_INPLACE_GAP && simulate;
     if (rederive) {
         int64_t g = derived_gap(sc, c);
         if (g == -1) {
@@ -284,6 +391,8 @@ static rip_status check_used(const rip_problem *p, const rip_plan *plan, size_t 
                  (long long)xo, (long long)xi);
         return RIP_S_FAILED;
     }
+    if (c->kind == RIP_INPLACE_ALIAS && simulate)
+        return replayed(sc, p, c, xi, err);
     if (c->kind == RIP_INPLACE_GAP && plan->shift[k] && xo != xi) {
         snprintf(err, RIP_ERR_LEN, "GAP %s -> %s with shift: output at %lld, input at %lld (must be equal)", in->id,
                  out->id, (long long)xo, (long long)xi);

@@ -33,22 +33,29 @@
 **                            scalars.  A global pool (k = input size, 1x1
 **                            output) has none;
 **     upsample               ALIAS (Theorem 14: both left-aligned, reverse
-**                            traversal, W* = N_out);
+**                            traversal, W* = N_out), its geometry carried;
 **     concat, fc             none (always dual buffered);
 **   with inplace_depthwise:
 **     depthwise              ALIAS (TinyEngine's in-place depthwise), for
-**                            depth multiplier 1 (c_out == c_in) and an
-**                            output of at most the input's pixels (the
-**                            kernel writes each channel's output plane over
-**                            its input plane; CSV depthwise rows always are).
+**                            depth multiplier 1 (c_out == c_in) and only
+**                            when the output is no larger than the input:
+**                            the kernel (rk_depthwise_inplace.h) writes
+**                            each channel's output plane over the input's
+**                            own bytes once that channel is copied out, so
+**                            an output that outgrows them (padding beyond
+**                            what keeps the size, e.g. 3x3 with padding 2)
+**                            has nowhere to go and runs dual buffered.
+** Every ALIAS candidate records its operator (rip_alias_op, with the
+** geometry of an upsample or depthwise), which the checker replays.
 ** rip_graph_op_candidates applies these rules to one operator; the
 ** TFLite net (src/net/net_problem.c) calls it for its operators too, so a
 ** CSV graph and a .tflite model get the same candidates.
 ** Limits: Theorem 13 is evaluated on the per-side padding of the row;
 ** mixed dtypes between an op's input and output are not modelled (the op's
-** dtype_bytes is used; a GAP candidate is made only when its layer is
-** exactly its tensors).  Pools beyond the checker's simulation limits
-** (RIP_PLAN_POOL_*_MAX) get no candidate.  The sizes of all tensors and gaps must add up to
+** dtype_bytes is used; a GAP, upsample or depthwise candidate is made only
+** when its geometry is exactly its tensors).  Pools beyond the checker's
+** simulation limits (RIP_PLAN_POOL_*_MAX) and ALIAS pairs beyond its replay
+** limit (RIP_PLAN_REPLAY_SCALARS_MAX) get no candidate.  The sizes of all tensors and gaps must add up to
 ** at most RIP_PLAN_TOTAL_MAX.
 */
 #include <stdlib.h>
@@ -63,12 +70,9 @@ static bool is_global_pool(const rip_op *op)
            op->w_out == 1;
 }
 
-/*
-** Theorem 13 gap of a conv or pool op in bytes, aligned; false if
-** undefined.  A pool is taken with C_in = C_out (its channels) and gathered
-** windows.  *L receives the derived layer.
-*/
-static bool window_gap(const rip_op *op, bool taps, int64_t align, rip_layer *L, int64_t *gap)
+/* The derived window geometry of a conv, depthwise or pool op into *L;
+** false if it is not one. */
+static bool window_layer(const rip_op *op, rip_layer *L)
 {
     memset(L, 0, sizeof *L);
     L->cin = op->c_in, L->cout = op->c_out, L->h_in = op->h_in, L->w_in = op->w_in;
@@ -76,7 +80,17 @@ static bool window_gap(const rip_op *op, bool taps, int64_t align, rip_layer *L,
     L->d_h = op->d_h, L->d_w = op->d_w;
     L->p_top = op->p_top, L->p_bottom = op->p_bottom, L->p_left = op->p_left, L->p_right = op->p_right;
     char lerr[RIP_ERR_LEN];
-    if (rip_layer_derive(L, lerr) != 0)
+    return rip_layer_derive(L, lerr) == 0;
+}
+
+/*
+** Theorem 13 gap of a conv or pool op in bytes, aligned; false if
+** undefined.  A pool is taken with C_in = C_out (its channels) and gathered
+** windows.  *L receives the derived layer.
+*/
+static bool window_gap(const rip_op *op, bool taps, int64_t align, rip_layer *L, int64_t *gap)
+{
+    if (!window_layer(op, L))
         return false;
     int64_t g;
     if (!rip_thm13(L, taps ? RIP_SIGMA_TAPS : RIP_SIGMA_GATHER, &g))
@@ -100,6 +114,12 @@ static bool pool_simulable(const rip_op *op)
            n_out * op->k_h * op->k_w <= RIP_PLAN_POOL_WORK_MAX;
 }
 
+/* Within the limit at which the checker replays an ALIAS operator (plan.h). */
+static bool replayable(const rip_problem *p, int ti, int out, int64_t dtype)
+{
+    return p->t[ti].size / dtype + p->t[out].size / dtype <= RIP_PLAN_REPLAY_SCALARS_MAX;
+}
+
 /* The candidate of input j of op i (tensor ti -> out), if its class has one. */
 static bool make_candidate(const rip_problem *p, const rip_op *op, const rip_graph_opts *o, int j, int ti, int out,
                            rip_candidate *c)
@@ -115,7 +135,8 @@ static bool make_candidate(const rip_problem *p, const rip_op *op, const rip_gra
     }
     if (o->rip && rip_op_is_elementwise(op->kind)) {
         c->kind = RIP_INPLACE_ALIAS;
-        return p->t[ti].size == p->t[out].size;
+        c->alias_op = RIP_ALIAS_ELEMENTWISE;
+        return p->t[ti].size == p->t[out].size && replayable(p, ti, out, op->dtype_bytes);
     }
     if (o->rip && rip_op_is_pool(op->kind) && !is_global_pool(op) && pool_simulable(op)) {
         c->kind = RIP_INPLACE_GAP;
@@ -123,13 +144,21 @@ static bool make_candidate(const rip_problem *p, const rip_op *op, const rip_gra
         return c->pool;
     }
     if (o->rip && op->kind == RIP_OP_UPSAMPLE) {
+        /* Theorem 14's argument holds for s_h != s_w as well */
         c->kind = RIP_INPLACE_ALIAS;
-        return true; /* Theorem 14's argument holds for s_h != s_w as well */
+        c->alias_op = RIP_ALIAS_UPSAMPLE;
+        rip_layer *L = &c->layer;
+        L->cin = L->cout = op->c_in, L->h_in = op->h_in, L->w_in = op->w_in, L->s_h = op->s_h, L->s_w = op->s_w;
+        L->h_out = op->h_out, L->w_out = op->w_out;
+        return op->h_in * op->w_in * op->c_in * op->dtype_bytes == p->t[ti].size &&
+               replayable(p, ti, out, op->dtype_bytes);
     }
     if (o->inplace_depthwise && op->kind == RIP_OP_DEPTHWISE && op->c_out == op->c_in &&
         op->h_out * op->w_out <= op->h_in * op->w_in) {
         c->kind = RIP_INPLACE_ALIAS;
-        return true;
+        c->alias_op = RIP_ALIAS_DEPTHWISE;
+        return p->t[out].size <= p->t[ti].size && /* the output must fit in its input's bytes */
+               window_layer(op, &c->layer) && joins(p, c, ti, out) && replayable(p, ti, out, op->dtype_bytes);
     }
     return false;
 }

@@ -25,7 +25,10 @@
 **          live at that step.
 ** A used candidate exempts exactly that pair from the no-overlap rule; all
 ** other pairs of tensors with overlapping lifetimes must be disjoint.  Each
-** operator overwrites at most one input.
+** operator overwrites at most one input.  Every candidate a graph yields
+** carries its operator (a conv or pool geometry for GAP, rip_alias_op and
+** a geometry for ALIAS), so the checker can replay it instead of taking
+** the operator class's word.
 */
 #ifndef RIPSIM_PLAN_H
 #define RIPSIM_PLAN_H
@@ -49,6 +52,11 @@
 ** The graph builder makes no pool candidate beyond them. */
 #define RIP_PLAN_POOL_PIXELS_MAX ((int64_t)1 << 22)
 #define RIP_PLAN_POOL_WORK_MAX ((int64_t)1 << 26)
+/* ALIAS candidates whose operator the checker replays scalar by scalar
+** (check_replay.h): at most this many input plus output scalars.  The
+** graph builder makes no ALIAS candidate beyond it (the largest of the
+** committed graphs has about 2^25). */
+#define RIP_PLAN_REPLAY_SCALARS_MAX ((int64_t)1 << 28)
 /* The largest alignment (bytes) a problem may ask for. */
 #define RIP_PLAN_ALIGN_MAX ((int64_t)1 << 30)
 
@@ -60,6 +68,17 @@ typedef struct rip_tensor {
 } rip_tensor;
 
 typedef enum { RIP_INPLACE_ALIAS = 0, RIP_INPLACE_GAP = 1 } rip_inplace_kind;
+
+/* The operator of an ALIAS candidate, whose reads and writes the checker
+** replays in its kernel's order (check_replay.h states each order). */
+typedef enum rip_alias_op {
+    RIP_ALIAS_NONE = 0,       /* none recorded (a hand-made candidate): nothing to replay */
+    RIP_ALIAS_ELEMENTWISE,    /* element i read, then element i written (rk_add); no geometry */
+    RIP_ALIAS_UPSAMPLE,       /* nearest, reverse traversal (rk_upsample_nearest_inplace); layer:
+                              ** cin = cout = C, h_in, w_in, s_h, s_w, h_out = h_in s_h, w_out = w_in s_w */
+    RIP_ALIAS_DEPTHWISE,      /* channel in place (rk_depthwise_inplace); layer: its conv geometry,
+                              ** cin = cout, derived (rip_layer_derive) */
+} rip_alias_op;
 
 typedef struct rip_candidate {
     int in, out;                /* tensor indices */
@@ -82,6 +101,10 @@ typedef struct rip_candidate {
     ** whole window is read).  has_layer stays false: it means a conv.
     ** Added after the original fields; false for every other candidate. */
     bool pool;
+    /* ALIAS: the operator (its geometry in `layer`, its scalars
+    ** dtype_bytes wide).  Added after the original fields; RIP_ALIAS_NONE
+    ** for GAP candidates. */
+    rip_alias_op alias_op;
 } rip_candidate;
 
 typedef struct rip_problem {
@@ -149,19 +172,22 @@ static inline bool rip_tensors_meet(const rip_tensor *a, const rip_tensor *b)
 
 /*
 ** Check a plan (check.c lists every check in order): the problem sane (sizes
-** > 0, lifetimes, candidate indices, every GAP candidate's conv layer or
-** pool geometry consistent with the tensors it joins), offsets >= 0 and
-** aligned, no two tensors live at the same time overlapping unless they are
-** a used candidate whose offsets respect its rule, at most one input
+** > 0, lifetimes, candidate indices, every candidate's conv, pool or ALIAS
+** operator geometry consistent with the tensors it joins), offsets >= 0
+** and aligned, no two tensors live at the same time overlapping unless they
+** are a used candidate whose offsets respect its rule, at most one input
 ** overwritten per operator, runtime-shift blocks free, peak correct, all
-** without int64 overflow.  With simulate true, every used conv GAP
-** candidate's gap is re-derived by the simulator (rip_dense_gather truth of
-** its layer, or rip_dense_taps when the candidate has taps set, in bytes,
-** rounded up to the alignment) instead of trusting the closed form, and
-** every used pool GAP candidate's gap by a direct simulation of the pool's
-** reads and writes.  ALIAS candidates are taken on argument (the builder's
-** operator classes).  A bound_only plan is refused.
-** Returns RIP_OK; RIP_S_FAILED with the first violation in err;
+** without int64 overflow.  With simulate true, no used candidate is taken
+** on its operator class's word: every used conv GAP candidate's gap is
+** re-derived by the simulator (rip_dense_gather truth of its layer, or
+** rip_dense_taps when the candidate has taps set, in bytes, rounded up to
+** the alignment) instead of trusting the closed form, every used pool GAP
+** candidate's gap by a direct simulation of the pool's reads and writes,
+** and every used ALIAS candidate's operator is replayed scalar by scalar
+** at the placed offsets (check_replay.h); a used candidate with no
+** operator to replay (hand-made) is refused.  Without simulate, gaps are
+** taken as computed and ALIAS pairs as given.  A bound_only plan is
+** refused.  Returns RIP_OK; RIP_S_FAILED with the first violation in err;
 ** RIP_S_NOMEM.
 */
 rip_status rip_plan_check(const rip_problem *p, const rip_plan *plan, bool simulate, char err[RIP_ERR_LEN]);

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "confidence.h"
+#include "db.h"
 #include "finite_fmt.h"
 
 /* Views of the aux tables with the witness text the ALL rule prints. */
@@ -32,6 +33,16 @@ static void copy_col(sqlite3_stmt *st, int col, char *dst, size_t len)
 
 #define CONFIDENCE 0.95
 
+/* The status of a claim query that failed with SQLite code rc: what the
+** database says (busy 75, out of memory 71, I/O 74, ...), and bad data
+** (65) for a query SQLite itself refuses (SQLITE_ERROR: the registry's SQL
+** does not fit this database). */
+static rip_status claim_sql_status(int rc)
+{
+    rip_status s = rip_db_status(rc);
+    return s == RIP_OK || s == RIP_S_INTERNAL ? RIP_S_DATA : s;
+}
+
 rip_status rip_claim_run(const rip_claim *c, sqlite3 *sweep, sqlite3 *aux, rip_claim_result *r,
                          char err[RIP_ERR_LEN])
 {
@@ -49,14 +60,14 @@ rip_status rip_claim_run(const rip_claim *c, sqlite3 *sweep, sqlite3 *aux, rip_c
     int written = 0;   /* RIP_FMT_NONFINITE when a figure of the evidence is not finite */
     if (sqlite3_prepare_v2(db, c->sql, -1, &st, NULL) != SQLITE_OK) {
         snprintf(err, RIP_ERR_LEN, "claim %s (%s): %.300s", c->id, c->query, sqlite3_errmsg(db));
-        return RIP_S_DATA;
+        return claim_sql_status(sqlite3_errcode(db));
     }
     int rc = sqlite3_step(st);
     if (c->kind == RIP_CLAIM_SQL || c->kind == RIP_CLAIM_SHARE) {
         if (rc != SQLITE_ROW) {
             snprintf(err, RIP_ERR_LEN, "claim %s (%s): %.300s", c->id, c->query,
                      rc == SQLITE_DONE ? "no row" : sqlite3_errmsg(db));
-            s = RIP_S_DATA;
+            s = rc == SQLITE_DONE ? RIP_S_DATA : claim_sql_status(rc);
         } else if (c->kind == RIP_CLAIM_SQL) {
             copy_col(st, 0, r->verdict, sizeof r->verdict);
             copy_col(st, 1, r->evidence, sizeof r->evidence);
@@ -88,7 +99,7 @@ rip_status rip_claim_run(const rip_claim *c, sqlite3 *sweep, sqlite3 *aux, rip_c
         }
         if (rc != SQLITE_DONE) {
             snprintf(err, RIP_ERR_LEN, "claim %s (%s): %.300s", c->id, c->query, sqlite3_errmsg(db));
-            s = RIP_S_DATA;
+            s = claim_sql_status(rc);
         } else if (n < 2) {
             snprintf(r->verdict, sizeof r->verdict, "differs");
             written = rip_fmt_snprintf(r->evidence, sizeof r->evidence, "%lld value(s): no interval (paper %.2f)",

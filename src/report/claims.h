@@ -83,9 +83,11 @@ typedef struct rip_claim_result {
 } rip_claim_result;
 
 /* Run claim c on sweep / aux into *r.  RIP_OK; RIP_S_DATA with err when
-** its query fails or returns no row, or its k, n or values have no
-** interval (k outside 0..n, a value not finite); RIP_S_INTERNAL with err
-** when an interval cannot be computed (confidence.h). */
+** SQLite refuses its query or it returns no row, or its k, n or values
+** have no interval (k outside 0..n, a value not finite); the database's
+** own failure as rip_db_status maps it (RIP_S_BUSY, RIP_S_NOMEM,
+** RIP_S_IO, ...); RIP_S_INTERNAL with err when an interval cannot be
+** computed (confidence.h). */
 rip_status rip_claim_run(const rip_claim *c, sqlite3 *sweep, sqlite3 *aux, rip_claim_result *r,
                          char err[RIP_ERR_LEN]);
 

@@ -454,6 +454,8 @@ Test(tflite_run, input_f32_quantizes_as_the_peer)
     r = RUN("run", data_model("data_ops"), "--input-f32", i8);
     cr_expect_eq(r->status, 65, "%s", r->err);
     cr_expect(strstr(r->err, "takes exactly 48") != NULL, "%s", r->err);
+    /* ... naming the tensor as what it is: int8, its values given as float32 */
+    cr_expect(strstr(r->err, "(int8, 12 elements, given as float32 values)") != NULL, "%s", r->err);
 }
 
 /* A 24-bit BMP of w x h pixels (all gray 200) at path. */

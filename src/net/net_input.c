@@ -40,8 +40,17 @@ static rip_status read_bmp(const rip_net *net, const rip_net_io *io, const char 
     return rc;
 }
 
-/* Exactly io->bytes raw bytes from path; float32 from little-endian. */
-static rip_status read_raw(const rip_net_io *io, const char *path, void *dst, char err[RIP_ERR_LEN])
+/* The name of a model input's type (float32, int8 or uint8) in messages. */
+static const char *io_type(int type)
+{
+    return type == RIP_TFL_FLOAT32 ? "float32" : type == RIP_TFL_UINT8 ? "uint8" : "int8";
+}
+
+/* Exactly io->bytes raw bytes from path; float32 from little-endian.  The
+** tensor is named in an error as what it is: of type `real` (int8 given as
+** float32 values) when real is not NULL. */
+static rip_status read_raw(const rip_net_io *io, const char *path, const char *real, void *dst,
+                           char err[RIP_ERR_LEN])
 {
     FILE *f = fopen(path, "rb");
     if (f == NULL) {
@@ -61,9 +70,9 @@ static rip_status read_raw(const rip_net_io *io, const char *path, void *dst, ch
             snprintf(size, sizeof size, "more than %lld bytes", (long long)io->bytes);
         else
             snprintf(size, sizeof size, "%zu bytes", got);
-        snprintf(err, RIP_ERR_LEN, "%.300s: %s, but the input tensor %ld (%s, %lld elements) takes exactly %lld",
-                 path, size, (long)io->tensor, io->type == RIP_TFL_FLOAT32 ? "float32" : "int8",
-                 (long long)io->elements, (long long)io->bytes);
+        snprintf(err, RIP_ERR_LEN, "%.300s: %s, but the input tensor %ld (%s, %lld elements%s) takes exactly %lld",
+                 path, size, (long)io->tensor, real ? real : io_type(io->type),
+                 (long long)io->elements, real ? ", given as float32 values" : "", (long long)io->bytes);
         rc = RIP_S_DATA;
     }
     fclose(f);
@@ -79,7 +88,7 @@ static rip_status read_raw(const rip_net_io *io, const char *path, void *dst, ch
 rip_status rip_net_read_input(const rip_net *net, size_t i, const char *path, void *dst, char err[RIP_ERR_LEN])
 {
     const rip_net_io *io = &net->inputs[i];
-    rip_status rc = is_bmp_name(path) ? read_bmp(net, io, path, dst, err) : read_raw(io, path, dst, err);
+    rip_status rc = is_bmp_name(path) ? read_bmp(net, io, path, dst, err) : read_raw(io, path, NULL, dst, err);
     if (rc != RIP_OK)
         rip_err_one_line(err);
     return rc;
@@ -98,7 +107,7 @@ rip_status rip_net_read_input_f32(const rip_net *net, size_t i, const char *path
         snprintf(err, RIP_ERR_LEN, "out of memory");
         return RIP_S_NOMEM;
     }
-    rip_status rc = read_raw(&as_f32, path, v, err);
+    rip_status rc = read_raw(&as_f32, path, io_type(io->type), v, err);
     const rk_affine q = {.scale = net_scale(net, io->tensor), .zero_point = net_zero_point(net, io->tensor)};
     if (rc == RIP_OK && rk_quantize_f32(&q, (int32_t)io->elements, v, dst) != RK_OK) {
         snprintf(err, RIP_ERR_LEN, "%.300s: input tensor %ld: its scale or zero point cannot quantize", path,

@@ -15,35 +15,10 @@
 #include <stdlib.h>
 
 #include "kernel_orders.h"
+#include "kgeom_draw.h"
 #include "pcg32.h"
 #include "tfl_check.h"
 #include "tflm_orders.h"
-
-static int64_t rnd(rip_pcg32 *g, int64_t lo, int64_t hi)
-{
-    return rip_pcg32_range(g, lo, hi);
-}
-
-/* A random window geometry: TFLite's SAME or VALID arithmetic by hand (pad before = total / 2). */
-static rip_kgeom random_window(rip_pcg32 *r, int64_t c_in, int64_t c_out)
-{
-    for (;;) {
-        rip_kgeom g = { .batches = rnd(r, 1, 2), .h_in = rnd(r, 1, 7), .w_in = rnd(r, 1, 7), .c_in = c_in,
-                        .c_out = c_out, .k_h = rnd(r, 1, 3), .k_w = rnd(r, 1, 3), .s_h = rnd(r, 1, 2),
-                        .s_w = rnd(r, 1, 2), .d_h = rnd(r, 1, 2), .d_w = rnd(r, 1, 2), .groups = 1,
-                        .depth_mult = 1 };
-        const bool same = rip_pcg32_below(r, 2);
-        const int64_t eh = (g.k_h - 1) * g.d_h + 1, ew = (g.k_w - 1) * g.d_w + 1;
-        g.h_out = same ? (g.h_in + g.s_h - 1) / g.s_h : (g.h_in - eh + g.s_h) / g.s_h;
-        g.w_out = same ? (g.w_in + g.s_w - 1) / g.s_w : (g.w_in - ew + g.s_w) / g.s_w;
-        if (g.h_out < 1 || g.w_out < 1)
-            continue;
-        const int64_t th = (g.h_out - 1) * g.s_h + eh - g.h_in, tw = (g.w_out - 1) * g.s_w + ew - g.w_in;
-        g.pad_top = same && th > 0 ? th / 2 : 0;
-        g.pad_left = same && tw > 0 ? tw / 2 : 0;
-        return g;
-    }
-}
 
 /* The full and the compressed stream of ctx give the same run at every d and the same gap. */
 static void same_runs(rip_kctx *ctx)
@@ -75,17 +50,17 @@ Test(tflm_orders, compressed_streams_equal_the_full_loops)
     rip_pcg32 r;
     rip_pcg32_seed(&r, 20261202u, 1u);
     for (int i = 0; i < 300; i++) {
-        const int64_t groups = rnd(&r, 1, 2), kc = rnd(&r, 1, 3), cpg = rnd(&r, 1, 3);
-        rip_kctx conv = { .order = RIP_KO_REF_CONV, .g = random_window(&r, groups * kc, groups * cpg) };
+        const int64_t groups = kg_rnd(&r, 1, 2), kc = kg_rnd(&r, 1, 3), cpg = kg_rnd(&r, 1, 3);
+        rip_kctx conv = { .order = RIP_KO_REF_CONV, .g = kg_window(&r, groups * kc, groups * cpg, 7, 3, true, 2) };
         conv.g.groups = groups;
         same_runs(&conv);
-        const int64_t M = rnd(&r, 1, 3), c = rnd(&r, 1, 3);
-        rip_kctx dw = { .order = RIP_KO_REF_DW, .g = random_window(&r, c, c * M) };
+        const int64_t M = kg_rnd(&r, 1, 3), c = kg_rnd(&r, 1, 3);
+        rip_kctx dw = { .order = RIP_KO_REF_DW, .g = kg_window(&r, c, c * M, 7, 3, true, 2) };
         dw.g.depth_mult = M;
         same_runs(&dw);
         rip_kctx fc = { .order = RIP_KO_REF_FC,
-                        .g = { .batches = rnd(&r, 1, 3), .h_in = 1, .w_in = 1, .c_in = rnd(&r, 1, 6),
-                               .h_out = 1, .w_out = 1, .c_out = rnd(&r, 1, 6), .k_h = 1, .k_w = 1, .s_h = 1,
+                        .g = { .batches = kg_rnd(&r, 1, 3), .h_in = 1, .w_in = 1, .c_in = kg_rnd(&r, 1, 6),
+                               .h_out = 1, .w_out = 1, .c_out = kg_rnd(&r, 1, 6), .k_h = 1, .k_w = 1, .s_h = 1,
                                .s_w = 1, .d_h = 1, .d_w = 1, .groups = 1, .depth_mult = 1 } };
         same_runs(&fc);
     }

@@ -385,3 +385,79 @@ Test(cmsis_orders, random_layers_per_kernel, .timeout = 900)
                          rip_korder_name((rip_korder)o));
     }
 }
+
+/* Every modelled operator input of the model at path (CMSIS-NN, host build). */
+static long verify_model(rip_pcg32 *r, const char *path)
+{
+    rip_tfl_model m = { 0 };
+    char err[RIP_ERR_LEN];
+    long n = 0;
+    if (rip_tfl_model_load(path, &m, err) != RIP_OK || rip_tfl_check(&m, err) != RIP_OK) {
+        printf("cmsis_orders: %s: not checked (%s): its layers are not verified\n", path, err);
+        rip_tfl_model_free(&m);
+        return 0;
+    }
+    const rip_tfl_subgraph *sg = &m.subgraphs[0];
+    for (size_t op = 0; op < sg->n_operators; op++)
+        for (size_t k = 0; k < sg->operators[op].n_inputs; k++) {
+            layer l = { .k = (int)k };
+            if (sg->operators[op].inputs[k] < 0 || !rip_tflm_order(&m, op, (int)k, RIP_TFLM_CMSIS_NN, false, &l.ctx))
+                continue;
+            char what[8600];
+            snprintf(what, sizeof what, "%s: operator %zu input %zu", path, op, k);
+            verify_with_values(r, &l, what);
+            n++;
+        }
+    printf("cmsis_orders: %s: %ld operator inputs verified\n", path, n);
+    rip_tfl_model_free(&m);
+    return n;
+}
+
+/* The real models: person_detect in the TFLM tree and every .tflite one level under the models
+** folder (their geometry; values drawn). */
+Test(cmsis_orders, real_model_layers, .timeout = 1800)
+{
+    rip_pcg32 r;
+    rip_pcg32_seed(&r, SEED, 8u);
+    memset(tally, 0, sizeof tally);
+    long layers = 0, models = 0;
+    char path[8400];
+    const char *tflm = getenv("RIPSIM_TFLM_PATH"), *root = getenv("RIPSIM_MODELS_PATH");
+    if (tflm) {
+        snprintf(path, sizeof path, "%s/tflite-micro/tensorflow/lite/micro/models/person_detect.tflite", tflm);
+        layers += verify_model(&r, path);
+        models++;
+    }
+    DIR *top = root ? opendir(root) : NULL;
+    struct dirent *a;
+    while (top && (a = readdir(top)) != NULL) {
+        if (a->d_name[0] == '.')
+            continue;
+        char dir[4200];
+        snprintf(dir, sizeof dir, "%s/%s", root, a->d_name);
+        DIR *sub = opendir(dir);
+        struct dirent *b;
+        while (sub && (b = readdir(sub)) != NULL) {
+            const size_t len = strlen(b->d_name);
+            if (len < 8 || strcmp(b->d_name + len - 7, ".tflite") != 0)
+                continue;
+            snprintf(path, sizeof path, "%s/%s", dir, b->d_name);
+            layers += verify_model(&r, path);
+            models++;
+        }
+        if (sub)
+            closedir(sub);
+    }
+    if (top)
+        closedir(top);
+    if (models == 0) {
+        printf("cmsis_orders: real_model_layers: skipped: no models (RIPSIM_MODELS_PATH, RIPSIM_TFLM_PATH)\n");
+        return;
+    }
+    print_tally("real models");
+    printf("cmsis_orders: real models: %ld operator inputs of %ld models verified\n", layers, models);
+    for (int o = 0; o < RIP_KO_COUNT; o++)
+        if (o != RIP_KO_CMSIS_MAXPOOL)
+            cr_assert_eq(tally[o].same_value, 0, "%s: a layer never corrupted below its gap",
+                         rip_korder_name((rip_korder)o));
+}

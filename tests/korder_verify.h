@@ -22,12 +22,12 @@
 #define RIPSIM_KORDER_VERIFY_H
 
 #include <criterion/criterion.h>
-#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "kgeom_draw.h"
+#include "model_paths.h"
 #include "tfl_check.h"
 #include "tflm_orders.h"
 
@@ -400,41 +400,23 @@ static long verify_model(rip_pcg32 *r, const char *path)
 
 /* The real models: person_detect in the TFLM tree and every .tflite one level under the models
 ** folder (their geometry; values drawn). */
+typedef struct kv_walk {
+    rip_pcg32 r;
+    long layers;
+} kv_walk;
+
+static void walk_model(const char *path, void *ctx)
+{
+    kv_walk *w = ctx;
+    w->layers += verify_model(&w->r, path);
+}
+
 static void kv_real_models(void)
 {
-    rip_pcg32 r;
-    rip_pcg32_seed(&r, SEED, 8u);
+    kv_walk w = { .layers = 0 };
+    rip_pcg32_seed(&w.r, SEED, 8u);
     memset(tally, 0, sizeof tally);
-    long layers = 0, models = 0;
-    char path[8400];
-    const char *tflm = getenv("RIPSIM_TFLM_PATH"), *root = getenv("RIPSIM_MODELS_PATH");
-    if (tflm) {
-        snprintf(path, sizeof path, "%s/tflite-micro/tensorflow/lite/micro/models/person_detect.tflite", tflm);
-        layers += verify_model(&r, path);
-        models++;
-    }
-    DIR *top = root ? opendir(root) : NULL;
-    struct dirent *a;
-    while (top && (a = readdir(top)) != NULL) {
-        if (a->d_name[0] == '.')
-            continue;
-        char dir[4200];
-        snprintf(dir, sizeof dir, "%s/%s", root, a->d_name);
-        DIR *sub = opendir(dir);
-        struct dirent *b;
-        while (sub && (b = readdir(sub)) != NULL) {
-            const size_t len = strlen(b->d_name);
-            if (len < 8 || strcmp(b->d_name + len - 7, ".tflite") != 0)
-                continue;
-            snprintf(path, sizeof path, "%s/%s", dir, b->d_name);
-            layers += verify_model(&r, path);
-            models++;
-        }
-        if (sub)
-            closedir(sub);
-    }
-    if (top)
-        closedir(top);
+    const long models = each_model(walk_model, &w), layers = w.layers;
     if (models == 0) {
         printf("%s: real_model_layers: skipped: no models (RIPSIM_MODELS_PATH, RIPSIM_TFLM_PATH)\n", kv_suite);
         return;

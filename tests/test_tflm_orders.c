@@ -16,6 +16,7 @@
 
 #include "kernel_orders.h"
 #include "kgeom_draw.h"
+#include "model_paths.h"
 #include "pcg32.h"
 #include "tfl_check.h"
 #include "tflm_orders.h"
@@ -156,4 +157,51 @@ Test(tflm_orders, out_of_range_is_bad_data)
     cr_assert_eq(rip_tflm_overlap_gap(&m, 0, 1, RIP_TFLM_REFERENCE, &gap, err), RIP_OK);
     cr_assert_eq(gap, -1);
     rip_tfl_model_free(&m);
+}
+
+typedef struct walk {
+    long inputs, modelled[2], none[2];
+} walk;
+
+/* Every operator input of a model under both libraries: RIP_OK, and a gap of -1 or in [0, N_out). */
+static void every_input(const char *path, void *ctx)
+{
+    walk *w = ctx;
+    rip_tfl_model m = { 0 };
+    char err[RIP_ERR_LEN];
+    if (rip_tfl_model_load(path, &m, err) != RIP_OK || rip_tfl_check(&m, err) != RIP_OK) {
+        rip_tfl_model_free(&m);
+        return;
+    }
+    const rip_tfl_subgraph *sg = &m.subgraphs[0];
+    for (size_t op = 0; op < sg->n_operators; op++)
+        for (size_t k = 0; k < sg->operators[op].n_inputs; k++) {
+            if (sg->operators[op].inputs[k] < 0)
+                continue;
+            w->inputs++;
+            for (int lib = 0; lib < 2; lib++) {
+                int64_t gap = -7, n_out, bytes;
+                cr_assert_eq(rip_tflm_overlap_gap(&m, op, (int)k, (rip_tflm_lib)lib, &gap, err), RIP_OK, "%s", err);
+                cr_assert(rip_tfl_tensor_bytes(&sg->tensors[sg->operators[op].outputs[0]], &n_out, &bytes));
+                cr_assert(gap == -1 || (gap >= 0 && gap < bytes), "%s op %zu: gap %lld", path, op, (long long)gap);
+                rip_kctx c;
+                if (rip_tflm_order(&m, op, (int)k, (rip_tflm_lib)lib, false, &c))
+                    w->modelled[lib]++;
+                if (gap < 0)
+                    w->none[lib]++;
+            }
+        }
+    rip_tfl_model_free(&m);
+}
+
+Test(tflm_orders, every_real_model_input_has_a_gap, .timeout = 600)
+{
+    walk w = { 0 };
+    if (each_model(every_input, &w) == 0) {
+        printf("tflm_orders: real models: skipped: no models (RIPSIM_MODELS_PATH, RIPSIM_TFLM_PATH)\n");
+        return;
+    }
+    printf("tflm_orders: real models: %ld operator inputs; modelled: %ld reference, %ld CMSIS-NN; gap -1 (never "
+           "overlapped): %ld reference, %ld CMSIS-NN\n", w.inputs, w.modelled[0], w.modelled[1], w.none[0], w.none[1]);
+    fflush(stdout);
 }

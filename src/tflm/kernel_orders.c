@@ -100,19 +100,6 @@ static void gen_ref_conv(const rip_kctx *c, rip_kt_sink *s)
                     field_outputs(s, g, c->full, b, oy, ox, gr * kc, kc, out_at(g, b, oy, ox, gr * cpg), cpg);
 }
 
-/* reference/integer_ops/depthwise_conv.h DepthwiseConvPerChannel: batch, out_y, out_x, in_channel,
-** m outer; filter_y, filter_x inner (is_point_inside_image); output channel in_channel*M + m. */
-static void gen_ref_dw(const rip_kctx *c, rip_kt_sink *s)
-{
-    const rip_kgeom *g = &c->g;
-    const int64_t M = g->depth_mult;
-    for (int64_t b = 0; b < g->batches; b++)
-        for (int64_t oy = 0; oy < g->h_out; oy++)
-            for (int64_t ox = 0; ox < g->w_out; ox++)
-                for (int64_t ic = 0; ic < g->c_in; ic++)
-                    field_outputs(s, g, c->full, b, oy, ox, ic, 1, out_at(g, b, oy, ox, ic * M), M);
-}
-
 /* reference/integer_ops/fully_connected.h FullyConnected: b, out_c outer; d over accum_depth
 ** inner (input row b); output b*output_depth + out_c.  Fields are 1x1 pixels of c_in channels. */
 static void gen_ref_fc(const rip_kctx *c, rip_kt_sink *s)
@@ -249,22 +236,32 @@ static void gen_cmsis_dw3x3(const rip_kctx *c, rip_kt_sink *s)
         }
 }
 
-/* arm_depthwise_conv_s8 -> depthwise_conv_s8_generic: i_batch, out_y, out_x, i_input_ch,
-** i_ch_mult outer; the clipped (dilated) window inner; output i_input_ch*ch_mult + i_ch_mult.
-** depthwise_conv_s8_mult_4 (ch_mult % 4 == 0, one batch, no dilation): out_h, out_w, in_ch, tiles
-** of 4 multipliers: the taps of in_ch read once per tile, its 4 outputs written after them. */
-static void gen_cmsis_dw(const rip_kctx *c, rip_kt_sink *s, int64_t tile)
+/* Depthwise, pixel and input channel outer, the multipliers of the channel inner:
+**   reference/integer_ops/depthwise_conv.h DepthwiseConvPerChannel: batch, out_y, out_x, in_channel,
+**     m outer; filter_y, filter_x inner (is_point_inside_image); output in_channel*M + m written after
+**     its taps (tile 1; the M outputs of one channel re-read one field: field_outputs);
+**   arm_depthwise_conv_s8 -> depthwise_conv_s8_generic: i_batch, out_y, out_x, i_input_ch,
+**     i_ch_mult outer; the clipped (dilated) window inner; the same loops (tile 1, every re-read);
+**   depthwise_conv_s8_mult_4 (ch_mult % 4 == 0, one batch, no dilation): out_h, out_w, in_ch, tiles
+**     of 4 multipliers: the taps of in_ch read once per tile, its 4 outputs written after them. */
+static void gen_dw(const rip_kctx *c, rip_kt_sink *s, int64_t tile, bool reference)
 {
     const rip_kgeom *g = &c->g;
     const int64_t M = g->depth_mult;
     for (int64_t b = 0; b < g->batches; b++)
         for (int64_t oy = 0; oy < g->h_out; oy++)
             for (int64_t ox = 0; ox < g->w_out; ox++)
-                for (int64_t ic = 0; ic < g->c_in; ic++)
+                for (int64_t ic = 0; ic < g->c_in; ic++) {
+                    const int64_t o = out_at(g, b, oy, ox, ic * M);
+                    if (reference) {
+                        field_outputs(s, g, c->full, b, oy, ox, ic, 1, o, M);
+                        continue;
+                    }
                     for (int64_t m = 0; m < M; m += tile) {
                         read_field(s, g, b, oy, ox, ic, 1);
-                        rip_kt_write(s, out_at(g, b, oy, ox, ic * M + m), tile, 1, 1);
+                        rip_kt_write(s, o + m, tile, 1, 1);
                     }
+                }
 }
 
 /* arm_depthwise_conv_s8_opt, ARM_MATH_DSP (not MVE): out_y, out_x: im2col of every real tap's
@@ -343,7 +340,7 @@ static void generate(const void *ctx, rip_kt_sink *s)
     const rip_kctx *c = ctx;
     switch (c->order) {
     case RIP_KO_REF_CONV: gen_ref_conv(c, s); break;
-    case RIP_KO_REF_DW: gen_ref_dw(c, s); break;
+    case RIP_KO_REF_DW: gen_dw(c, s, 1, true); break;
     case RIP_KO_REF_FC: gen_ref_fc(c, s); break;
     case RIP_KO_REF_POOL: case RIP_KO_CMSIS_AVGPOOL: gen_pool(c, s); break;
     case RIP_KO_REF_ADD: case RIP_KO_CMSIS_ADD: gen_add(c, s, 1); break;
@@ -352,8 +349,8 @@ static void generate(const void *ctx, rip_kt_sink *s)
     case RIP_KO_CMSIS_1X1_FAST: gen_cmsis_1x1_fast(c, s); break;
     case RIP_KO_CMSIS_1X1: gen_cmsis_1x1(c, s); break;
     case RIP_KO_CMSIS_DW_3X3: gen_cmsis_dw3x3(c, s); break;
-    case RIP_KO_CMSIS_DW_GENERIC: gen_cmsis_dw(c, s, 1); break;
-    case RIP_KO_CMSIS_DW_MULT4: gen_cmsis_dw(c, s, 4); break;
+    case RIP_KO_CMSIS_DW_GENERIC: gen_dw(c, s, 1, false); break;
+    case RIP_KO_CMSIS_DW_MULT4: gen_dw(c, s, 4, false); break;
     case RIP_KO_CMSIS_DW_OPT_DSP: gen_cmsis_dw_opt_dsp(c, s); break;
     case RIP_KO_CMSIS_FC: gen_cmsis_fc(c, s, 3); break;
     case RIP_KO_CMSIS_FC_DSP: gen_cmsis_fc(c, s, 2); break;

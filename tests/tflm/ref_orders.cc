@@ -44,6 +44,21 @@ tflite::RuntimeShape shape2(int64_t a, int64_t b) {
   return tflite::RuntimeShape(2, dims);
 }
 
+// The window fields ConvParams and DepthwiseParams share, from the job header.
+template <class Params>
+void window_params(Params& p, const int64_t* h) {
+  p.input_offset = int32_t(h[IN_OFF]);
+  p.output_offset = int32_t(h[OUT_OFF]);
+  p.stride_height = int(h[S_H]);
+  p.stride_width = int(h[S_W]);
+  p.dilation_height_factor = int(h[D_H]);
+  p.dilation_width_factor = int(h[D_W]);
+  p.padding_values.height = int(h[PAD_TOP]);
+  p.padding_values.width = int(h[PAD_LEFT]);
+  p.quantized_activation_min = -128;
+  p.quantized_activation_max = 127;
+}
+
 struct Job {
   int64_t h[KV_FIELDS];
   std::vector<int8_t> filter, input, other;
@@ -60,16 +75,7 @@ void run(const Job& j, const int8_t* in, int8_t* out) {
   switch (h[KIND]) {
     case CONV: {
       tflite::ConvParams p = {};
-      p.input_offset = int32_t(h[IN_OFF]);
-      p.output_offset = int32_t(h[OUT_OFF]);
-      p.stride_height = int(h[S_H]);
-      p.stride_width = int(h[S_W]);
-      p.dilation_height_factor = int(h[D_H]);
-      p.dilation_width_factor = int(h[D_W]);
-      p.padding_values.height = int(h[PAD_TOP]);
-      p.padding_values.width = int(h[PAD_LEFT]);
-      p.quantized_activation_min = -128;
-      p.quantized_activation_max = 127;
+      window_params(p, h);
       tflite::reference_integer_ops::ConvPerChannel(
           p, j.mult.data(), j.shift.data(), in_shape, in, shape4(h[C_OUT], h[K_H], h[K_W], h[C_IN] / h[GROUPS]),
           j.filter.data(), bshape, j.bias.data(), out_shape, out);
@@ -77,17 +83,8 @@ void run(const Job& j, const int8_t* in, int8_t* out) {
     }
     case DW: {
       tflite::DepthwiseParams p = {};
-      p.input_offset = int32_t(h[IN_OFF]);
-      p.output_offset = int32_t(h[OUT_OFF]);
-      p.stride_height = int(h[S_H]);
-      p.stride_width = int(h[S_W]);
-      p.dilation_height_factor = int(h[D_H]);
-      p.dilation_width_factor = int(h[D_W]);
-      p.padding_values.height = int(h[PAD_TOP]);
-      p.padding_values.width = int(h[PAD_LEFT]);
+      window_params(p, h);
       p.depth_multiplier = int(h[DEPTH_MULT]);
-      p.quantized_activation_min = -128;
-      p.quantized_activation_max = 127;
       tflite::reference_integer_ops::DepthwiseConvPerChannel(
           p, j.mult.data(), j.shift.data(), in_shape, in, shape4(1, h[K_H], h[K_W], h[C_OUT]), j.filter.data(),
           bshape, j.bias.data(), out_shape, out);

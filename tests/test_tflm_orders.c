@@ -205,3 +205,50 @@ Test(tflm_orders, every_real_model_input_has_a_gap, .timeout = 600)
            "overlapped): %ld reference, %ld CMSIS-NN\n", w.inputs, w.modelled[0], w.modelled[1], w.none[0], w.none[1]);
     fflush(stdout);
 }
+
+/* The CMSIS-NN function TFLM's wrappers reach, read from arm_convolve_wrapper_s8.c and
+** arm_depthwise_conv_wrapper_s8.c (v7.0.0, not MVE) and arm_depthwise_conv_s8.c's own test. */
+Test(tflm_orders, cmsis_wrapper_picks)
+{
+    rip_kgeom g = { .batches = 1, .h_in = 8, .w_in = 8, .c_in = 4, .h_out = 8, .w_out = 8, .c_out = 4, .k_h = 1,
+                    .k_w = 1, .s_h = 1, .s_w = 1, .d_h = 1, .d_w = 1, .groups = 1, .depth_mult = 1 };
+    cr_assert_eq(rip_cmsis_conv_pick(&g), RIP_KO_CMSIS_1X1_FAST);       /* 1x1, no padding, stride 1 */
+    g.s_w = 2;
+    cr_assert_eq(rip_cmsis_conv_pick(&g), RIP_KO_CMSIS_1X1);            /* 1x1, a stride above 1 */
+    g.s_w = 1;
+    g.groups = 2;
+    cr_assert_eq(rip_cmsis_conv_pick(&g), RIP_KO_CMSIS_CONV);           /* input_dims->c != filter_dims->c */
+    g.groups = 1;
+    g.k_h = g.k_w = 3;
+    g.pad_top = g.pad_left = 1;
+    cr_assert_eq(rip_cmsis_conv_pick(&g), RIP_KO_CMSIS_CONV);
+    g.h_in = g.h_out = 1;
+    g.k_h = 1;
+    g.pad_top = 0;
+    cr_assert_eq(rip_cmsis_conv_pick(&g), RIP_KO_CMSIS_CONV);           /* 1 x N: arm_convolve_s8 inside */
+    g = (rip_kgeom){ .batches = 1, .h_in = 8, .w_in = 8, .c_in = 4, .h_out = 8, .w_out = 8, .c_out = 4, .k_h = 3,
+                     .k_w = 3, .s_h = 1, .s_w = 1, .d_h = 1, .d_w = 1, .pad_top = 1, .pad_left = 1, .groups = 1,
+                     .depth_mult = 1 };
+    cr_assert_eq(rip_cmsis_dw_pick(&g, false), RIP_KO_CMSIS_DW_3X3);
+    cr_assert_eq(rip_cmsis_dw_pick(&g, true), RIP_KO_CMSIS_DW_3X3);
+    g.k_h = g.k_w = 5;
+    g.pad_top = g.pad_left = 2;
+    cr_assert_eq(rip_cmsis_dw_pick(&g, false), RIP_KO_CMSIS_DW_GENERIC); /* _opt falls back without DSP */
+    cr_assert_eq(rip_cmsis_dw_pick(&g, true), RIP_KO_CMSIS_DW_OPT_DSP);
+    g.k_h = g.k_w = 3;
+    g.pad_top = 2;                                                       /* padding above 1: not the 3x3 path */
+    cr_assert_eq(rip_cmsis_dw_pick(&g, false), RIP_KO_CMSIS_DW_GENERIC);
+    g.pad_top = 1;
+    g.batches = 2;
+    cr_assert_eq(rip_cmsis_dw_pick(&g, true), RIP_KO_CMSIS_DW_GENERIC);  /* the wrapper's n == 1 test */
+    g.batches = 1;
+    g.depth_mult = 4;
+    g.c_out = 16;
+    cr_assert_eq(rip_cmsis_dw_pick(&g, false), RIP_KO_CMSIS_DW_MULT4);
+    g.d_w = 2;
+    cr_assert_eq(rip_cmsis_dw_pick(&g, false), RIP_KO_CMSIS_DW_GENERIC); /* mult_4 wants no dilation */
+    g.d_w = 1;
+    g.depth_mult = 2;
+    g.c_out = 8;
+    cr_assert_eq(rip_cmsis_dw_pick(&g, true), RIP_KO_CMSIS_DW_GENERIC);
+}

@@ -311,9 +311,12 @@ static void gen_cmsis_avgpool_dsp(const rip_kctx *c, rip_kt_sink *s)
 
 /* arm_max_pool_s8 (not MVE; its DSP compare reads four at a time, the same scalars): per batch,
 ** i_y, i_x: the clipped window tap by tap; the first tap's channel_in scalars copied to the output
-** pixel (arm_memcpy_s8), each later tap compared into it (compare_and_replace_if_larger_q7, a
-** possible write of every channel after the tap's read); after the batch clamp_output rewrites
-** the whole output (after every read: it cannot corrupt). */
+** pixel (arm_memcpy_s8, i.e. memcpy), each later tap compared into it
+** (compare_and_replace_if_larger_q7, a possible write of every channel after the tap's read); after
+** the batch clamp_output rewrites the whole output (after every read: it cannot corrupt).  memcpy
+** has no order: C leaves a copy between overlapping ranges undefined, and an implementation may
+** write any destination byte before it reads any source byte.  So the copy is emitted as its write
+** first, then its read: a gap at which the copy's destination meets its own source is never safe. */
 static void gen_cmsis_maxpool(const rip_kctx *c, rip_kt_sink *s)
 {
     const rip_kgeom *g = &c->g;
@@ -327,8 +330,12 @@ static void gen_cmsis_maxpool(const rip_kctx *c, rip_kt_sink *s)
                 real_taps(x0, 1, g->k_w, g->w_in, &blo, &bhi);
                 for (int64_t a = alo; a < ahi; a++)
                     for (int64_t t = blo; t < bhi; t++) {
+                        const bool copy = a == alo && t == blo;
+                        if (copy)
+                            rip_kt_write(s, out_at(g, b, oy, ox, 0), C, 1, 1);
                         rip_kt_read(s, in_at(g, b, y0 + a, x0 + t, 0), C, 1, 1);
-                        rip_kt_write(s, out_at(g, b, oy, ox, 0), C, 1, 1);
+                        if (!copy)
+                            rip_kt_write(s, out_at(g, b, oy, ox, 0), C, 1, 1);
                     }
             }
         rip_kt_write(s, out_at(g, b, 0, 0, 0), g->h_out * g->w_out * C, 1, 1);

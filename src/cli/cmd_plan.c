@@ -524,8 +524,9 @@ static int check_args(const rip_cmd *cmd, plan_args *a)
         if (a->strategy_given || a->json || a->draw || a->out_path || a->no_rip || a->dual || a->sigma_given ||
             a->other_given)
             return usage_error("--for takes only --write (its plan is exact, with TFLite Micro's own lifetimes)");
-        int rc = rip_out_refuse_input("plan", a->write_path, a->graph_path, "the input");
-        return rc != 0 ? rc : RIP_ARGS_CONTINUE;
+        if (a->write_path && rip_same_file(a->write_path, a->graph_path))
+            return usage_error("--write names the input MODEL.tflite; choose another file");
+        return RIP_ARGS_CONTINUE;
     }
     if (a->is_graph && a->inclusive)
         return usage_error("--inclusive applies to --intervals only");

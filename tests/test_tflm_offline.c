@@ -26,6 +26,7 @@
 #include <string.h>
 
 #include "run_cmd.h"
+#include "plan/plan.h"
 #include "tflm/tflm_offline.h"
 #include "tflm/tflm_plan.h"
 #include "tmpdir.h"

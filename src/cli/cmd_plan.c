@@ -62,7 +62,12 @@ static const char notes[] =
     "peak meets the live-bytes bound), search-exhausted (no plan below the peak\n"
     "exists) or null (not proven, e.g. --time-limit reached).  milp on a buffer\n"
     "list starts from exact's plan (found in a quarter of --time-limit); on\n"
-    "MiniMalloc's sets it ends no better than exact alone: use exact there.\n";
+    "MiniMalloc's sets it ends no better than exact alone: use exact there.\n"
+    "\n"
+    "--for LIB plans a TFLite model for an unchanged TensorFlow Lite Micro instead\n"
+    "(its own buffers and lifetimes, no runtime shift; README, \"Plans for an\n"
+    "unchanged TensorFlow Lite Micro\"); its errors: 65 bad model or metadata, 69\n"
+    "milp's CBC module missing, 70 a plan that fails its check, 73/74 OUT.tflite.\n";
 
 static const rip_exit_doc exits[] = {
     {0, "planned (and checked)"},

@@ -264,6 +264,8 @@ static rip_status solve(const rip_problem *p, rip_plan **plan, char err[RIP_ERR_
     rip_status st = rip_strategy_run(s, p, &o, pl, why);
     if (st == RIP_OK && (st = rip_plan_check(p, pl, false, why)) != RIP_OK && st != RIP_S_NOMEM)
         st = RIP_S_INTERNAL;
+    if (st == RIP_S_FAILED)   /* milp's safety net expired: no plan that another machine would also find */
+        st = RIP_S_INTERNAL;
     if (st != RIP_OK) {
         snprintf(err, RIP_ERR_LEN, "%s: %.200s", name, why);
         rip_plan_free(pl);

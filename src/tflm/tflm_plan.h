@@ -95,7 +95,7 @@ typedef struct rip_tflm_plan_out {
 ** never used (no lifetime) stay online.  RIP_OK with *out (free with
 ** rip_tflm_plan_out_free); RIP_S_DATA, RIP_S_NOMEM, RIP_S_UNAVAILABLE (the
 ** milp module), the oracle's status, RIP_S_INTERNAL (a plan that fails a
-** check), with err.
+** check, or milp stopped by its 600 s safety net), with err.
 */
 rip_status rip_tflm_plan(const rip_tfl_model *m, const rip_tflm_alloc *a, const rip_tflm_oracle *oracle,
                          rip_tflm_plan_out *out, char err[RIP_ERR_LEN]);

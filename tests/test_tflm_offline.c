@@ -345,3 +345,32 @@ Test(tflm_offline, person_detect_reference_plan_refused_for_cmsis_nn)
     rip_tflm_alloc_free(&a);
     rip_tfl_model_free(&m);
 }
+
+/* One tensor read as two inputs: an overlap must be safe for every input that reads it. */
+Test(tflm_offline, a_tensor_read_twice_needs_both_inputs_gaps)
+{
+    rip_tfl_model m;
+    rip_tflm_alloc a;
+    rip_tflm_plan_out po;
+    const hand_gap only0[] = {{0, 0, 0}}, both[] = {{0, 0, 0}, {0, 1, 16}};
+    const hand_oracle o0 = {only0, 1}, o2 = {both, 2};
+    /* ADD(input, input) -> sum, 32 B each: input [0, 1], sum [1, 1] */
+    plan_with(data_path("tflm_add_self"), &o0, &m, &a, &po);
+    cr_expect_eq(po.area, 64, "input 1 refuses: no overlap");
+    cr_expect_eq(po.n_candidates, 0);
+    const int32_t over[2] = {0, 0};
+    rip_tflm_verdict v = check_with(&m, &a, over, &o0);
+    cr_expect(!v.safe && v.op == 0, "%s", v.why);
+    rip_tflm_plan_out_free(&po);
+    char err[RIP_ERR_LEN];
+    rip_tflm_oracle o = {hand_gap_fn, (void *)&o2};
+    cr_assert_eq(rip_tflm_plan(&m, &a, &o, &po, err), RIP_OK, "%s", err);
+    cr_expect_eq(po.n_candidates, 1);
+    cr_expect_eq(po.area, 48, "sum at 0, input 16 B above: the larger of the two gaps");
+    cr_expect_eq(po.offset[0] - po.offset[1], 16);
+    v = check_with(&m, &a, over, &o2);
+    cr_expect(!v.safe && strstr(v.why, "0 B above, 16 B needed"), "%s", v.why);
+    rip_tflm_plan_out_free(&po);
+    rip_tflm_alloc_free(&a);
+    rip_tfl_model_free(&m);
+}

@@ -56,18 +56,54 @@ static bool may_share(const rip_tflm_alloc *a, size_t op, int32_t bi, int32_t bo
 }
 
 /*
+** The rule for op o's output 0 over tensor t, which its inputs k read (t
+** may be several of them: every one must allow it): *k_first the first
+** such k (-1 none); *alias for RESHAPE's input 0 (and no other input of
+** it); else *gap the largest the oracle gives over those k, -1 when one
+** of them allows no overlap.  RIP_OK, or the oracle's status.
+*/
+static rip_status op_rule(const rip_tfl_model *m, const rip_tflm_oracle *or, size_t o, int32_t t, int *k_first,
+                          bool *alias, int64_t *gap, char err[RIP_ERR_LEN])
+{
+    const rip_tfl_operator *op = &m->subgraphs[0].operators[o];
+    int uses = 0;
+    *k_first = -1, *alias = false, *gap = 0;
+    for (size_t k = 0; k < op->n_inputs; k++)
+        if (op->inputs[k] == t && uses++ == 0)
+            *k_first = (int)k;
+    if (*k_first == 0 && uses == 1 && is_reshape(m, op)) {
+        *alias = true;
+        return RIP_OK;
+    }
+    for (size_t k = 0; k < op->n_inputs; k++) {
+        if (op->inputs[k] != t)
+            continue;
+        int64_t g;
+        rip_status st = or->gap(or->ctx, m, o, (int)k, &g, err);
+        if (st != RIP_OK)
+            return st;
+        if (g < 0) {
+            *gap = -1;
+            return RIP_OK;
+        }
+        *gap = g > *gap ? g : *gap;
+    }
+    return RIP_OK;
+}
+
+/*
 ** The overlap rule of buffers x and y (either order): *kind 0 when they
-** are not some op's input k and output 0 that may share (may_share);
-** else *rule is that pair and *kind 1 when the oracle allows no overlap
-** of it, 2 when it allows one (rule->gap) or it is RESHAPE's (alias).
-** RIP_OK, or the oracle's status.
+** are not an op's input and output 0 that may share (may_share); else
+** *rule is that pair (op_rule) and *kind 1 when no overlap of it is
+** allowed, 2 when one is (rule->gap, or RESHAPE's alias).  RIP_OK, or the
+** oracle's status.
 */
 static rip_status pair_rule(const rip_tfl_model *m, const rip_tflm_alloc *a, const rip_tflm_oracle *or, int32_t x,
                             int32_t y, int *kind, rip_tflm_overlap *rule, char err[RIP_ERR_LEN])
 {
     *kind = 0;
     const rip_tfl_subgraph *sg = &m->subgraphs[0];
-    for (int pass = 0; pass < 2; pass++) {
+    for (int pass = 0; pass < 2 && *kind == 0; pass++) {
         int32_t bo = pass ? x : y, bi = pass ? y : x;
         int s = a->buf[bo].first;
         if (s < 1 || (size_t)s > sg->n_operators)
@@ -76,21 +112,13 @@ static rip_status pair_rule(const rip_tfl_model *m, const rip_tflm_alloc *a, con
         const rip_tfl_operator *op = &sg->operators[o];
         if (op->n_outputs < 1 || op->outputs[0] != a->buf[bo].tensor || !may_share(a, o, bi, bo))
             continue;
-        for (size_t k = 0; k < op->n_inputs; k++) {
-            if (op->inputs[k] != a->buf[bi].tensor)
-                continue;
-            rule->op = o, rule->k = (int)k, rule->in = a->buf[bi].tensor, rule->out = a->buf[bo].tensor;
-            rule->alias = is_reshape(m, op) && k == 0;
-            rule->gap = 0;
-            if (!rule->alias) {
-                rip_status st = or->gap(or->ctx, m, o, (int)k, &rule->gap, err);
-                if (st != RIP_OK)
-                    return st;
-            }
-            *kind = rule->gap < 0 ? 1 : 2;
-            if (*kind == 2)
-                return RIP_OK;
-        }
+        rip_status st = op_rule(m, or, o, a->buf[bi].tensor, &rule->k, &rule->alias, &rule->gap, err);
+        if (st != RIP_OK)
+            return st;
+        if (rule->k < 0)
+            continue;
+        rule->op = o, rule->in = a->buf[bi].tensor, rule->out = a->buf[bo].tensor;
+        *kind = rule->alias || rule->gap >= 0 ? 2 : 1;
     }
     return RIP_OK;
 }
@@ -209,17 +237,14 @@ static rip_status build_problem(const rip_tfl_model *m, const rip_tflm_alloc *a,
             const int32_t bi = op->inputs[k] >= 0 ? a->buf_of[op->inputs[k]] : -1;
             if (!may_share(a, o, bi, bo))
                 continue;
-            bool alias = is_reshape(m, op) && k == 0;
-            int64_t gap = 0;
-            if (!alias) {
-                rip_status st = or->gap(or->ctx, m, o, (int)k, &gap, err);
-                if (st != RIP_OK)
-                    return st;
-                if (gap < 0)
-                    continue;
-            } else if (a->buf[bi].size != a->buf[bo].size) {
-                continue;
-            }
+            int k_first;
+            bool alias;
+            int64_t gap;
+            rip_status st = op_rule(m, or, o, op->inputs[k], &k_first, &alias, &gap, err);
+            if (st != RIP_OK)
+                return st;
+            if (k_first != (int)k || (!alias && gap < 0) || (alias && a->buf[bi].size != a->buf[bo].size))
+                continue;   /* one candidate per input tensor, where its rule allows an overlap */
             if (p->n_cand == cap) {
                 rip_candidate *c = realloc(p->cand, (2 * cap + 1) * sizeof *c);
                 if (!c)
@@ -335,9 +360,15 @@ rip_status rip_tflm_plan(const rip_tfl_model *m, const rip_tflm_alloc *a, const 
             const rip_candidate *c = &p.cand[k];
             rip_tflm_overlap *r = &out->overlap[out->n_overlaps++];
             r->op = (size_t)c->op - 1, r->alias = c->kind == RIP_INPLACE_ALIAS, r->gap = c->gap;
-            r->in = atoi(p.t[c->in].id + 1), r->out = atoi(p.t[c->out].id + 1);
+            for (size_t i = 0; i < a->n; i++) {   /* the buffers the candidate joins */
+                if (pidx[i] == c->in)
+                    r->in = a->buf[i].tensor;
+                if (pidx[i] == c->out)
+                    r->out = a->buf[i].tensor;
+            }
             const rip_tfl_operator *op = &m->subgraphs[0].operators[r->op];
-            for (size_t j = 0; j < op->n_inputs; j++)
+            r->k = -1;
+            for (size_t j = 0; j < op->n_inputs && r->k < 0; j++)
                 if (op->inputs[j] == r->in)
                     r->k = (int)j;
         }

@@ -30,7 +30,10 @@
 const char *const rip_tflm_lib_names[] = {"tflm-reference", "tflm-cmsis-nn", NULL};
 
 /* The gap oracle of library lib (an index of rip_tflm_lib_names).  Until the
-** kernels' oracles land, none allows an overlap. */
+** kernels' oracles land, none allows an overlap.  Wiring one: a
+** rip_tflm_gap_fn whose ctx points at the library (RIP_TFLM_REFERENCE = 0,
+** RIP_TFLM_CMSIS_NN = 1, the order of rip_tflm_lib_names) and that calls
+** rip_tflm_overlap_gap(m, op, k, lib, gap, err). */
 static rip_tflm_oracle lib_oracle(int lib)
 {
     (void)lib;

@@ -67,5 +67,9 @@ int rip_cmd_execute(int argc, char **argv);
 int rip_cmd_codegen(int argc, char **argv);
 int rip_cmd_model(int argc, char **argv);
 int rip_cmd_run(int argc, char **argv);
+int rip_cmd_check(int argc, char **argv);
+/* `ripsim plan MODEL --for LIB [--write OUT]` (cmd_tflm.c); lib indexes rip_tflm_lib_names. */
+int rip_cmd_plan_tflm(const char *model_path, int lib, const char *write_path);
+extern const char *const rip_tflm_lib_names[];
 
 #endif

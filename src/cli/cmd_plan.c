@@ -62,7 +62,12 @@ static const char notes[] =
     "peak meets the live-bytes bound), search-exhausted (no plan below the peak\n"
     "exists) or null (not proven, e.g. --time-limit reached).  milp on a buffer\n"
     "list starts from exact's plan (found in a quarter of --time-limit); on\n"
-    "MiniMalloc's sets it ends no better than exact alone: use exact there.\n";
+    "MiniMalloc's sets it ends no better than exact alone: use exact there.\n"
+    "\n"
+    "--for LIB plans a TFLite model for an unchanged TensorFlow Lite Micro instead\n"
+    "(its own buffers and lifetimes, no runtime shift; README, \"Plans for an\n"
+    "unchanged TensorFlow Lite Micro\"); its errors: 65 bad model or metadata, 69\n"
+    "milp's CBC module missing, 70 a plan that fails its check, 73/74 OUT.tflite.\n";
 
 static const rip_exit_doc exits[] = {
     {0, "planned (and checked)"},
@@ -494,6 +499,9 @@ typedef struct plan_args {
     const char *graph_path, *intervals_path;   /* exactly one is set */
     const char *strategy;                       /* a registered name */
     const char *out_path, *draw;                /* draw: NULL, "ascii" or "svg" */
+    int tflm_lib;                               /* --for: an index of rip_tflm_lib_names, -1 none */
+    const char *write_path;                     /* --write (with --for) */
+    bool strategy_given, other_given;           /* options --for does not take */
     bool json, inclusive, no_rip, dual, taps, sigma_given, check, is_graph;
     int64_t align, seed, capacity;
     double time_limit;
@@ -513,6 +521,18 @@ static int check_args(const rip_cmd *cmd, plan_args *a)
     if (!a->graph_path && !a->intervals_path)
         return usage_error("missing GRAPH.csv or MODEL.tflite (or --intervals FILE.csv)");
     a->is_graph = a->graph_path != NULL;
+    if (a->write_path && a->tflm_lib < 0)
+        return usage_error("--write needs --for LIB");
+    if (a->tflm_lib >= 0) {
+        if (!a->is_graph || !rip_tfl_file_is_model(a->graph_path))
+            return usage_error("--for plans a TFLite model (MODEL.tflite)");
+        if (a->strategy_given || a->json || a->draw || a->out_path || a->no_rip || a->dual || a->sigma_given ||
+            a->other_given)
+            return usage_error("--for takes only --write (its plan is exact, with TFLite Micro's own lifetimes)");
+        if (a->write_path && rip_same_file(a->write_path, a->graph_path))
+            return usage_error("--write names the input MODEL.tflite; choose another file");
+        return RIP_ARGS_CONTINUE;
+    }
     if (a->is_graph && a->inclusive)
         return usage_error("--inclusive applies to --intervals only");
     if (!a->is_graph && (a->no_rip || a->dual || a->sigma_given))
@@ -547,7 +567,7 @@ static int check_args(const rip_cmd *cmd, plan_args *a)
 */
 static int parse_args(int argc, char **argv, plan_args *a)
 {
-    *a = (plan_args){.check = true, .align = -1, .seed = 1};
+    *a = (plan_args){.check = true, .align = -1, .seed = 1, .tflm_lib = -1};
     int strategy_ix = -1, sigma_ix = 0, draw_ix = -1;
     const char *strategy_names[32] = {NULL};
     static const char *const sigmas[] = {"gather", "taps", NULL};
@@ -556,7 +576,20 @@ static int parse_args(int argc, char **argv, plan_args *a)
     strategy_help(strategy_text, sizeof strategy_text, strategy_names, 32);
     const rip_opt opts[] = {
         {.name = "--strategy", .kind = RIP_OPT_ENUM, .dest = &strategy_ix, .metavar = "NAME",
-         .choices = strategy_names, .help = strategy_text},
+         .choices = strategy_names, .help = strategy_text, .given = &a->strategy_given},
+        {.name = "--for", .kind = RIP_OPT_ENUM, .dest = &a->tflm_lib, .metavar = "LIB", .choices = rip_tflm_lib_names,
+         .help = "MODEL.tflite for an unchanged TensorFlow Lite Micro running\n"
+                 "kernel library LIB (tflm-reference or tflm-cmsis-nn): an\n"
+                 "exact plan of the buffers TFLM places, with its lifetimes and\n"
+                 "16-byte sizes, overlaps only where LIB's kernels allow (their\n"
+                 "gap oracles are not wired yet: none is allowed, except a\n"
+                 "RESHAPE output at its input), no runtime shift; printed beside\n"
+                 "TFLM's own greedy plan.  TFLM's scratch buffers and persistent\n"
+                 "data are not modelled (the tensor area is exact)"},
+        {.name = "--write", .kind = RIP_OPT_STR, .dest = &a->write_path, .metavar = "OUT.tflite",
+         .help = "with --for: write MODEL.tflite carrying that plan as its\n"
+                 "OfflineMemoryAllocation metadata, otherwise unchanged\n"
+                 "(nothing is written on any error)"},
         {.name = "--no-rip", .kind = RIP_OPT_FLAG, .dest = &a->no_rip, .flag_value = true,
          .help = "graphs: no RiP candidates, only TinyEngine's in-place\ndepthwise (the paper's Tab. 3 baseline)"},
         {.name = "--dual", .kind = RIP_OPT_FLAG, .dest = &a->dual, .flag_value = true,
@@ -566,12 +599,12 @@ static int parse_args(int argc, char **argv, plan_args *a)
          .help = "graphs: RiP gaps with taps gathered first (gather, sigma = 0,\n"
                  "default, as deployed) or read from the workspace (taps,\nsigma = C_out)"},
         {.name = "--align", .kind = RIP_OPT_INT, .dest = &a->align, .metavar = "V", .lo = 1, .hi = (int64_t)1 << 20,
-         .help = "offsets and gaps are multiples of V bytes (default 4 for\ngraphs, as on the Picos; 1 for intervals)"},
+         .help = "offsets and gaps are multiples of V bytes (default 4 for\ngraphs, as on the Picos; 1 for intervals)", .given = &a->other_given},
         {.name = "--intervals", .kind = RIP_OPT_STR, .dest = &a->intervals_path, .metavar = "FILE",
          .help = "plan a buffer list id,start,end,size instead of a graph;\n"
                  "intervals are half-open [start, end) unless --inclusive"},
         {.name = "--inclusive", .kind = RIP_OPT_FLAG, .dest = &a->inclusive, .flag_value = true,
-         .help = "interval ends are inclusive [start, end]"},
+         .help = "interval ends are inclusive [start, end]", .given = &a->other_given},
         {.name = "--json", .kind = RIP_OPT_FLAG, .dest = &a->json, .flag_value = true,
          .help = "one JSON object instead of the table"},
         {.name = "--draw", .kind = RIP_OPT_ENUM, .dest = &draw_ix, .metavar = "ascii|svg", .choices = draws,
@@ -581,18 +614,19 @@ static int parse_args(int argc, char **argv, plan_args *a)
         {.name = "--out", .kind = RIP_OPT_STR, .dest = &a->out_path, .metavar = "FILE",
          .help = "where --draw svg writes ('-': standard output, then\nwithout the table)"},
         {.name = "--seed", .kind = RIP_OPT_INT, .dest = &a->seed, .metavar = "S", .lo = 0, .hi = INT64_MAX,
-         .help = "hill-climb: PCG32 seed (default 1)"},
+         .help = "hill-climb: PCG32 seed (default 1)", .given = &a->other_given},
         {.name = "--time-limit", .kind = RIP_OPT_REAL, .dest = &a->time_limit, .metavar = "S", .lo = 0,
-         .hi = INT64_MAX, .help = "milp, exact (and hill-climb): stop after S seconds"},
+         .hi = INT64_MAX, .help = "milp, exact (and hill-climb): stop after S seconds", .given = &a->other_given},
         {.name = "--capacity", .kind = RIP_OPT_INT, .dest = &a->capacity, .metavar = "B", .lo = 0, .hi = INT64_MAX,
-         .help = "exact: any plan within B bytes is enough"},
+         .help = "exact: any plan within B bytes is enough", .given = &a->other_given},
         {.name = "--check", .kind = RIP_OPT_FLAG, .dest = &a->check, .flag_value = true,
-         .help = "verify the plan before showing it (default)"},
+         .help = "verify the plan before showing it (default)", .given = &a->other_given},
         {.name = "--no-check", .kind = RIP_OPT_FLAG, .dest = &a->check, .flag_value = false,
-         .help = "do not verify (for timing strategies only)"},
+         .help = "do not verify (for timing strategies only)", .given = &a->other_given},
     };
     const rip_cmd cmd = {
-        .name = "plan", .synopsis = "GRAPH.csv|MODEL.tflite [options]\n--intervals FILE.csv [--inclusive] [options]",
+        .name = "plan", .synopsis = "GRAPH.csv|MODEL.tflite [options]\n--intervals FILE.csv [--inclusive] [options]\n"
+                    "MODEL.tflite --for LIB [--write OUT.tflite]",
         .about = about, .opts = opts, .n_opts = sizeof opts / sizeof opts[0], .pos = &a->graph_path,
         .min_pos = 0, .max_pos = 1, .notes = notes, .exits = exits, .n_exits = sizeof exits / sizeof exits[0],
         .example = "ripsim plan firmware/models/mcunet/mcunet-in3.csv --no-rip",
@@ -707,6 +741,8 @@ int rip_cmd_plan(int argc, char **argv)
     int rc = parse_args(argc, argv, &a);
     if (rc != RIP_ARGS_CONTINUE)
         return rc;
+    if (a.tflm_lib >= 0)
+        return rip_cmd_plan_tflm(a.graph_path, a.tflm_lib, a.write_path);
 
     char err[RIP_ERR_LEN];
     rip_problem p;

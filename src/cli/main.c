@@ -33,6 +33,7 @@ static const struct {
     {"plan", rip_cmd_plan, "place a model graph's (or a .tflite's) tensors in one arena (paper Sec. 4.3 strategies)"},
     {"codegen", rip_cmd_codegen, "C code for one graph or .tflite under the base or rip plan (arena, kernels, weights)"},
     {"model", rip_cmd_model, "read a TFLite model (.tflite), check ripsim supports it, print its tensors and operators"},
+    {"check", rip_cmd_check, "verify the TFLite Micro offline memory plan a .tflite carries for a kernel library"},
     {"run", rip_cmd_run, "run a TFLite model on the host with the int8 kernels in one planned arena (base or rip)"},
 };
 

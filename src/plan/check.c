@@ -14,7 +14,8 @@
 **      output's (dense NHWC, no padding stored: the builder's layout); an
 **      ALIAS elementwise op joins two tensors of one size, a multiple of
 **      its scalars;
-**   3. every used candidate: r_i <= d_i, shifts only on GAP candidates; its
+**   3. every used candidate: r_i <= d_i, shifts only on GAP candidates (and
+**      none when the problem has no_shift); its
 **      input dies at its op and its output is born there (otherwise the
 **      pair would share memory at other steps); each op overwrites at most
 **      one input; the candidate's offset rule holds:
@@ -342,6 +343,11 @@ static rip_status check_used(const rip_problem *p, const rip_plan *plan, size_t 
     const rip_tensor *in = &p->t[c->in], *out = &p->t[c->out];
     if (plan->shift[k] && !plan->in_place[k]) {
         snprintf(err, RIP_ERR_LEN, "candidate %s -> %s: shifted (r = 1) but not in place (d = 0)", in->id, out->id);
+        return RIP_S_FAILED;
+    }
+    if (plan->shift[k] && p->no_shift) {
+        snprintf(err, RIP_ERR_LEN, "candidate %s -> %s: shifted (r = 1), but the problem allows no shift", in->id,
+                 out->id);
         return RIP_S_FAILED;
     }
     if (plan->shift[k] && c->kind != RIP_INPLACE_GAP) {

@@ -19,6 +19,8 @@
 **         input dies at its op and whose output is born there (others
 **         could not share memory at all and get no variable)
 **   r_i   binary, GAP candidate i runs with a shift   per GAP candidate
+**         (fixed at 0 when the problem has no_shift: no start plan with a
+**         shift is taken then either; rip_plan_check refuses one)
 ** The paper's encoding has 3 binaries on every one of the n(n-1)/2 pairs
 ** (3n(n-1)/2) plus 2 per candidate; here a pair costs one binary, and only
 ** pairs alive together have one (rip_plan n_binaries reports the count).
@@ -792,7 +794,7 @@ static void mp_add_columns(const mp_ctx *c, const bool *free_, int64_t ub, int64
         mm->nbin++;
         if (cd->kind == RIP_INPLACE_GAP) {
             double cost = MILP_SHIFT_C * (double)p->t[cd->in].size / U;
-            mm->col_r[k] = mp_add_col(mm, 0.0, 1.0, cost, true);
+            mm->col_r[k] = mp_add_col(mm, 0.0, p->no_shift ? 0.0 : 1.0, cost, true);
             mm->nbin++;
         }
     }

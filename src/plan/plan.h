@@ -115,6 +115,11 @@ typedef struct rip_problem {
     size_t n_cand;
     int64_t n_steps;            /* steps are 0 .. n_steps-1 */
     int64_t align;              /* offsets (and GAP gaps) are multiples of this, >= 1 */
+    /* No plan may run a GAP candidate with a runtime shift (r = 1): the
+    ** runtime cannot move a tensor (TFLite Micro's offline plans,
+    ** src/tflm/).  milp then never sets r, rip_plan_check refuses a shift.
+    ** Added after the original fields; false = shifts allowed. */
+    bool no_shift;
 } rip_problem;
 
 typedef struct rip_plan {

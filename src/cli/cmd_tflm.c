@@ -1,0 +1,228 @@
+/*
+** cmd_tflm.c — plans for an unchanged TensorFlow Lite Micro (src/tflm/):
+**
+**   ripsim plan MODEL.tflite --for tflm-reference|tflm-cmsis-nn [--write OUT.tflite]
+**       (rip_cmd_plan_tflm, reached from cmd_plan.c): an exact plan of the
+**       buffers TFLM places, with TFLM's lifetimes and 16-byte sizes, and the
+**       overlaps the library's gap oracle allows; printed beside TFLM's own
+**       greedy plan of the same buffers; with --write, OUT.tflite is
+**       MODEL.tflite carrying it as its OfflineMemoryAllocation metadata.
+**   ripsim check MODEL.tflite --for LIB (rip_cmd_check): verify the offline
+**       plan the model carries for LIB's kernels.
+**
+** The libraries' gap oracles are not wired yet: both names use the oracle
+** that allows no overlap (rip_tflm_gap_none), so every plan here is
+** overlap-free and every overlap a checked model has is refused, except a
+** RESHAPE's output at its input's own offset (TFLM's RESHAPE then copies
+** nothing).  Nothing is written on any error: OUT is written once, after
+** the plan passed its checks.
+*/
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "args.h"
+#include "cli.h"
+#include "out.h"
+#include "tflm/tflm_offline.h"
+#include "tflm/tflm_plan.h"
+
+const char *const rip_tflm_lib_names[] = {"tflm-reference", "tflm-cmsis-nn", NULL};
+
+/* The gap oracle of library lib (an index of rip_tflm_lib_names).  Until the
+** kernels' oracles land, none allows an overlap.  Wiring one: a
+** rip_tflm_gap_fn whose ctx points at the library (RIP_TFLM_REFERENCE = 0,
+** RIP_TFLM_CMSIS_NN = 1, the order of rip_tflm_lib_names) and that calls
+** rip_tflm_overlap_gap(m, op, k, lib, gap, err). */
+static rip_tflm_oracle lib_oracle(int lib)
+{
+    (void)lib;
+    return (rip_tflm_oracle){.gap = rip_tflm_gap_none, .ctx = NULL};
+}
+
+/* "1,234,567" */
+static const char *grouped(char *buf, size_t n, int64_t v)
+{
+    char tmp[32];
+    int len = snprintf(tmp, sizeof tmp, "%lld", (long long)v), o = 0;
+    for (int i = 0; i < len && (size_t)o + 2 < n; i++) {
+        buf[o++] = tmp[i];
+        if ((len - i - 1) % 3 == 0 && i + 1 < len && tmp[i] != '-')
+            buf[o++] = ',';
+    }
+    buf[o] = '\0';
+    return buf;
+}
+
+/* Load the model and TFLM's buffers of it.  0, or an exit status after one line on stderr. */
+static int load(const char *cmd, const char *path, rip_tfl_model *m, rip_tflm_alloc *a)
+{
+    char err[RIP_ERR_LEN];
+    rip_status st = rip_tfl_model_load(path, m, err);
+    if (st == RIP_OK && (st = rip_tflm_alloc_build(m, a, err)) != RIP_OK)
+        rip_tfl_model_free(m);
+    if (st != RIP_OK) {
+        fprintf(stderr, "ripsim %s: %s\n", cmd, err);
+        return rip_exit_status(st);
+    }
+    return 0;
+}
+
+static void print_area(const char *what, int64_t v, int64_t ref)
+{
+    char b[32];
+    printf("%-13s%s B", what, grouped(b, sizeof b, v));
+    if (ref > 0 && v != ref)
+        printf(" (%+.1f%% vs TFLM's greedy)", 100.0 * (double)(v - ref) / (double)ref);
+    printf("\n");
+}
+
+static const char scratch_note[] =
+    "scratch      not modelled: TFLM places its kernels' scratch buffers (requested at prepare)\n"
+    "             online around this plan; persistent data (TFLM's tail) is not changed by it.\n"
+    "             TFLM's arena = tensor area with scratch + persistent: measure it with the TFLM peer\n";
+
+int rip_cmd_plan_tflm(const char *model_path, int lib, const char *write_path)
+{
+    rip_tfl_model m;
+    rip_tflm_alloc a;
+    int rc = load("plan", model_path, &m, &a);
+    if (rc != 0)
+        return rc;
+    char err[RIP_ERR_LEN];
+    rip_tflm_oracle oracle = lib_oracle(lib);
+    rip_tflm_plan_out po;
+    uint8_t *bytes = NULL;
+    size_t len = 0;
+    rip_status st = rip_tflm_plan(&m, &a, &oracle, &po, err);
+    if (st == RIP_OK && write_path && (st = rip_tflm_offline_write(&m, po.offset, po.n_offset, &bytes, &len, err)) != RIP_OK)
+        rip_tflm_plan_out_free(&po);
+    if (st != RIP_OK) {
+        fprintf(stderr, "ripsim plan: %s\n", err);
+        rc = rip_exit_status(st);
+        goto done;
+    }
+    char b[32];
+    printf("model        %s (%zu tensors, %zu operators)\n", model_path, a.n_tensors, a.n_ops);
+    printf("for          %s (gap oracle: none wired yet, no kernel overlap allowed)\n", rip_tflm_lib_names[lib]);
+    printf("buffers      %zu placed by TFLM", a.n);
+    if (a.n_variables)
+        printf(" (and %zu variables, %s B, in its persistent tail)", a.n_variables,
+               grouped(b, sizeof b, a.variable_bytes));
+    printf("\n");
+    print_area("tensor area", po.area, po.greedy_area);
+    print_area("no overlap", po.no_overlap_area, po.greedy_area);
+    print_area("TFLM greedy", po.greedy_area, 0);
+    printf("lower bound  %s B (live bytes with the allowed overlaps)\n", grouped(b, sizeof b, po.lower_bound));
+    printf("strategy     %s, %s\n", po.strategy, po.optimal ? "optimal" : "not proven optimal");
+    printf("overlaps     %zu used of %zu allowed\n", po.n_overlaps, po.n_candidates);
+    for (size_t i = 0; i < po.n_overlaps; i++) {
+        const rip_tflm_overlap *o = &po.overlap[i];
+        if (o->alias)
+            printf("  operator %zu (RESHAPE): output tensor %d at its input tensor %d's offset\n", o->op, o->out, o->in);
+        else
+            printf("  operator %zu: output tensor %d below input %d (tensor %d), at least %lld B\n", o->op, o->out,
+                   o->k, o->in, (long long)o->gap);
+    }
+    fputs(scratch_note, stdout);
+    if (write_path) {
+        rip_out out;
+        if ((rc = rip_out_open(&out, "plan", write_path)) != 0)
+            goto freed;
+        if (fwrite(bytes, 1, len, out.f) != len) {
+            rip_out_abort(&out);
+            fprintf(stderr, "ripsim plan: cannot write %s\n", write_path);
+            rc = RIP_EX_IOERR;
+            goto freed;
+        }
+        if ((rc = rip_out_commit(&out)) != 0)
+            goto freed;
+        printf("wrote        %s (%s bytes, OfflineMemoryAllocation of %zu offsets)\n", write_path,
+               grouped(b, sizeof b, (int64_t)len), po.n_offset);
+    }
+    rc = rip_out_check_stdout("plan");
+freed:
+    rip_tflm_plan_out_free(&po);
+done:
+    free(bytes);
+    rip_tflm_alloc_free(&a);
+    rip_tfl_model_free(&m);
+    return rc;
+}
+
+static const rip_exit_doc check_exits[] = {
+    {0, "the model's offline plan is safe for LIB"},
+    {64, "bad command line"},
+    {65, "unsafe (the first operator whose overlap is unsafe is named), malformed, or no offline plan"},
+    {66, "MODEL.tflite missing or unreadable"},
+    {71, "out of memory"},
+    {74, "standard output cannot be written"},
+};
+
+int rip_cmd_check(int argc, char **argv)
+{
+    const char *path = NULL;
+    int lib = -1;
+    const rip_opt opts[] = {
+        {.name = "--for", .kind = RIP_OPT_ENUM, .dest = &lib, .metavar = "LIB", .choices = rip_tflm_lib_names,
+         .help = "the kernel library that will run the model: tflm-reference\n"
+                 "or tflm-cmsis-nn (required; neither's gap oracle is wired\n"
+                 "yet: every kernel overlap is refused)"},
+    };
+    const rip_cmd cmd = {
+        .name = "check", .synopsis = "MODEL.tflite --for LIB",
+        .about = "Verify the offline memory plan a TFLite model carries (its OfflineMemoryAllocation\n"
+                 "metadata) for TensorFlow Lite Micro with kernel library LIB: TFLM's own buffers,\n"
+                 "16-byte sizes and lifetimes, the online ones placed as TFLM's greedy planner\n"
+                 "would; every two buffers alive together must be disjoint, or an operator's\n"
+                 "output over one of its inputs at a gap LIB's kernel allows, or a RESHAPE's\n"
+                 "output at its input's offset.  The first operator whose overlap is unsafe is named.\n",
+        .opts = opts, .n_opts = sizeof opts / sizeof opts[0], .pos = &path, .min_pos = 1, .max_pos = 1,
+        .missing = "missing MODEL.tflite", .exits = check_exits, .n_exits = sizeof check_exits / sizeof check_exits[0],
+        .example = "ripsim check person_detect_vela.tflite --for tflm-reference",
+    };
+    int rc = rip_args_parse(&cmd, argc, argv, stdout, stderr);
+    if (rc != RIP_ARGS_CONTINUE)
+        return rc;
+    if (lib < 0)
+        return rip_args_usage(&cmd, "missing --for LIB");
+    rip_tfl_model m;
+    rip_tflm_alloc a;
+    if ((rc = load("check", path, &m, &a)) != 0)
+        return rc;
+    char err[RIP_ERR_LEN], b[32];
+    bool present;
+    rip_tflm_offline off;
+    rip_tflm_verdict v;
+    rip_tflm_oracle oracle = lib_oracle(lib);
+    rip_status st = rip_tflm_offline_read(&m, &present, &off, err);
+    if (st == RIP_OK && !present) {
+        snprintf(err, sizeof err, "%s: carries no %s metadata: nothing to check", path, RIP_TFLM_OFFLINE_NAME);
+        st = RIP_S_DATA;
+    }
+    if (st == RIP_OK)
+        st = rip_tflm_check(&m, &a, off.offset, &oracle, &v, err);
+    if (st != RIP_OK) {
+        fprintf(stderr, "ripsim check: %s\n", err);
+        rc = rip_exit_status(st);
+        goto done;
+    }
+    printf("model        %s\n", path);
+    printf("for          %s (gap oracle: none wired yet, no kernel overlap allowed)\n", rip_tflm_lib_names[lib]);
+    printf("offline plan version %d, %zu offsets: %zu buffers offline, %zu online\n", (int)off.version, off.n,
+           v.n_offline, v.n_online);
+    printf("tensor area  %s B (online buffers placed as TFLM's greedy planner does)\n",
+           grouped(b, sizeof b, v.area));
+    printf("overlaps     %zu allowed\n", v.n_overlaps);
+    printf("verdict      %s%s\n", v.safe ? "safe" : "unsafe: ", v.safe ? "" : v.why);
+    rc = rip_out_check_stdout("check");
+    if (rc == 0 && !v.safe) {
+        fprintf(stderr, "ripsim check: %s: unsafe for %s: %s\n", path, rip_tflm_lib_names[lib], v.why);
+        rc = RIP_EX_DATAERR;
+    }
+done:
+    rip_tflm_offline_free(&off);
+    rip_tflm_alloc_free(&a);
+    rip_tfl_model_free(&m);
+    return rc;
+}

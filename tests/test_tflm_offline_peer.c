@@ -1,0 +1,188 @@
+/*
+** test_tflm_offline_peer.c — the offline plans ripsim writes, run by
+** TensorFlow Lite Micro itself (the peer of tests/tflm/, reference and
+** CMSIS-NN kernels):
+**   - every case of the peer's cases.tsv planned with `ripsim plan --for
+**     tflm-reference --write` (no kernel overlap: the oracles are not wired
+**     into the command line yet): TFLM loads OUT, places every operator's
+**     output at the planned offset, its outputs are those of its own plan
+**     byte for byte, and its arena is its own minus exactly the tensor area
+**     saved (scratch and persistent data do not depend on the plan);
+**   - person_detect planned with a hand oracle allowing operator 2 (1x1
+**     conv) its input 18,448 B above its output, the gap found safe for
+**     TFLM's reference kernels: 75,808 B instead of 85,024 and every
+**     operator's output identical under the reference kernels; under CMSIS-NN
+**     the same file corrupts operator 2's output first, the operator
+**     rip_tflm_check names with an oracle refusing that overlap.
+** Built only with the TFLM tree (tests/meson.build), the peer built once by
+** the PRE_ALL hook of tflm_peer.h.
+*/
+#include <criterion/criterion.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "json_need.h"
+#include "tmpdir.h"
+
+TEST_SUITE_WITH_TMPDIR(tflm_offline_peer, 3600);
+
+#include "tflm/tflm_offline.h"
+#include "tflm/tflm_plan.h"
+#include "tflm_peer.h"
+
+/* The peer's report of model on case c's input. */
+static jm *run_peer(const char *variant, const char *model, const peer_case *c)
+{
+    char args[3200];
+    snprintf(args, sizeof args, "'%s' --input '%s'", model, c->input);
+    run_out r = peer(variant, args);
+    cr_assert_eq(r.status, 0, "%s %s: %s", variant, model, r.err);
+    jm *doc = report(&r);
+    run_free(&r);
+    return doc;
+}
+
+/* Every operator's output 0 CRC equal in a and b (or the index of the first that differs; -1: none). */
+static long first_differing_op(const jm *a, const jm *b)
+{
+    const jm *oa = jn_get(a, "operators"), *ob = jn_get(b, "operators");
+    cr_assert_eq(oa->n, ob->n);
+    for (size_t i = 0; i < oa->n; i++) {
+        const char *ca = jn_str(jn_item(jn_get(jn_item(oa, i), "outputs"), 0), "crc32");
+        const char *cb = jn_str(jn_item(jn_get(jn_item(ob, i), "outputs"), 0), "crc32");
+        if (strcmp(ca, cb) != 0)
+            return (long)i;
+    }
+    return -1;
+}
+
+/* TFLM put every operator's outputs where off says (off: per tensor, -1 online). */
+static void expect_placed(const jm *doc, const int32_t *off, size_t n, const char *what)
+{
+    const jm *ops = jn_get(doc, "operators");
+    for (size_t i = 0; i < ops->n; i++) {
+        const jm *outs = jn_get(jn_item(ops, i), "outputs");
+        for (size_t k = 0; k < outs->n; k++) {
+            long long t = jn_int(jn_item(outs, k), "tensor"), at = jn_int(jn_item(outs, k), "arena_offset");
+            cr_assert(t >= 0 && (size_t)t < n);
+            if (off[t] >= 0)
+                cr_expect_eq(at, off[t], "%s: operator %zu: tensor %lld at %lld, planned at %d", what, i, t, at, off[t]);
+        }
+    }
+}
+
+/* The plan OUT carries. */
+static rip_tflm_offline plan_of(const char *path, rip_tfl_model *m)
+{
+    char err[RIP_ERR_LEN];
+    cr_assert_eq(rip_tfl_model_load(path, m, err), RIP_OK, "%s", err);
+    rip_tflm_offline o;
+    bool present;
+    cr_assert_eq(rip_tflm_offline_read(m, &present, &o, err), RIP_OK, "%s", err);
+    cr_assert(present);
+    return o;
+}
+
+Test(tflm_offline_peer, every_case_runs_on_ripsims_plan)
+{
+    load_cases();
+    const char *bin = getenv("RIPSIM_BIN");
+    cr_assert_not_null(bin);
+    for (int i = 0; i < n_cases; i++) {
+        const peer_case *c = &cases[i];
+        char out[1200], cmd[4000];
+        snprintf(out, sizeof out, "%.250s/%.60s.tflite", tmpdir, c->name);
+        snprintf(cmd, sizeof cmd, "'%.900s' plan '%.1023s' --for tflm-reference --write '%.1200s'", bin, c->model, out);
+        run_out r = run_sh(cmd);
+        cr_assert_eq(r.status, 0, "%s: %s", c->name, r.err);
+        long long area = -1, greedy = -1;
+        const char *p = strstr(r.out, "tensor area  "), *g = strstr(r.out, "TFLM greedy  ");
+        cr_assert(p && g, "%s", r.out);
+        char num[32];
+        size_t k = 0;
+        for (p += 13; *p && *p != ' ' && k < 31; p++)
+            if (*p != ',')
+                num[k++] = *p;
+        num[k] = 0, area = atoll(num), k = 0;
+        for (g += 13; *g && *g != ' ' && k < 31; g++)
+            if (*g != ',')
+                num[k++] = *g;
+        num[k] = 0, greedy = atoll(num);
+        run_free(&r);
+        cr_expect_leq(area, greedy, "%s: the exact plan above TFLM's greedy one", c->name);
+        rip_tfl_model m;
+        rip_tflm_offline o = plan_of(out, &m);
+        for (int v = 0; v < (have_cmsis() ? 2 : 1); v++) {
+            const char *var = v ? "cmsis" : "ref";
+            jm *own = run_peer(var, c->model, c), *ours = run_peer(var, out, c);
+            cr_expect(jn_bool(ours, "offline_memory_allocation"), "%s %s", var, c->name);
+            cr_expect_eq(first_differing_op(own, ours), -1, "%s %s: an operator's output differs", var, c->name);
+            cr_expect_str_eq(jn_str(jn_item(jn_get(own, "outputs"), 0), "hex"),
+                             jn_str(jn_item(jn_get(ours, "outputs"), 0), "hex"), "%s %s", var, c->name);
+            expect_placed(ours, o.offset, o.n, c->name);
+            cr_expect_eq(jn_int(ours, "arena_used_bytes"), jn_int(own, "arena_used_bytes") - (greedy - area),
+                         "%s %s: arena %lld, TFLM's own %lld, tensor area %lld vs %lld", var, c->name,
+                         jn_int(ours, "arena_used_bytes"), jn_int(own, "arena_used_bytes"), area, greedy);
+            printf("tflm_offline_peer: %s %s: arena %lld (TFLM's own plan %lld), tensor area %lld (greedy %lld)\n",
+                   var, c->name, jn_int(ours, "arena_used_bytes"), jn_int(own, "arena_used_bytes"), area, greedy);
+            jm_free(own);
+            jm_free(ours);
+        }
+        rip_tflm_offline_free(&o);
+        rip_tfl_model_free(&m);
+    }
+}
+
+/* The probe's oracle for person_detect: operator 2's input 0 at 18,448 B (reference kernels); none else. */
+static rip_status probe_gap(void *ctx, const rip_tfl_model *m, size_t op, int k, int64_t *gap, char err[RIP_ERR_LEN])
+{
+    (void)m, (void)err;
+    *gap = ctx && op == 2 && k == 0 ? 18448 : -1;
+    return RIP_OK;
+}
+
+Test(tflm_offline_peer, person_detect_overlap_safe_for_reference_corrupt_for_cmsis)
+{
+    const peer_case *c = find_case("person");
+    rip_tfl_model m;
+    rip_tflm_alloc a;
+    rip_tflm_plan_out po;
+    char err[RIP_ERR_LEN];
+    cr_assert_eq(rip_tfl_model_load(c->model, &m, err), RIP_OK, "%s", err);
+    cr_assert_eq(rip_tflm_alloc_build(&m, &a, err), RIP_OK, "%s", err);
+    static int on;
+    rip_tflm_oracle ref = {probe_gap, &on}, cmsis = {probe_gap, NULL};
+    cr_assert_eq(rip_tflm_plan(&m, &a, &ref, &po, err), RIP_OK, "%s", err);
+    cr_expect_eq(po.area, 46080);
+    uint8_t *b;
+    size_t len;
+    cr_assert_eq(rip_tflm_offline_write(&m, po.offset, po.n_offset, &b, &len, err), RIP_OK, "%s", err);
+    char out[1200];
+    snprintf(out, sizeof out, "%.250s/person_rip.tflite", tmpdir);
+    FILE *f = fopen(out, "wb");
+    cr_assert(f && fwrite(b, 1, len, f) == len && fclose(f) == 0);
+    free(b);
+    jm *own = run_peer("ref", c->model, c), *ours = run_peer("ref", out, c);
+    cr_expect_eq(jn_int(own, "arena_used_bytes"), 85024);
+    cr_expect_eq(jn_int(ours, "arena_used_bytes"), 75808);
+    cr_expect_eq(first_differing_op(own, ours), -1, "reference kernels: an operator's output differs");
+    expect_placed(ours, po.offset, po.n_offset, "person_rip");
+    jm_free(own);
+    jm_free(ours);
+    rip_tflm_verdict v;
+    cr_assert_eq(rip_tflm_check(&m, &a, po.offset, &cmsis, &v, err), RIP_OK, "%s", err);
+    cr_expect(!v.safe && v.op == 2, "%s", v.why);
+    if (have_cmsis()) {
+        own = run_peer("cmsis", c->model, c), ours = run_peer("cmsis", out, c);
+        cr_expect_eq(first_differing_op(own, ours), 2, "CMSIS-NN: operator 2 is the first corrupted");
+        jm_free(own);
+        jm_free(ours);
+    } else {
+        printf("tflm_offline_peer: skipped: no CMSIS-NN peer: the negative control ran on ripsim's check only\n");
+    }
+    rip_tflm_plan_out_free(&po);
+    rip_tflm_alloc_free(&a);
+    rip_tfl_model_free(&m);
+}

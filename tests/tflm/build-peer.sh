@@ -213,7 +213,7 @@ for c in src/io/bmp.c src/core/status.c firmware/runtime/rk_crc32.c tests/tflm/p
 done
 mkdir -p "$OUT/bin"
 if stale "$OUT/bin/peer_input" "$P/peer_input.o"; then "${CCV[@]}" -o "$OUT/bin/peer_input" "$P/peer_input.o"; fi
-HARNESS_DEPS=("$SRC/tests/tflm/tflm_peer.cc" "$SRC/src/io/bmp.h" "$SRC/src/core/status.h"
+HARNESS_DEPS=("$SRC/tests/tflm/tflm_peer.cc" "$SRC/tests/tflm/tflm_ops.h" "$SRC/src/io/bmp.h" "$SRC/src/core/status.h"
               "$SRC/src/core/layer.h" "$SRC/firmware/runtime/rk_crc32.h")
 for v in "${VARIANTS[@]}"; do
   o=$P/tflm_peer-$v.o defs=() kernels=reference

@@ -67,12 +67,16 @@ inline size_t OpIndex(tflite::BuiltinOperator op) {
 // functions, so they reach the harness through this global.
 using AfterOpFn = void (*)(TfLiteContext* ctx, TfLiteNode* node, int builtin);
 inline AfterOpFn g_after_op = nullptr;
+// Called right before every operator (null: nothing), e.g. a marker an
+// instruction counter watches.
+inline void (*g_before_op)() = nullptr;
 
 inline TFLMRegistration g_kernel[kNumOps];    // the kernels' own registrations
 inline TFLMRegistration g_wrapped[kNumOps];   // what TFLM is given
 
 template <size_t K>
 TfLiteStatus ObservedInvoke(TfLiteContext* ctx, TfLiteNode* node) {
+  if (g_before_op) g_before_op();
   TfLiteStatus s = g_kernel[K].invoke(ctx, node);
   if (s == kTfLiteOk && g_after_op) g_after_op(ctx, node, kOps[K].op);
   return s;

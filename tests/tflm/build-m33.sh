@@ -28,6 +28,8 @@
 # it; 70 a compile or link failed (an image that does not fit is not a
 # failure: its .link says overflow).
 set -euo pipefail
+# shellcheck disable=SC1091  # (run from anywhere: the file beside this one)
+source "$(dirname "${BASH_SOURCE[0]}")/build-lib.sh"
 
 usage() {
   echo "usage: build-m33.sh --tflm DIR --cmsis DIR --src DIR --cases FILE --out DIR [NAME...]" >&2
@@ -103,14 +105,6 @@ SYSINC=()
 for d in "${INC[@]}"; do SYSINC+=(-isystem "${d#-I}"); done
 CMSIS_REPLACED=" add conv depthwise_conv fully_connected pad pooling softmax transpose "
 
-stale() {
-  local t=$1 d
-  shift
-  [ -e "$t" ] || return 0
-  for d in "$@"; do [ "$t" -nt "$d" ] || return 0; done
-  return 1
-}
-
 key() {
   echo "key 1"
   "$CXX" --version | head -1
@@ -162,20 +156,10 @@ queue tflm "$T" "${SRCS[@]}"
 queue cmsis-nn "$CMSIS" "${NN[@]}"
 if [ ${#JOB_SRC[@]} -gt 0 ]; then
   echo "build-m33.sh: compiling ${#JOB_SRC[@]} TFLM/CMSIS-NN sources for the Cortex-M33 ($JOBS jobs)" >&2
-  running=0 failed=0
-  for i in "${!JOB_SRC[@]}"; do
-    if [ "$running" -ge "$JOBS" ]; then
-      wait -n || failed=1
-      running=$((running - 1))
-    fi
-    compile "${JOB_KIND[$i]}" "${JOB_SRC[$i]}" "${JOB_OBJ[$i]}" &
-    running=$((running + 1))
-  done
-  while [ "$running" -gt 0 ]; do
-    wait -n || failed=1
-    running=$((running - 1))
-  done
-  if [ "$failed" -ne 0 ]; then echo "build-m33.sh: a TFLM/CMSIS-NN source failed to compile" >&2; exit 70; fi
+  if ! run_jobs "$JOBS" compile JOB_KIND JOB_SRC JOB_OBJ; then
+    echo "build-m33.sh: a TFLM/CMSIS-NN source failed to compile" >&2
+    exit 70
+  fi
 fi
 if [ -f "$OUT/obj/key.new" ]; then mv "$OUT/obj/key.new" "$OUT/obj/key"; fi
 if stale "$OUT/libtflm-m33.a" "${OBJS[@]}"; then

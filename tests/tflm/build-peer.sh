@@ -26,6 +26,8 @@
 # TFLM_PEER_JOBS (2).  Runs for the same OUT wait for each other (flock
 # OUT/.lock).  The tflm_peer suite runs it before its tests.
 set -euo pipefail
+# shellcheck disable=SC1091  # (run from anywhere: the file beside this one)
+source "$(dirname "${BASH_SOURCE[0]}")/build-lib.sh"
 
 usage() {
   echo "usage: build-peer.sh --tflm DIR --src DIR --models DIR --out DIR [--cmsis DIR]" >&2
@@ -79,15 +81,6 @@ CMSIS_CFLAGS=(-std=c11 -O2 -ffunction-sections -fdata-sections)
 CMSIS_REPLACED=" add conv depthwise_conv fully_connected pad pooling softmax transpose "
 COMMIT=$(sed -n 's/^tflite-micro: *//p' "$T/PROVENANCE.txt" 2>/dev/null | head -1 || true)
 COMMIT=${COMMIT:-unknown}
-
-# stale TARGET DEP...: TARGET is missing or older than a DEP.
-stale() {
-  local t=$1 d
-  shift
-  [ -e "$t" ] || return 0
-  for d in "$@"; do [ "$t" -nt "$d" ] || return 0; done
-  return 1
-}
 
 # ---- the object cache: wiped when what the objects depend on changes ----
 key() {
@@ -161,20 +154,10 @@ if [ -n "$CMSIS" ]; then
 fi
 if [ ${#JOB_SRC[@]} -gt 0 ]; then
   echo "build-peer.sh: compiling ${#JOB_SRC[@]} TFLM/CMSIS-NN sources ($JOBS jobs)" >&2
-  running=0 failed=0
-  for i in "${!JOB_SRC[@]}"; do
-    if [ "$running" -ge "$JOBS" ]; then
-      wait -n || failed=1
-      running=$((running - 1))
-    fi
-    compile "${JOB_KIND[$i]}" "${JOB_SRC[$i]}" "${JOB_OBJ[$i]}" &
-    running=$((running + 1))
-  done
-  while [ "$running" -gt 0 ]; do
-    wait -n || failed=1
-    running=$((running - 1))
-  done
-  if [ "$failed" -ne 0 ]; then echo "build-peer.sh: a TFLM/CMSIS-NN source failed to compile" >&2; exit 70; fi
+  if ! run_jobs "$JOBS" compile JOB_KIND JOB_SRC JOB_OBJ; then
+    echo "build-peer.sh: a TFLM/CMSIS-NN source failed to compile" >&2
+    exit 70
+  fi
 fi
 if [ -f "$OUT/obj/key.new" ]; then mv "$OUT/obj/key.new" "$OUT/obj/key"; fi
 

@@ -61,26 +61,7 @@ namespace {
 
 constexpr int kExitData = 65, kExitSoftware = 70;
 
-// ---- TFLM's log: the last complete line, quoted in an error -----------------------
-
-char g_log_line[256], g_log_last[256];
-size_t g_log_len = 0;
-
-void LogAppend(const char* text) {
-  for (const char* c = text; *c; ++c) {
-    if (*c == '\r' || *c == '\n') {
-      if (g_log_len > 0) {
-        g_log_line[g_log_len] = '\0';
-        memcpy(g_log_last, g_log_line, g_log_len + 1);
-      }
-      g_log_len = 0;
-    } else if (g_log_len + 1 < sizeof g_log_line) {
-      g_log_line[g_log_len++] = static_cast<unsigned char>(*c) < 0x20 ? '?' : *c;
-    }
-  }
-}
-
-const char* LastLog() { return g_log_last[0] ? g_log_last : "no message"; }
+// TFLM's log: tflm_ops.h keeps its last line for an error.
 
 [[gnu::format(printf, 2, 3)]] int Fail(int status, const char* fmt, ...) {
   va_list ap;

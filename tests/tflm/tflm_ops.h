@@ -3,7 +3,8 @@
 // Cortex-M33 image): the vendored tree's operator table, an op resolver
 // that hands TFLM each kernel's own registration with only its invoke
 // wrapped (so the memory plan is TFLM's own, and every operator's outputs
-// can be read right after it ran), and the search for the smallest arena
+// can be read right after it ran), TFLM's log kept for error lines, and the
+// search for the smallest arena
 // AllocateTensors accepts.  Header only, included once per harness.
 #ifndef RIPSIM_TESTS_TFLM_TFLM_OPS_H
 #define RIPSIM_TESTS_TFLM_TFLM_OPS_H
@@ -26,6 +27,33 @@
 #include "tensorflow/lite/schema/schema_utils.h"
 
 namespace tflm_ops {
+
+// ---- TFLM's log ------------------------------------------------------------------
+// A harness's DebugLog hands TFLM's messages to LogAppend; the last complete
+// line is kept for an error line (LastLog), control characters as '?'.
+
+inline char g_log_line[512];   // the line being written
+inline char g_log_last[512];   // the last complete non-empty line
+inline size_t g_log_len = 0;
+
+inline void LogAppend(const char* text) {
+  for (const char* c = text; *c; ++c) {
+    if (*c == '\r' || *c == '\n') {
+      if (g_log_len > 0) {
+        g_log_line[g_log_len] = '\0';
+        memcpy(g_log_last, g_log_line, g_log_len + 1);
+      }
+      g_log_len = 0;
+    } else if (g_log_len + 1 < sizeof g_log_line) {
+      g_log_line[g_log_len++] = static_cast<unsigned char>(*c) < 0x20 ? '?' : *c;
+    }
+  }
+}
+
+// TFLM's last message, for an error line.
+inline const char* LastLog() { return g_log_last[0] ? g_log_last : "no message"; }
+
+// ---- the operators ----------------------------------------------------------------
 
 struct OpEntry {
   tflite::BuiltinOperator op;

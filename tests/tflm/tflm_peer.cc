@@ -60,30 +60,10 @@ constexpr size_t kDefaultArena = 8u << 20;  // 8 MiB: every model of the suite f
 
 // ---- TFLM's log -------------------------------------------------------------
 // TFLM prints through DebugLog (defined below, so the library's own stderr
-// printer is not linked).  Its messages are kept, the last one quoted in an
-// error line; --verbose copies them to stderr as they come.
+// printer is not linked).  Its messages are kept (tflm_ops.h), the last one
+// quoted in an error line; --verbose copies them to stderr as they come.
 
 bool g_verbose = false;
-char g_log_line[512];   // the line being written
-char g_log_last[512];   // the last complete non-empty line
-size_t g_log_len = 0;
-
-void LogAppend(const char* text) {
-  for (const char* c = text; *c; ++c) {
-    if (*c == '\r' || *c == '\n') {
-      if (g_log_len > 0) {
-        g_log_line[g_log_len] = '\0';
-        memcpy(g_log_last, g_log_line, g_log_len + 1);
-      }
-      g_log_len = 0;
-    } else if (g_log_len + 1 < sizeof g_log_line) {
-      g_log_line[g_log_len++] = static_cast<unsigned char>(*c) < 0x20 ? '?' : *c;
-    }
-  }
-}
-
-// TFLM's last message, for an error line.
-const char* LastLog() { return g_log_last[0] ? g_log_last : "no message"; }
 
 [[gnu::format(printf, 2, 3)]] int Fail(int status, const char* fmt, ...);
 

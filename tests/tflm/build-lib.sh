@@ -30,3 +30,32 @@ run_jobs() {
   done
   return "$failed"
 }
+
+# obj_of DIR REL: the object of source REL in $OUT/obj/DIR (path flattened:
+# the tree has several kernel_util.cc and common.cc).
+obj_of() { local s=${2%.*}; echo "$OUT/obj/$1/${s//\//__}.o"; }
+
+# queue KIND ROOT REL...: each source's object appended to OBJS, and a job
+# (JOB_KIND, JOB_SRC, JOB_OBJ) for each object that is missing.
+JOB_KIND=() JOB_SRC=() JOB_OBJ=() OBJS=()
+queue() {
+  local kind=$1 root=$2 s o
+  shift 2
+  for s in "$@"; do
+    o=$(obj_of "$kind" "$s")
+    OBJS+=("$o")
+    if [ ! -f "$o" ]; then JOB_KIND+=("$kind"); JOB_SRC+=("$root/$s"); JOB_OBJ+=("$o"); fi
+  done
+}
+
+# compile_queued SCRIPT JOBS WHAT: the queued jobs through the caller's
+# `compile KIND SRC OBJ`, JOBS at a time (WHAT ends the message); exits 70
+# when one failed.
+compile_queued() {
+  [ ${#JOB_SRC[@]} -gt 0 ] || return 0
+  echo "$1: compiling ${#JOB_SRC[@]} TFLM/CMSIS-NN sources$3 ($2 jobs)" >&2
+  if ! run_jobs "$2" compile JOB_KIND JOB_SRC JOB_OBJ; then
+    echo "$1: a TFLM/CMSIS-NN source failed to compile" >&2
+    exit 70
+  fi
+}

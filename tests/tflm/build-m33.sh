@@ -119,7 +119,6 @@ if [ "$(key)" != "$(cat "$OUT/obj/key" 2>/dev/null)" ]; then
   key > "$OUT/obj/key.new"
 fi
 mkdir -p "$OUT/obj/tflm" "$OUT/obj/cmsis-nn" "$OUT/obj/project"
-obj_of() { local s=${2%.*}; echo "$OUT/obj/$1/${s//\//__}.o"; }
 
 SRCS=() NN=()
 while read -r s; do
@@ -142,25 +141,9 @@ compile() {
   esac
   mv "$obj.tmp" "$obj"
 }
-JOB_KIND=() JOB_SRC=() JOB_OBJ=() OBJS=()
-queue() {
-  local kind=$1 root=$2 s o
-  shift 2
-  for s in "$@"; do
-    o=$(obj_of "$kind" "$s")
-    OBJS+=("$o")
-    if [ ! -f "$o" ]; then JOB_KIND+=("$kind"); JOB_SRC+=("$root/$s"); JOB_OBJ+=("$o"); fi
-  done
-}
 queue tflm "$T" "${SRCS[@]}"
 queue cmsis-nn "$CMSIS" "${NN[@]}"
-if [ ${#JOB_SRC[@]} -gt 0 ]; then
-  echo "build-m33.sh: compiling ${#JOB_SRC[@]} TFLM/CMSIS-NN sources for the Cortex-M33 ($JOBS jobs)" >&2
-  if ! run_jobs "$JOBS" compile JOB_KIND JOB_SRC JOB_OBJ; then
-    echo "build-m33.sh: a TFLM/CMSIS-NN source failed to compile" >&2
-    exit 70
-  fi
-fi
+compile_queued build-m33.sh "$JOBS" " for the Cortex-M33"
 if [ -f "$OUT/obj/key.new" ]; then mv "$OUT/obj/key.new" "$OUT/obj/key"; fi
 if stale "$OUT/libtflm-m33.a" "${OBJS[@]}"; then
   rm -f "$OUT/libtflm-m33.a.tmp"

@@ -101,9 +101,6 @@ if [ "$(key)" != "$(cat "$OUT/obj/key" 2>/dev/null)" ]; then
 fi
 mkdir -p "$OUT/obj/common" "$OUT/obj/ref" "$OUT/obj/cmsis" "$OUT/obj/cmsis-nn" "$OUT/obj/project"
 
-# obj_of DIR REL: the object of source REL in OUT/obj/DIR (path flattened:
-# the tree has several kernel_util.cc and common.cc).
-obj_of() { local s=${2%.*}; echo "$OUT/obj/$1/${s//\//__}.o"; }
 
 # compile KIND SRC OBJ (KIND: common, ref, cmsis, cmsis-nn), written to
 # OBJ.tmp then renamed, so an interrupted build leaves no object.
@@ -137,28 +134,13 @@ if [ -n "$CMSIS" ]; then
 fi
 
 # Every missing object, compiled JOBS at a time.
-JOB_KIND=() JOB_SRC=() JOB_OBJ=()
-queue() {
-  local kind=$1 root=$2 s o
-  shift 2
-  for s in "$@"; do
-    o=$(obj_of "$kind" "$s")
-    if [ ! -f "$o" ]; then JOB_KIND+=("$kind"); JOB_SRC+=("$root/$s"); JOB_OBJ+=("$o"); fi
-  done
-}
 queue common "$T" "${COMMON[@]}"
 queue ref "$T" "${REF[@]}"
 if [ -n "$CMSIS" ]; then
   queue cmsis "$T" "${CMS[@]}"
   queue cmsis-nn "$CMSIS" "${CMSNN[@]}"
 fi
-if [ ${#JOB_SRC[@]} -gt 0 ]; then
-  echo "build-peer.sh: compiling ${#JOB_SRC[@]} TFLM/CMSIS-NN sources ($JOBS jobs)" >&2
-  if ! run_jobs "$JOBS" compile JOB_KIND JOB_SRC JOB_OBJ; then
-    echo "build-peer.sh: a TFLM/CMSIS-NN source failed to compile" >&2
-    exit 70
-  fi
-fi
+compile_queued build-peer.sh "$JOBS" ""
 if [ -f "$OUT/obj/key.new" ]; then mv "$OUT/obj/key.new" "$OUT/obj/key"; fi
 
 VARIANTS=(ref)

@@ -121,6 +121,8 @@ static void check_case(const char *name)
     cr_expect_leq(host - used, 64 * (long long)tensors_and_nodes + 1024,
                   "%s: M33 arena_used_bytes %lld, host %lld", name, used, host);
     cr_expect(min > 0 && min <= jn_int(md, "arena_size"), "%s: min_arena_bytes %lld", name, min);
+    cr_expect_lt(jn_int(md, "stack_peak_bytes"), jn_int(md, "stack_bytes"),
+                 "%s: the stack reached its end (into the arena's top)", name);
     jm_free(md);
     jm_free(rd);
     jm_free(hd);

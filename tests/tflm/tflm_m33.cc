@@ -40,6 +40,7 @@ extern "C" {
 extern const uint8_t m33_model[], m33_model_end[];
 extern const uint8_t m33_input[], m33_input_end[];
 extern uint8_t __heap_start[], __heap_end[];
+extern uint8_t __stack[];  // the stack's top; it grows down to __heap_end
 }
 
 #ifndef TFLM_M33_KERNELS
@@ -137,6 +138,26 @@ bool FillInputs(tflite::MicroInterpreter* it) {
 
 alignas(tflite::MicroInterpreter) uint8_t g_storage[sizeof(tflite::MicroInterpreter)];
 
+// ---- the stack's peak ----------------------------------------------------------
+// The stack lies between __heap_end (the arena's end) and __stack: painted
+// with a pattern below the current frame at the start, the lowest byte no
+// longer holding it at the end is the deepest the stack went (a stack
+// deeper than its region would have run into the arena's top, where TFLM
+// keeps its persistent data).
+constexpr uint8_t kPaint = 0xa5;
+
+void PaintStack() {
+  uint8_t here;
+  uint8_t* sp = &here;
+  for (uint8_t* p = __heap_end; p + 64 < sp; ++p) *p = kPaint;
+}
+
+size_t StackPeak() {
+  const uint8_t* p = __heap_end;
+  while (p < __stack && *p == kPaint) ++p;
+  return static_cast<size_t>(__stack - p);
+}
+
 int Run() {
   const size_t model_size = static_cast<size_t>(m33_model_end - m33_model);
   flatbuffers::Verifier verifier(m33_model, model_size);
@@ -223,8 +244,10 @@ int Run() {
   interp = new (g_storage) tflite::MicroInterpreter(model, resolver, arena, min_arena);
   bool min_same = interp->AllocateTensors() == kTfLiteOk && FillInputs(interp) &&
                   interp->Invoke() == kTfLiteOk && OutputsCrc(interp) == outputs_crc;
-  printf("  \"min_arena_bytes\": %zu, \"min_arena_same_outputs\": %s\n}\n", min_arena,
+  printf("  \"min_arena_bytes\": %zu, \"min_arena_same_outputs\": %s,\n", min_arena,
          min_same ? "true" : "false");
+  printf("  \"stack_bytes\": %zu, \"stack_peak_bytes\": %zu\n}\n",
+         static_cast<size_t>(__stack - __heap_end), StackPeak());
   fflush(stdout);
   if (!repeat_same) return Fail(kExitSoftware, "the repeated invoke gave other outputs");
   if (!min_same) return Fail(kExitSoftware, "the run in the smallest arena (%zu bytes) gave other outputs", min_arena);
@@ -233,4 +256,7 @@ int Run() {
 
 }  // namespace
 
-int main() { return Run(); }
+int main() {
+  PaintStack();
+  return Run();
+}

@@ -26,8 +26,11 @@ PKGS=(meson ninja-build pkg-config gcc libc6-dev libcriterion-dev libsqlite3-dev
 # without them those tests are skipped).
 TEST_PKGS=(slurm-wlm munge shellcheck flatbuffers-compiler g++)
 
-# The firmware part (./build.sh firmware, and the firmware tests of ./build.sh test).
-FW_PKGS=(gcc-arm-none-eabi picolibc-arm-none-eabi libnewlib-arm-none-eabi qemu-system-arm cmake)
+# The firmware part (./build.sh firmware, and the firmware tests of ./build.sh test);
+# libstdc++-arm-none-eabi-newlib: the C++ headers of the tflm_m33 suite's
+# Cortex-M33 TFLite Micro build (tests/tflm/build-m33.sh).
+FW_PKGS=(gcc-arm-none-eabi picolibc-arm-none-eabi libnewlib-arm-none-eabi libstdc++-arm-none-eabi-newlib
+         qemu-system-arm cmake)
 
 # install_deps [PKG...]: apt-get what is missing of PKGS (or of the given list).
 install_deps() {

@@ -74,6 +74,8 @@ Test(scripts, an_option_without_its_value_is_64)
         {"tools/qemu-run.sh", "--target qemu-m0 --elf x.elf", "--timeout"},
         {"../tests/tflm/build-peer.sh", "", "--tflm"},
         {"../tests/tflm/build-peer.sh", "--tflm x --src y", "--out"},
+        {"../tests/tflm/build-m33.sh", "", "--tflm"},
+        {"../tests/tflm/build-m33.sh", "--tflm x --src y", "--cases"},
         {"tools/real-models.sh", "", "--gen"},
         {"tools/real-models.sh", "--gen x", "--ripsim"},
         {"tools/real-models.sh", "--gen x", "--tflm"},

@@ -11,7 +11,10 @@
 ** script), TFLM_PEER_DIR (its output folder), RIPSIM_TFLM_PATH,
 ** RIPSIM_SOURCE_ROOT, RIPSIM_MODELS_PATH, TFLM_PEER_CMSIS (empty: no
 ** CMSIS-NN variant); its output goes to TFLM_PEER_DIR/build.log.  A
-** failed build fails every test that asks for peer_dir().
+** failed build fails every test that asks for peer_dir().  When
+** TFLM_M33_BUILD is set too (tests/test_tflm_m33.c), the hook then runs
+** that script, tests/tflm/build-m33.sh, into TFLM_M33_DIR over the peer's
+** cases (log TFLM_M33_DIR/build.log; a failure is kept for m33_dir()).
 */
 #ifndef RIPSIM_TEST_TFLM_PEER_H
 #define RIPSIM_TEST_TFLM_PEER_H
@@ -87,6 +90,22 @@ static inline void run_free(run_out *r)
 
 /* ---- building the peer, once before the tests ---- */
 
+/* Run bash with argv (argv[0] "bash"), its output to log; false when it
+** failed. */
+static inline bool run_build(const char *const *argv, const char *log)
+{
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid == 0) {
+        if (!freopen(log, "w", stdout) || dup2(1, 2) < 0)
+            _exit(127);
+        execvp("bash", (char *const *)argv);
+        _exit(127);
+    }
+    int st = 0;
+    return pid > 0 && waitpid(pid, &st, 0) >= 0 && WIFEXITED(st) && WEXITSTATUS(st) == 0;
+}
+
 ReportHook(PRE_ALL)(struct criterion_test_set *set)
 {
     (void)set;
@@ -98,24 +117,56 @@ ReportHook(PRE_ALL)(struct criterion_test_set *set)
                "RIPSIM_TFLM_PATH, RIPSIM_SOURCE_ROOT, RIPSIM_MODELS_PATH)", 1);
         return;
     }
-    char log[1024];
+    static char log[1024], msg[1200];
     snprintf(log, sizeof log, "%s/build.log", out);
     mkdir(out, 0777);
     const char *argv[] = {"bash", script, "--tflm", tree, "--src", src, "--models", models,
                           "--out", out, cmsis && *cmsis ? "--cmsis" : NULL, cmsis, NULL};
-    fflush(NULL);
-    pid_t pid = fork();
-    if (pid == 0) {
-        if (!freopen(log, "w", stdout) || dup2(1, 2) < 0)
-            _exit(127);
-        execvp("bash", (char *const *)argv);
-        _exit(127);
-    }
-    int st = 0;
-    if (pid < 0 || waitpid(pid, &st, 0) < 0 || !WIFEXITED(st) || WEXITSTATUS(st) != 0) {
-        static char msg[1200];
+    if (!run_build(argv, log)) {
         snprintf(msg, sizeof msg, "tests/tflm/build-peer.sh failed: see %s", log);
         setenv("TFLM_PEER_SETUP_ERR", msg, 1);
+        return;
+    }
+    const char *m33 = getenv("TFLM_M33_BUILD"), *m33_out = getenv("TFLM_M33_DIR");
+    if (!m33)
+        return;
+    if (!m33_out || !cmsis || !*cmsis) {
+        setenv("TFLM_M33_SETUP_ERR", "TFLM_M33_DIR and TFLM_PEER_CMSIS must be set with TFLM_M33_BUILD", 1);
+        return;
+    }
+    /* The M33 cases: the peer's, and person_detect_vela (a model with
+    ** OfflineMemoryAllocation metadata) on person's input. */
+    static char cases_tsv[1024], log2[1024], msg2[1200];
+    char peer_cases[1024], line[3000];
+    snprintf(peer_cases, sizeof peer_cases, "%s/cases.tsv", out);
+    snprintf(cases_tsv, sizeof cases_tsv, "%s/cases.tsv", m33_out);
+    snprintf(log2, sizeof log2, "%s/build.log", m33_out);
+    mkdir(m33_out, 0777);
+    FILE *in = fopen(peer_cases, "r"), *o = fopen(cases_tsv, "w");
+    if (!in || !o) {
+        if (in)
+            fclose(in);
+        if (o)
+            fclose(o);
+        setenv("TFLM_M33_SETUP_ERR", "cannot copy the peer's cases.tsv", 1);
+        return;
+    }
+    while (fgets(line, sizeof line, in))
+        fputs(line, o);
+    char vela[1024];
+    snprintf(vela, sizeof vela, "%s/tflite-micro/person_detect_vela.tflite", models);
+    if (access(vela, R_OK) == 0)
+        fprintf(o, "person_detect_vela\t%s\t%s/inputs/person.in\n", vela, out);
+    fclose(in);
+    if (fclose(o) != 0) {
+        setenv("TFLM_M33_SETUP_ERR", "cannot write the M33 cases.tsv", 1);
+        return;
+    }
+    const char *argv2[] = {"bash", m33, "--tflm", tree, "--cmsis", cmsis, "--src", src,
+                           "--cases", cases_tsv, "--out", m33_out, NULL};
+    if (!run_build(argv2, log2)) {
+        snprintf(msg2, sizeof msg2, "tests/tflm/build-m33.sh failed: see %s", log2);
+        setenv("TFLM_M33_SETUP_ERR", msg2, 1);
     }
 }
 

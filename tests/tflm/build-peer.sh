@@ -26,6 +26,8 @@
 # TFLM_PEER_JOBS (2).  Runs for the same OUT wait for each other (flock
 # OUT/.lock).  The tflm_peer suite runs it before its tests.
 set -euo pipefail
+# shellcheck disable=SC1091  # (run from anywhere: the file beside this one)
+source "$(dirname "${BASH_SOURCE[0]}")/build-lib.sh"
 
 usage() {
   echo "usage: build-peer.sh --tflm DIR --src DIR --models DIR --out DIR [--cmsis DIR]" >&2
@@ -80,15 +82,6 @@ CMSIS_REPLACED=" add conv depthwise_conv fully_connected pad pooling softmax tra
 COMMIT=$(sed -n 's/^tflite-micro: *//p' "$T/PROVENANCE.txt" 2>/dev/null | head -1 || true)
 COMMIT=${COMMIT:-unknown}
 
-# stale TARGET DEP...: TARGET is missing or older than a DEP.
-stale() {
-  local t=$1 d
-  shift
-  [ -e "$t" ] || return 0
-  for d in "$@"; do [ "$t" -nt "$d" ] || return 0; done
-  return 1
-}
-
 # ---- the object cache: wiped when what the objects depend on changes ----
 key() {
   echo "key 1"
@@ -108,9 +101,6 @@ if [ "$(key)" != "$(cat "$OUT/obj/key" 2>/dev/null)" ]; then
 fi
 mkdir -p "$OUT/obj/common" "$OUT/obj/ref" "$OUT/obj/cmsis" "$OUT/obj/cmsis-nn" "$OUT/obj/project"
 
-# obj_of DIR REL: the object of source REL in OUT/obj/DIR (path flattened:
-# the tree has several kernel_util.cc and common.cc).
-obj_of() { local s=${2%.*}; echo "$OUT/obj/$1/${s//\//__}.o"; }
 
 # compile KIND SRC OBJ (KIND: common, ref, cmsis, cmsis-nn), written to
 # OBJ.tmp then renamed, so an interrupted build leaves no object.
@@ -144,38 +134,13 @@ if [ -n "$CMSIS" ]; then
 fi
 
 # Every missing object, compiled JOBS at a time.
-JOB_KIND=() JOB_SRC=() JOB_OBJ=()
-queue() {
-  local kind=$1 root=$2 s o
-  shift 2
-  for s in "$@"; do
-    o=$(obj_of "$kind" "$s")
-    if [ ! -f "$o" ]; then JOB_KIND+=("$kind"); JOB_SRC+=("$root/$s"); JOB_OBJ+=("$o"); fi
-  done
-}
 queue common "$T" "${COMMON[@]}"
 queue ref "$T" "${REF[@]}"
 if [ -n "$CMSIS" ]; then
   queue cmsis "$T" "${CMS[@]}"
   queue cmsis-nn "$CMSIS" "${CMSNN[@]}"
 fi
-if [ ${#JOB_SRC[@]} -gt 0 ]; then
-  echo "build-peer.sh: compiling ${#JOB_SRC[@]} TFLM/CMSIS-NN sources ($JOBS jobs)" >&2
-  running=0 failed=0
-  for i in "${!JOB_SRC[@]}"; do
-    if [ "$running" -ge "$JOBS" ]; then
-      wait -n || failed=1
-      running=$((running - 1))
-    fi
-    compile "${JOB_KIND[$i]}" "${JOB_SRC[$i]}" "${JOB_OBJ[$i]}" &
-    running=$((running + 1))
-  done
-  while [ "$running" -gt 0 ]; do
-    wait -n || failed=1
-    running=$((running - 1))
-  done
-  if [ "$failed" -ne 0 ]; then echo "build-peer.sh: a TFLM/CMSIS-NN source failed to compile" >&2; exit 70; fi
-fi
+compile_queued build-peer.sh "$JOBS" ""
 if [ -f "$OUT/obj/key.new" ]; then mv "$OUT/obj/key.new" "$OUT/obj/key"; fi
 
 VARIANTS=(ref)
@@ -213,7 +178,7 @@ for c in src/io/bmp.c src/core/status.c firmware/runtime/rk_crc32.c tests/tflm/p
 done
 mkdir -p "$OUT/bin"
 if stale "$OUT/bin/peer_input" "$P/peer_input.o"; then "${CCV[@]}" -o "$OUT/bin/peer_input" "$P/peer_input.o"; fi
-HARNESS_DEPS=("$SRC/tests/tflm/tflm_peer.cc" "$SRC/src/io/bmp.h" "$SRC/src/core/status.h"
+HARNESS_DEPS=("$SRC/tests/tflm/tflm_peer.cc" "$SRC/tests/tflm/tflm_ops.h" "$SRC/src/io/bmp.h" "$SRC/src/core/status.h"
               "$SRC/src/core/layer.h" "$SRC/firmware/runtime/rk_crc32.h")
 for v in "${VARIANTS[@]}"; do
   o=$P/tflm_peer-$v.o defs=() kernels=reference

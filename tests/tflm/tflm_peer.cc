@@ -32,18 +32,9 @@
 
 #include <sys/stat.h>
 
-#include "tensorflow/lite/core/api/flatbuffer_conversions.h"
-#include "tensorflow/lite/micro/arena_allocator/single_arena_buffer_allocator.h"
-#include "tensorflow/lite/micro/memory_planner/greedy_memory_planner.h"
-#include "tensorflow/lite/micro/micro_allocator.h"
-#include "tensorflow/lite/micro/micro_arena_constants.h"
 #include "tensorflow/lite/micro/debug_log.h"
 #include "tensorflow/lite/micro/memory_helpers.h"
-#include "tensorflow/lite/micro/micro_interpreter.h"
-#include "tensorflow/lite/micro/micro_mutable_op_resolver.h"
-#include "tensorflow/lite/micro/micro_op_resolver.h"
-#include "tensorflow/lite/schema/schema_generated.h"
-#include "tensorflow/lite/schema/schema_utils.h"
+#include "tflm_ops.h"
 
 extern "C" {
 #include "bmp.h"
@@ -57,6 +48,8 @@ extern "C" {
 #define TFLM_PEER_TFLM_COMMIT "unknown"
 #endif
 
+using namespace tflm_ops;
+
 namespace {
 
 // Exit statuses (sysexits, as ripsim's own command line).
@@ -67,30 +60,10 @@ constexpr size_t kDefaultArena = 8u << 20;  // 8 MiB: every model of the suite f
 
 // ---- TFLM's log -------------------------------------------------------------
 // TFLM prints through DebugLog (defined below, so the library's own stderr
-// printer is not linked).  Its messages are kept, the last one quoted in an
-// error line; --verbose copies them to stderr as they come.
+// printer is not linked).  Its messages are kept (tflm_ops.h), the last one
+// quoted in an error line; --verbose copies them to stderr as they come.
 
 bool g_verbose = false;
-char g_log_line[512];   // the line being written
-char g_log_last[512];   // the last complete non-empty line
-size_t g_log_len = 0;
-
-void LogAppend(const char* text) {
-  for (const char* c = text; *c; ++c) {
-    if (*c == '\r' || *c == '\n') {
-      if (g_log_len > 0) {
-        g_log_line[g_log_len] = '\0';
-        memcpy(g_log_last, g_log_line, g_log_len + 1);
-      }
-      g_log_len = 0;
-    } else if (g_log_len + 1 < sizeof g_log_line) {
-      g_log_line[g_log_len++] = static_cast<unsigned char>(*c) < 0x20 ? '?' : *c;
-    }
-  }
-}
-
-// TFLM's last message, for an error line.
-const char* LastLog() { return g_log_last[0] ? g_log_last : "no message"; }
 
 [[gnu::format(printf, 2, 3)]] int Fail(int status, const char* fmt, ...);
 
@@ -184,42 +157,7 @@ void JsonHex(const uint8_t* p, size_t n) {
   putchar('"');
 }
 
-// ---- the op resolver with observed invokes -------------------------------------
-
-struct OpEntry {
-  tflite::BuiltinOperator op;
-  TFLMRegistration (*registration)();
-  tflite::TfLiteBridgeBuiltinParseFunction parser;
-};
-
-// The 14 builtin operators of the vendored TFLM tree (its lib_sources.txt).
-const OpEntry kOps[] = {
-    {tflite::BuiltinOperator_ADD, tflite::Register_ADD, tflite::ParseAdd},
-    {tflite::BuiltinOperator_AVERAGE_POOL_2D, tflite::Register_AVERAGE_POOL_2D, tflite::ParsePool},
-    {tflite::BuiltinOperator_CONV_2D, tflite::Register_CONV_2D, tflite::ParseConv2D},
-    {tflite::BuiltinOperator_DEPTHWISE_CONV_2D, tflite::Register_DEPTHWISE_CONV_2D,
-     tflite::ParseDepthwiseConv2D},
-    {tflite::BuiltinOperator_DEQUANTIZE, tflite::Register_DEQUANTIZE, tflite::ParseDequantize},
-    {tflite::BuiltinOperator_FULLY_CONNECTED, tflite::Register_FULLY_CONNECTED,
-     tflite::ParseFullyConnected},
-    {tflite::BuiltinOperator_MAX_POOL_2D, tflite::Register_MAX_POOL_2D, tflite::ParsePool},
-    {tflite::BuiltinOperator_MEAN, tflite::Register_MEAN, tflite::ParseReducer},
-    {tflite::BuiltinOperator_PAD, tflite::Register_PAD, tflite::ParsePad},
-    {tflite::BuiltinOperator_QUANTIZE, tflite::Register_QUANTIZE, tflite::ParseQuantize},
-    {tflite::BuiltinOperator_RESHAPE, tflite::Register_RESHAPE, tflite::ParseReshape},
-    {tflite::BuiltinOperator_RESIZE_NEAREST_NEIGHBOR, tflite::Register_RESIZE_NEAREST_NEIGHBOR,
-     tflite::ParseResizeNearestNeighbor},
-    {tflite::BuiltinOperator_SOFTMAX, tflite::Register_SOFTMAX, tflite::ParseSoftmax},
-    {tflite::BuiltinOperator_TRANSPOSE, tflite::Register_TRANSPOSE, tflite::ParseTranspose},
-};
-constexpr size_t kNumOps = sizeof kOps / sizeof kOps[0];
-
-// The index of op in kOps, or kNumOps when the tree does not have it.
-size_t OpIndex(tflite::BuiltinOperator op) {
-  size_t k = 0;
-  while (k < kNumOps && kOps[k].op != op) ++k;
-  return k;
-}
+// ---- the observed operators (tflm_ops.h's resolver) ---------------------------
 
 // One operator's output tensor as seen right after the operator ran.
 struct SeenOutput {
@@ -273,45 +211,11 @@ struct Observer {
 };
 
 Observer g_observer;
-TFLMRegistration g_kernel[kNumOps];    // the kernels' own registrations
-TFLMRegistration g_wrapped[kNumOps];   // what TFLM is given
 
-template <size_t K>
-TfLiteStatus ObservedInvoke(TfLiteContext* ctx, TfLiteNode* node) {
-  TfLiteStatus s = g_kernel[K].invoke(ctx, node);
-  if (s == kTfLiteOk && g_observer.active) g_observer.AfterOp(ctx, node, kOps[K].op);
-  return s;
+// tflm_ops.h's hook: only the traced invoke is recorded.
+void ObserveOp(TfLiteContext* ctx, TfLiteNode* node, int builtin) {
+  if (g_observer.active) g_observer.AfterOp(ctx, node, builtin);
 }
-
-using InvokeFn = TfLiteStatus (*)(TfLiteContext*, TfLiteNode*);
-template <size_t... K>
-constexpr std::array<InvokeFn, sizeof...(K)> MakeInvokes(std::index_sequence<K...>) {
-  return {{&ObservedInvoke<K>...}};
-}
-constexpr std::array<InvokeFn, kNumOps> kObservedInvokes =
-    MakeInvokes(std::make_index_sequence<kNumOps>{});
-
-class ObservingResolver : public tflite::MicroOpResolver {
- public:
-  ObservingResolver() {
-    for (size_t k = 0; k < kNumOps; ++k) {
-      g_kernel[k] = kOps[k].registration();
-      g_kernel[k].builtin_code = kOps[k].op;
-      g_wrapped[k] = g_kernel[k];
-      g_wrapped[k].invoke = kObservedInvokes[k];
-    }
-  }
-  const TFLMRegistration* FindOp(tflite::BuiltinOperator op) const override {
-    size_t k = OpIndex(op);
-    return k < kNumOps ? &g_wrapped[k] : nullptr;
-  }
-  const TFLMRegistration* FindOp(const char*) const override { return nullptr; }
-  tflite::TfLiteBridgeBuiltinParseFunction GetOpDataParser(
-      tflite::BuiltinOperator op) const override {
-    size_t k = OpIndex(op);
-    return k < kNumOps ? kOps[k].parser : nullptr;
-  }
-};
 
 // ---- inputs -------------------------------------------------------------------
 
@@ -390,72 +294,26 @@ int FillInput(TfLiteTensor* t, size_t k, const InputSpec& spec) {
 
 // ---- arena search -------------------------------------------------------------
 
-// TFLM puts its own allocator, planner and MicroAllocator objects at the
-// arena's tail before anything else and does not check that they fit: an
-// arena too small for them crashes (a placement new at nullptr).  Every
-// arena at least this large holds them (each with its worst alignment
-// padding); a smaller one never holds a model either, so it is refused
-// without asking TFLM.
-constexpr size_t kArenaFloor =
-    sizeof(tflite::SingleArenaBufferAllocator) + alignof(tflite::SingleArenaBufferAllocator) +
-    sizeof(tflite::GreedyMemoryPlanner) + alignof(tflite::GreedyMemoryPlanner) +
-    sizeof(tflite::MicroAllocator) + alignof(tflite::MicroAllocator) +
-    tflite::MicroArenaBufferAlignment();
-
-// Does AllocateTensors succeed with an arena of exactly size bytes?  An
-// interpreter whose AllocateTensors failed crashes when destroyed (TFLM), so
-// a failed one is left alive: a bisection leaks about 20 of them.
+// Does AllocateTensors succeed with an arena of exactly size bytes?  A
+// failed interpreter is left alive (tflm_ops.h): a bisection leaks about 20.
 bool ArenaFits(const tflite::Model* model, const tflite::MicroOpResolver& resolver, size_t size) {
   if (size < kArenaFloor) return false;
   uint8_t* arena = static_cast<uint8_t*>(aligned_alloc(16, (size + 16) / 16 * 16));
   void* mem = aligned_alloc(alignof(tflite::MicroInterpreter),
                             (sizeof(tflite::MicroInterpreter) + 63) / 64 * 64);
   if (!arena || !mem) return false;
-  auto* interp = new (mem) tflite::MicroInterpreter(model, resolver, arena, size);
-  bool ok = interp->AllocateTensors() == kTfLiteOk;
+  bool ok = AllocatesIn(model, resolver, arena, size, mem);
   if (ok) {
-    interp->~MicroInterpreter();
     free(mem);
     free(arena);
   }
   return ok;
 }
 
-// The smallest arena (in bytes) with which AllocateTensors succeeds, given
-// that `fits` bytes do: doubling up from nothing, then bisection.  TFLM
-// needs more than arena_used_bytes when planning takes temporary memory
-// that is released before AllocateTensors returns.
-size_t FindMinArena(const tflite::Model* model, const tflite::MicroOpResolver& resolver,
-                    size_t fits) {
-  size_t lo = 0, hi = fits;  // lo fails (an empty arena holds nothing), hi fits
-  while (hi - lo > 1) {
-    size_t mid = lo + (hi - lo) / 2;
-    if (ArenaFits(model, resolver, mid)) hi = mid;
-    else lo = mid;
-  }
-  return hi;
-}
-
 double NowMs() {
   timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);
   return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
-
-bool HasOfflinePlan(const tflite::Model* model) {
-  if (!model->metadata()) return false;
-  for (size_t i = 0; i < model->metadata()->size(); ++i) {
-    const auto* m = model->metadata()->Get(i);
-    if (m->name() && strcmp(m->name()->c_str(), "OfflineMemoryAllocation") == 0) return true;
-  }
-  return false;
-}
-
-const char* OpName(const tflite::Model* model, const tflite::Operator* op) {
-  const auto* code = model->operator_codes()->Get(op->opcode_index());
-  tflite::BuiltinOperator b = tflite::GetBuiltinCode(code);
-  if (b == tflite::BuiltinOperator_CUSTOM && code->custom_code()) return code->custom_code()->c_str();
-  return tflite::EnumNameBuiltinOperator(b);
 }
 
 void PrintTensorInfo(const tflite::SubGraph* sg, int index, const TfLiteTensor* t) {
@@ -588,6 +446,7 @@ int Run(int argc, char** argv) {
                 "allocator objects, %zu bytes, which TFLM does not check: it would crash)",
                 model_path, arena_size, kArenaFloor);
   static ObservingResolver resolver;
+  g_after_op = ObserveOp;
   uint8_t* arena = static_cast<uint8_t*>(aligned_alloc(16, (arena_size + 15) / 16 * 16));
   if (!arena) return Fail(kExitSoftware, "out of memory for an arena of %zu bytes", arena_size);
   memset(arena, 0, arena_size);
@@ -662,7 +521,8 @@ int Run(int argc, char** argv) {
   bool min_arena_same_outputs = false;
   if (find_min) {
     // arena_size fits (the run above); arena_used_bytes usually does too.
-    min_arena = FindMinArena(model, resolver, ArenaFits(model, resolver, used) ? used : arena_size);
+    min_arena = FindMinArena(ArenaFits(model, resolver, used) ? used : arena_size,
+                             [&](size_t n) { return ArenaFits(model, resolver, n); });
     // Run once at exactly the smallest arena: same outputs?
     uint8_t* small = static_cast<uint8_t*>(aligned_alloc(16, (min_arena + 16) / 16 * 16));
     alignas(tflite::MicroInterpreter) static uint8_t storage2[sizeof(tflite::MicroInterpreter)];

@@ -1,0 +1,211 @@
+/*
+** test_tflm_m33.c — TensorFlow Lite Micro with its CMSIS-NN kernels (DSP
+** path) on a Cortex-M33 in QEMU's mps2-an505 (tests/tflm/README.md,
+** "Cortex-M33"): the images tests/tflm/build-m33.sh makes, one per case of
+** tests/tflm/cases.tsv, run with a timeout.
+**
+** What pins it to the outside:
+**   - every case's outputs, and every operator's outputs (CRC-32), equal
+**     the host reference peer's (build-tflm-peer/ref/tflm_peer: TFLM's
+**     reference kernels, x86-64, another compiler) bit for bit;
+**   - the M33's arena_used_bytes is below the host CMSIS-NN peer's by what
+**     32-bit pointers save (within TFLM's per-tensor and per-node structs),
+**     every operator output inside it; the tensor plan is the host's except
+**     where CMSIS-NN's DSP path asks for another scratch buffer (person:
+**     only AVERAGE_POOL_2D moves, by the 4 bytes per channel that
+**     arm_avgpool_s8_get_buffer_size asks with ARM_MATH_DSP, 0 without);
+**   - the CMSIS-NN code linked is the DSP one: the image holds SMLAD, which
+**     only CMSIS-NN's ARM_MATH_DSP path emits here.
+** The PRE_ALL hook of tflm_peer.h builds the host peer, then the images
+** (both cached at the source root, flock'ed).
+*/
+#include <criterion/criterion.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "json_need.h"
+#include "tmpdir.h"
+
+TEST_SUITE_WITH_TMPDIR(tflm_m33, 1800);
+
+#include "tflm_peer.h"
+
+/* build-m33.sh's folder; fails the test when that build failed. */
+static const char *m33_dir(void)
+{
+    peer_dir();
+    const char *err = getenv("TFLM_M33_SETUP_ERR");
+    cr_assert_null(err, "%s", err);
+    const char *d = getenv("TFLM_M33_DIR");
+    cr_assert_not_null(d, "TFLM_M33_DIR must name build-m33.sh's output folder");
+    return d;
+}
+
+/* Run the image of case name in QEMU (timeout TFLM_M33_TIMEOUT, 120 s). */
+static run_out m33_run(const char *name)
+{
+    const char *t = getenv("TFLM_M33_TIMEOUT");
+    char cmd[3000];
+    snprintf(cmd, sizeof cmd,
+             "timeout %s qemu-system-arm -M mps2-an505 -display none -monitor none -serial none "
+             "-chardev stdio,id=sh0 -semihosting-config enable=on,target=native,chardev=sh0 "
+             "-kernel '%s/%s.elf' < /dev/null",
+             t && *t ? t : "120", m33_dir(), name);
+    return run_sh(cmd);
+}
+
+/* operators[i].outputs[k][key] of a report. */
+static const jm *op_output(const jm *doc, size_t i, size_t k)
+{
+    return jn_item(jn_get(jn_item(jn_get(doc, "operators"), i), "outputs"), k);
+}
+
+/* operators[i].outputs[k].arena_offset, -1 when null (outside the arena). */
+static long long op_offset(const jm *doc, size_t i, size_t k)
+{
+    const jm *v = jn_get(op_output(doc, i, k), "arena_offset");
+    return v->kind == JM_NULL ? -1 : jn_int(op_output(doc, i, k), "arena_offset");
+}
+
+/* The case's image against the host peers (reference: outputs and
+** operator CRCs; CMSIS-NN: the plan's offsets and the arena). */
+static void check_case(const char *name)
+{
+    const peer_case *c = find_case(name);
+    run_out m = m33_run(name);
+    cr_assert_eq(m.status, 0, "%s: qemu status %d: %s%s", name, m.status, m.out, m.err);
+    run_out r = peer_case_run("ref", c, NULL);
+    cr_assert(have_cmsis(), "no host CMSIS-NN peer (the M33 build needs the CMSIS-NN tree too)");
+    run_out h = peer_case_run("cmsis", c, NULL);
+    jm *md = report(&m), *rd = report(&r), *hd = report(&h);
+    cr_assert_eq(jn_get(md, "operators")->n, jn_get(hd, "operators")->n);
+
+    cr_expect_str_eq(jn_str(md, "kernels"), "cmsis-nn");
+    const jm *mo = jn_get(md, "outputs"), *ro = jn_get(rd, "outputs");
+    cr_assert_eq(mo->n, ro->n, "%s: %zu outputs, the reference peer %zu", name, mo->n, ro->n);
+    for (size_t k = 0; k < mo->n; k++) {
+        cr_expect_str_eq(jn_str(jn_item(mo, k), "hex"), jn_str(jn_item(ro, k), "hex"),
+                         "%s: output %zu", name, k);
+        cr_expect_str_eq(jn_str(jn_item(mo, k), "crc32"), jn_str(jn_item(ro, k), "crc32"));
+    }
+    const jm *mops = jn_get(md, "operators"), *rops = jn_get(rd, "operators");
+    cr_assert_eq(mops->n, rops->n, "%s: %zu operators, the reference peer %zu", name, mops->n, rops->n);
+    for (size_t i = 0; i < mops->n; i++) {
+        cr_expect_str_eq(jn_str(jn_item(mops, i), "op"), jn_str(jn_item(rops, i), "op"));
+        size_t n_out = jn_get(jn_item(mops, i), "outputs")->n;
+        for (size_t k = 0; k < n_out; k++) {
+            cr_expect_str_eq(jn_str(op_output(md, i, k), "crc32"), jn_str(op_output(rd, i, k), "crc32"),
+                             "%s: operator %zu output %zu", name, i, k);
+            long long off = op_offset(md, i, k), bytes = jn_int(op_output(md, i, k), "bytes");
+            cr_expect(off >= 0 && off + bytes <= jn_int(md, "arena_used_bytes"),
+                      "%s: operator %zu output %zu at %lld (%lld bytes), outside the used arena", name,
+                      i, k, off, bytes);
+        }
+    }
+    cr_expect(jn_bool(md, "repeats_identical"), "%s: the counted invoke gave other outputs", name);
+    cr_expect(jn_bool(md, "min_arena_same_outputs"), "%s: the smallest arena gave other outputs", name);
+
+    /* The arena: the host's less the pointers' halving: persistent data
+    ** made of pointers and size_t (TfLiteEvalTensor, TfLiteNode, the
+    ** allocation info) is smaller; at most 64 bytes per tensor and node
+    ** here (the DSP path's extra scratch, below, is smaller still). */
+    long long used = jn_int(md, "arena_used_bytes"), host = jn_int(hd, "arena_used_bytes");
+    long long min = jn_int(md, "min_arena_bytes");
+    size_t tensors_and_nodes = mops->n;
+    for (size_t i = 0; i < mops->n; i++)
+        tensors_and_nodes += jn_get(jn_item(mops, i), "outputs")->n;
+    cr_expect(used > 0 && used < host, "%s: M33 arena_used_bytes %lld, host %lld", name, used, host);
+    cr_expect_leq(host - used, 64 * (long long)tensors_and_nodes + 1024,
+                  "%s: M33 arena_used_bytes %lld, host %lld", name, used, host);
+    cr_expect(min > 0 && min <= jn_int(md, "arena_size"), "%s: min_arena_bytes %lld", name, min);
+    cr_expect_lt(jn_int(md, "stack_peak_bytes"), jn_int(md, "stack_bytes"),
+                 "%s: the stack reached its end (into the arena's top)", name);
+    jm_free(md);
+    jm_free(rd);
+    jm_free(hd);
+    run_free(&m);
+    run_free(&r);
+    run_free(&h);
+}
+
+#define M33_CASE(name)                                                          \
+    Test(tflm_m33, name##_outputs_equal_the_host_reference_peer) { check_case(#name); }
+
+M33_CASE(person)
+M33_CASE(no_person)
+M33_CASE(vww_96_int8)
+M33_CASE(pretrainedResnet_quant)
+M33_CASE(kws_ref_model)
+M33_CASE(ad01_int8)
+M33_CASE(tinyengine_vww)
+M33_CASE(tinyengine_detection)
+M33_CASE(micro_speech)
+M33_CASE(hello_world)
+
+/* The one place person's plan differs from the host CMSIS-NN peer's:
+** AVERAGE_POOL_2D (operator 27, 256 channels in) placed 1024 bytes higher,
+** the scratch CMSIS-NN's DSP average pooling asks (ch_src * 4 bytes), which
+** the host's pure-C path does not. */
+Test(tflm_m33, person_plan_differs_from_the_host_only_by_the_dsp_pool_scratch)
+{
+    const peer_case *c = find_case("person");
+    run_out m = m33_run("person");
+    cr_assert_eq(m.status, 0, "qemu status %d: %s", m.status, m.err);
+    cr_assert(have_cmsis(), "no host CMSIS-NN peer");
+    run_out h = peer_case_run("cmsis", c, NULL);
+    jm *md = report(&m), *hd = report(&h);
+    size_t n = jn_get(md, "operators")->n;
+    cr_assert_eq(n, 31u);
+    for (size_t i = 0; i < n; i++) {
+        const char *op = jn_str(jn_item(jn_get(md, "operators"), i), "op");
+        long long want = op_offset(hd, i, 0) + (i == 27 ? 256 * 4 : 0);
+        if (i == 27)
+            cr_assert_str_eq(op, "AVERAGE_POOL_2D");
+        cr_expect_eq(op_offset(md, i, 0), want, "operator %zu (%s): at %lld, the host's %lld", i, op,
+                     op_offset(md, i, 0), op_offset(hd, i, 0));
+    }
+    jm_free(md);
+    jm_free(hd);
+    run_free(&m);
+    run_free(&h);
+}
+
+/* Every case of cases.tsv has its test above. */
+Test(tflm_m33, every_case_has_a_test)
+{
+    m33_dir();
+    load_cases();
+    cr_expect_eq(n_cases, 10, "cases.tsv lists %d cases: give each new one an M33_CASE", n_cases);
+}
+
+/* CMSIS-NN's DSP path is what is linked: SMLAD (dual 16-bit multiply-
+** accumulate) appears only in CMSIS-NN's ARM_MATH_DSP code, and the
+** person image's CONV_2D runs through it. */
+Test(tflm_m33, cmsis_nn_dsp_path_is_linked)
+{
+    char cmd[2000];
+    snprintf(cmd, sizeof cmd, "arm-none-eabi-objdump -d '%s/person.elf' | grep -c -w smlad", m33_dir());
+    run_out r = run_sh(cmd);
+    cr_expect_gt(atoi(r.out), 0, "no SMLAD in the person image");
+    run_free(&r);
+}
+
+/* A model with OfflineMemoryAllocation metadata: person_detect_vela, as
+** Arm's Vela writes it, runs its whole network as one ethos-u custom
+** operator (an Ethos-U NPU command stream), which no CPU build of TFLM has:
+** the image must refuse it with one line naming it (exit 65), not crash. */
+Test(tflm_m33, person_detect_vela_is_refused_naming_its_npu_operator)
+{
+    char elf[1200];
+    snprintf(elf, sizeof elf, "%s/person_detect_vela.elf", m33_dir());
+    if (access(elf, R_OK) != 0)
+        cr_skip_test("no person_detect_vela.tflite in the models folder");
+    run_out r = m33_run("person_detect_vela");
+    cr_expect_eq(r.status, 65, "status %d: %s%s", r.status, r.out, r.err);
+    cr_expect(strstr(r.out, "operator 0 is ethos-u") || strstr(r.err, "operator 0 is ethos-u"),
+              "%s%s", r.out, r.err);
+    run_free(&r);
+}

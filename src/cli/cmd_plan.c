@@ -581,9 +581,9 @@ static int parse_args(int argc, char **argv, plan_args *a)
          .help = "MODEL.tflite for an unchanged TensorFlow Lite Micro running\n"
                  "kernel library LIB (tflm-reference or tflm-cmsis-nn): an\n"
                  "exact plan of the buffers TFLM places, with its lifetimes and\n"
-                 "16-byte sizes, overlaps only where LIB's kernels allow (their\n"
-                 "gap oracles are not wired yet: none is allowed, except a\n"
-                 "RESHAPE output at its input), no runtime shift; printed beside\n"
+                 "16-byte sizes, overlaps only where LIB's kernels' modelled\n"
+                 "read/write orders allow (and a RESHAPE output at its input),\n"
+                 "no runtime shift; printed beside\n"
                  "TFLM's own greedy plan.  TFLM's scratch buffers and persistent\n"
                  "data are not modelled (the tensor area is exact)"},
         {.name = "--write", .kind = RIP_OPT_STR, .dest = &a->write_path, .metavar = "OUT.tflite",

@@ -10,11 +10,10 @@
 **   ripsim check MODEL.tflite --for LIB (rip_cmd_check): verify the offline
 **       plan the model carries for LIB's kernels.
 **
-** The libraries' gap oracles are not wired yet: both names use the oracle
-** that allows no overlap (rip_tflm_gap_none), so every plan here is
-** overlap-free and every overlap a checked model has is refused, except a
-** RESHAPE's output at its input's own offset (TFLM's RESHAPE then copies
-** nothing).  Nothing is written on any error: OUT is written once, after
+** Each library's gap oracle is rip_tflm_gap_lib: the trace engine on the
+** kernel's modelled read/write order (src/tflm/tflm_orders.h); an operator
+** whose order is not modelled is never overlapped.  A RESHAPE's output may
+** also sit at its input's own offset (TFLM's RESHAPE then copies nothing).  Nothing is written on any error: OUT is written once, after
 ** the plan passed its checks.
 */
 #include <stdio.h>
@@ -25,19 +24,17 @@
 #include "cli.h"
 #include "out.h"
 #include "tflm/tflm_offline.h"
+#include "tflm/tflm_orders.h"
 #include "tflm/tflm_plan.h"
 
 const char *const rip_tflm_lib_names[] = {"tflm-reference", "tflm-cmsis-nn", NULL};
 
-/* The gap oracle of library lib (an index of rip_tflm_lib_names).  Until the
-** kernels' oracles land, none allows an overlap.  Wiring one: a
-** rip_tflm_gap_fn whose ctx points at the library (RIP_TFLM_REFERENCE = 0,
-** RIP_TFLM_CMSIS_NN = 1, the order of rip_tflm_lib_names) and that calls
-** rip_tflm_overlap_gap(m, op, k, lib, gap, err). */
+/* The gap oracle of library lib (an index of rip_tflm_lib_names, in the
+** order of rip_tflm_lib). */
 static rip_tflm_oracle lib_oracle(int lib)
 {
-    (void)lib;
-    return (rip_tflm_oracle){.gap = rip_tflm_gap_none, .ctx = NULL};
+    static rip_tflm_lib libs[] = {RIP_TFLM_REFERENCE, RIP_TFLM_CMSIS_NN};
+    return (rip_tflm_oracle){.gap = rip_tflm_gap_lib, .ctx = &libs[lib]};
 }
 
 /* "1,234,567" */
@@ -104,7 +101,7 @@ int rip_cmd_plan_tflm(const char *model_path, int lib, const char *write_path)
     }
     char b[32];
     printf("model        %s (%zu tensors, %zu operators)\n", model_path, a.n_tensors, a.n_ops);
-    printf("for          %s (gap oracle: none wired yet, no kernel overlap allowed)\n", rip_tflm_lib_names[lib]);
+    printf("for          %s (overlaps where its kernels' modelled orders allow)\n", rip_tflm_lib_names[lib]);
     printf("buffers      %zu placed by TFLM", a.n);
     if (a.n_variables)
         printf(" (and %zu variables, %s B, in its persistent tail)", a.n_variables,
@@ -166,8 +163,8 @@ int rip_cmd_check(int argc, char **argv)
     const rip_opt opts[] = {
         {.name = "--for", .kind = RIP_OPT_ENUM, .dest = &lib, .metavar = "LIB", .choices = rip_tflm_lib_names,
          .help = "the kernel library that will run the model: tflm-reference\n"
-                 "or tflm-cmsis-nn (required; neither's gap oracle is wired\n"
-                 "yet: every kernel overlap is refused)"},
+                 "or tflm-cmsis-nn (required): each overlap must be one its\n"
+                 "kernel's modelled read/write order allows"},
     };
     const rip_cmd cmd = {
         .name = "check", .synopsis = "MODEL.tflite --for LIB",
@@ -208,7 +205,7 @@ int rip_cmd_check(int argc, char **argv)
         goto done;
     }
     printf("model        %s\n", path);
-    printf("for          %s (gap oracle: none wired yet, no kernel overlap allowed)\n", rip_tflm_lib_names[lib]);
+    printf("for          %s (overlaps where its kernels' modelled orders allow)\n", rip_tflm_lib_names[lib]);
     printf("offline plan version %d, %zu offsets: %zu buffers offline, %zu online\n", (int)off.version, off.n,
            v.n_offline, v.n_online);
     printf("tensor area  %s B (online buffers placed as TFLM's greedy planner does)\n",

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "plan/plan.h"
+#include "tflm_orders.h"
 #include "tflm_plan.h"
 
 /* exact's node budget (deterministic: no clock), and milp's safety net in seconds */
@@ -19,6 +20,17 @@ rip_status rip_tflm_gap_none(void *ctx, const rip_tfl_model *m, size_t op, int k
     (void)ctx, (void)m, (void)op, (void)k, (void)err;
     *gap = -1;
     return RIP_OK;
+}
+
+rip_status rip_tflm_gap_lib(void *ctx, const rip_tfl_model *m, size_t op, int k, int64_t *gap,
+                            char err[RIP_ERR_LEN])
+{
+    const rip_tflm_lib *lib = ctx;
+    if (lib == NULL || (*lib != RIP_TFLM_REFERENCE && *lib != RIP_TFLM_CMSIS_NN)) {
+        snprintf(err, RIP_ERR_LEN, "tflm plan: no kernel library given to the gap oracle");
+        return RIP_S_INTERNAL;
+    }
+    return rip_tflm_overlap_gap(m, op, k, *lib, gap, err);
 }
 
 void rip_tflm_plan_out_free(rip_tflm_plan_out *o)

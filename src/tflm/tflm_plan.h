@@ -105,4 +105,10 @@ void rip_tflm_plan_out_free(rip_tflm_plan_out *o);
 rip_status rip_tflm_gap_none(void *ctx, const rip_tfl_model *m, size_t op, int k, int64_t *gap,
                              char err[RIP_ERR_LEN]);
 
+/* The gap oracle of a kernel library: rip_tflm_overlap_gap (tflm_orders.h)
+** with ctx pointing at a rip_tflm_lib (RIP_TFLM_REFERENCE or
+** RIP_TFLM_CMSIS_NN); a ctx that is not one of them is RIP_S_INTERNAL. */
+rip_status rip_tflm_gap_lib(void *ctx, const rip_tfl_model *m, size_t op, int k, int64_t *gap,
+                            char err[RIP_ERR_LEN]);
+
 #endif

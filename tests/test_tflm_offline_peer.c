@@ -3,11 +3,11 @@
 ** TensorFlow Lite Micro itself (the peer of tests/tflm/, reference and
 ** CMSIS-NN kernels):
 **   - every case of the peer's cases.tsv planned with `ripsim plan --for
-**     tflm-reference --write` (no kernel overlap: the oracles are not wired
-**     into the command line yet): TFLM loads OUT, places every operator's
-**     output at the planned offset, its outputs are those of its own plan
-**     byte for byte, and its arena is its own minus exactly the tensor area
-**     saved (scratch and persistent data do not depend on the plan);
+**     LIB --write` for each kernel library (overlaps where the library's
+**     modelled kernel orders allow) and run by TFLM with that library: TFLM
+**     loads OUT, places every operator's output at the planned offset, every
+**     operator's output is that of its own plan byte for byte, and its arena
+**     is below its own by at most the tensor area saved;
 **   - person_detect planned with a hand oracle allowing operator 2 (1x1
 **     conv) its input 18,448 B above its output, the gap found safe for
 **     TFLM's reference kernels: 75,808 B instead of 85,024 and every
@@ -90,49 +90,56 @@ Test(tflm_offline_peer, every_case_runs_on_ripsims_plan)
     load_cases();
     const char *bin = getenv("RIPSIM_BIN");
     cr_assert_not_null(bin);
-    for (int i = 0; i < n_cases; i++) {
-        const peer_case *c = &cases[i];
-        char out[1200], cmd[4000];
-        snprintf(out, sizeof out, "%.250s/%.60s.tflite", tmpdir, c->name);
-        snprintf(cmd, sizeof cmd, "'%.900s' plan '%.1023s' --for tflm-reference --write '%.1200s'", bin, c->model, out);
-        run_out r = run_sh(cmd);
-        cr_assert_eq(r.status, 0, "%s: %s", c->name, r.err);
-        long long area = -1, greedy = -1;
-        const char *p = strstr(r.out, "tensor area  "), *g = strstr(r.out, "TFLM greedy  ");
-        cr_assert(p && g, "%s", r.out);
-        char num[32];
-        size_t k = 0;
-        for (p += 13; *p && *p != ' ' && k < 31; p++)
-            if (*p != ',')
-                num[k++] = *p;
-        num[k] = 0, area = atoll(num), k = 0;
-        for (g += 13; *g && *g != ' ' && k < 31; g++)
-            if (*g != ',')
-                num[k++] = *g;
-        num[k] = 0, greedy = atoll(num);
-        run_free(&r);
-        cr_expect_leq(area, greedy, "%s: the exact plan above TFLM's greedy one", c->name);
-        rip_tfl_model m;
-        rip_tflm_offline o = plan_of(out, &m);
+    /* each case planned for each kernel library, and run by TFLM with that library */
+    for (int i = 0; i < n_cases; i++)
         for (int v = 0; v < (have_cmsis() ? 2 : 1); v++) {
-            const char *var = v ? "cmsis" : "ref";
+            const peer_case *c = &cases[i];
+            const char *var = v ? "cmsis" : "ref", *lib = v ? "tflm-cmsis-nn" : "tflm-reference";
+            char out[1200], cmd[4000];
+            snprintf(out, sizeof out, "%.250s/%.60s-%s.tflite", tmpdir, c->name, var);
+            snprintf(cmd, sizeof cmd, "'%.900s' plan '%.1023s' --for %s --write '%.1200s'", bin, c->model, lib, out);
+            run_out r = run_sh(cmd);
+            cr_assert_eq(r.status, 0, "%s: %s", c->name, r.err);
+            long long area = -1, greedy = -1;
+            const char *p = strstr(r.out, "tensor area  "), *g = strstr(r.out, "TFLM greedy  ");
+            cr_assert(p && g, "%s", r.out);
+            char num[32];
+            size_t k = 0;
+            for (p += 13; *p && *p != ' ' && k < 31; p++)
+                if (*p != ',')
+                    num[k++] = *p;
+            num[k] = 0, area = atoll(num), k = 0;
+            for (g += 13; *g && *g != ' ' && k < 31; g++)
+                if (*g != ',')
+                    num[k++] = *g;
+            num[k] = 0, greedy = atoll(num);
+            run_free(&r);
+            cr_expect_leq(area, greedy, "%s: the exact plan above TFLM's greedy one", c->name);
+            rip_tfl_model m;
+            rip_tflm_offline o = plan_of(out, &m);
             jm *own = run_peer(var, c->model, c), *ours = run_peer(var, out, c);
             cr_expect(jn_bool(ours, "offline_memory_allocation"), "%s %s", var, c->name);
             cr_expect_eq(first_differing_op(own, ours), -1, "%s %s: an operator's output differs", var, c->name);
             cr_expect_str_eq(jn_str(jn_item(jn_get(own, "outputs"), 0), "hex"),
                              jn_str(jn_item(jn_get(ours, "outputs"), 0), "hex"), "%s %s", var, c->name);
             expect_placed(ours, o.offset, o.n, c->name);
-            cr_expect_eq(jn_int(ours, "arena_used_bytes"), jn_int(own, "arena_used_bytes") - (greedy - area),
-                         "%s %s: arena %lld, TFLM's own %lld, tensor area %lld vs %lld", var, c->name,
-                         jn_int(ours, "arena_used_bytes"), jn_int(own, "arena_used_bytes"), area, greedy);
+            /* TFLM's arena is its own minus at most the tensor area saved: scratch and persistent
+            ** data do not depend on the plan, but TFLM places scratch online around the offline
+            ** tensors, where an overlapping plan can leave it a few bytes less room (CMSIS-NN on
+            ** ResNet: 48 B) */
+            const long long arena = jn_int(ours, "arena_used_bytes"), own_arena = jn_int(own, "arena_used_bytes");
+            cr_expect_geq(arena, own_arena - (greedy - area), "%s %s: arena %lld below TFLM's own %lld minus the %lld B saved",
+                          var, c->name, arena, own_arena, greedy - area);
+            cr_expect(area == greedy ? arena == own_arena : arena < own_arena,
+                      "%s %s: arena %lld, TFLM's own %lld, tensor area %lld vs %lld", var, c->name, arena, own_arena,
+                      area, greedy);
             printf("tflm_offline_peer: %s %s: arena %lld (TFLM's own plan %lld), tensor area %lld (greedy %lld)\n",
                    var, c->name, jn_int(ours, "arena_used_bytes"), jn_int(own, "arena_used_bytes"), area, greedy);
             jm_free(own);
             jm_free(ours);
+            rip_tflm_offline_free(&o);
+            rip_tfl_model_free(&m);
         }
-        rip_tflm_offline_free(&o);
-        rip_tfl_model_free(&m);
-    }
 }
 
 /* The probe's oracle for person_detect: operator 2's input 0 at 18,448 B (reference kernels); none else. */

@@ -43,7 +43,7 @@ typedef struct counts {
 static counts tally[RIP_KO_COUNT + 1];
 
 /* One layer: its order and geometry, values for the kernel. */
-typedef enum { KV_CONV, KV_DW, KV_FC, KV_AVG, KV_MAX, KV_ADD, KV_KINDS } kv_kind;
+typedef enum { KV_CONV, KV_DW, KV_FC, KV_AVG, KV_MAX, KV_ADD, KV_PAD, KV_QUANT, KV_KINDS } kv_kind;
 
 typedef struct layer {
     kv_kind kind;                /* the operator */
@@ -67,6 +67,16 @@ static void fill(rip_pcg32 *r, int8_t *p, int64_t n)
 {
     for (int64_t i = 0; i < n; i++)
         p[i] = (int8_t)(rip_pcg32_next(r) & 0xff);
+}
+
+/* QUANTIZE's float32 input: values in [-4, 4) in steps of 2^-10 (never a NaN or an infinity, whose
+** conversion to int is undefined), little-endian bytes as the host stores them. */
+static void fill_floats(rip_pcg32 *r, int8_t *p, int64_t n_bytes)
+{
+    for (int64_t i = 0; i + 4 <= n_bytes; i += 4) {
+        const float v = (float)((int32_t)rip_pcg32_below(r, 8192) - 4096) / 1024.0f;
+        memcpy(p + i, &v, 4);
+    }
 }
 
 static int ilog2(int64_t v)
@@ -130,6 +140,15 @@ static void layer_free(layer *l)
     free(l->shift);
 }
 
+/* A layer's input: random bytes, QUANTIZE's floats. */
+static void fill_input(rip_pcg32 *r, const layer *l, int8_t *in, int64_t n)
+{
+    if (l->kind == KV_QUANT)
+        fill_floats(r, in, n);
+    else
+        fill(r, in, n);
+}
+
 /* The tally slot of l: its order, the reference max pool apart. */
 static int kv_slot(const layer *l)
 {
@@ -171,7 +190,7 @@ static void verify(rip_pcg32 *r, layer *l, const char *what)
     counts *c = &tally[kv_slot(l)];
     c->layers++;
     int8_t *in = xcalloc((size_t)k.n_in, 1), *ref = xcalloc((size_t)k.n_out, 1);
-    fill(r, in, k.n_in);
+    fill_input(r, l, in, k.n_in);
     kv_run(l, in, k.n_in, -1, ref, k.n_out);
     cr_assert(overlapped_equals(l, in, k.n_in, k.n_out, d, ref), "%s: %s: output differs at the gap %lld",
               what, rip_korder_name(l->ctx.order), (long long)d);
@@ -190,7 +209,7 @@ static void verify(rip_pcg32 *r, layer *l, const char *what)
         bool shown = false;
         for (int i = 0; i < RETRIES && !shown; i++) {
             redraw(r, l);
-            fill(r, in, k.n_in);
+            fill_input(r, l, in, k.n_in);
             kv_run(l, in, k.n_in, -1, ref, k.n_out);
             shown = !overlapped_equals(l, in, k.n_in, k.n_out, d - 1, ref);
         }
@@ -284,6 +303,36 @@ static layer random_layer(rip_pcg32 *r, kv_kind kind)
         l.ctx.g = kg_window(r, c, c, 9, 3, false, 2);
         l.ctx.order = ref ? RIP_KO_REF_POOL : kind == KV_AVG ? RIP_KO_CMSIS_AVGPOOL : RIP_KO_CMSIS_MAXPOOL;
         break;
+    case KV_PAD: {
+        /* Padding before and after each axis 0..2, the batch and channel axes padded a quarter of
+        ** the time each (TFLM pads any axis; images pad rows and columns). */
+        rip_kgeom *g = &l.ctx.g;
+        int64_t after[4];
+        g->batches = kg_rnd(r, 1, 2);
+        g->h_in = kg_rnd(r, 1, 9);
+        g->w_in = kg_rnd(r, 1, 9);
+        g->c_in = c;
+        const bool pad_n = rip_pcg32_below(r, 4) == 0, pad_c = rip_pcg32_below(r, 4) == 0;
+        g->pad_batch = pad_n ? kg_rnd(r, 0, 2) : 0;
+        after[0] = pad_n ? kg_rnd(r, 0, 2) : 0;
+        g->pad_top = kg_rnd(r, 0, 2);
+        after[1] = kg_rnd(r, 0, 2);
+        g->pad_left = kg_rnd(r, 0, 2);
+        after[2] = kg_rnd(r, 0, 2);
+        g->pad_depth = pad_c ? kg_rnd(r, 0, 2) : 0;
+        after[3] = pad_c ? kg_rnd(r, 0, 2) : 0;
+        g->batches_out = g->batches + g->pad_batch + after[0];
+        g->h_out = g->h_in + g->pad_top + after[1];
+        g->w_out = g->w_in + g->pad_left + after[2];
+        g->c_out = g->c_in + g->pad_depth + after[3];
+        l.ctx.order = ref ? RIP_KO_REF_PAD : RIP_KO_CMSIS_PAD;
+        break;
+    }
+    case KV_QUANT:
+        l.ctx.g.n_elem = kg_rnd(r, 1, 200);
+        l.ctx.g.in_bytes = 4;
+        l.ctx.order = RIP_KO_REF_QUANTIZE;
+        break;
     default:
         l.ctx.g.n_elem = kg_rnd(r, 1, 200);
         l.k = (int)rip_pcg32_below(r, 2);
@@ -312,14 +361,25 @@ static void print_tally(const char *title)
 static const rip_korder kind_orders[2][KV_KINDS][3] = {
     { { RIP_KO_REF_CONV, RIP_KO_REF_CONV, RIP_KO_REF_CONV }, { RIP_KO_REF_DW, RIP_KO_REF_DW, RIP_KO_REF_DW },
       { RIP_KO_REF_FC, RIP_KO_REF_FC, RIP_KO_REF_FC }, { RIP_KO_REF_POOL, RIP_KO_REF_POOL, RIP_KO_REF_POOL },
-      { KV_MAX_POOL_SLOT, KV_MAX_POOL_SLOT, KV_MAX_POOL_SLOT }, { RIP_KO_REF_ADD, RIP_KO_REF_ADD, RIP_KO_REF_ADD } },
+      { KV_MAX_POOL_SLOT, KV_MAX_POOL_SLOT, KV_MAX_POOL_SLOT }, { RIP_KO_REF_ADD, RIP_KO_REF_ADD, RIP_KO_REF_ADD },
+      { RIP_KO_REF_PAD, RIP_KO_REF_PAD, RIP_KO_REF_PAD },
+      { RIP_KO_REF_QUANTIZE, RIP_KO_REF_QUANTIZE, RIP_KO_REF_QUANTIZE } },
     { { RIP_KO_CMSIS_CONV, RIP_KO_CMSIS_1X1, RIP_KO_CMSIS_1X1_FAST },
       { RIP_KO_CMSIS_DW_3X3, RIP_KO_CMSIS_DW_GENERIC, RIP_KO_CMSIS_DW_MULT4 },
       { RIP_KO_CMSIS_FC, RIP_KO_CMSIS_FC, RIP_KO_CMSIS_FC },
       { RIP_KO_CMSIS_AVGPOOL, RIP_KO_CMSIS_AVGPOOL, RIP_KO_CMSIS_AVGPOOL },
       { RIP_KO_CMSIS_MAXPOOL, RIP_KO_CMSIS_MAXPOOL, RIP_KO_CMSIS_MAXPOOL },
-      { RIP_KO_CMSIS_ADD, RIP_KO_CMSIS_ADD, RIP_KO_CMSIS_ADD } },
+      { RIP_KO_CMSIS_ADD, RIP_KO_CMSIS_ADD, RIP_KO_CMSIS_ADD },
+      { RIP_KO_CMSIS_PAD, RIP_KO_CMSIS_PAD, RIP_KO_CMSIS_PAD },
+      { RIP_KO_REF_QUANTIZE, RIP_KO_REF_QUANTIZE, RIP_KO_REF_QUANTIZE } },   /* not drawn: no CMSIS-NN kernel */
 };
+
+/* Does the suite's library run an order of its own for this kind?  TFLM's CMSIS-NN build has no
+** quantize kernel: it runs the reference one, verified by the tflm_ref_orders suite. */
+static bool kind_has_kernel(kv_kind kind)
+{
+    return !(kv_lib == RIP_TFLM_CMSIS_NN && kind == KV_QUANT);
+}
 
 static long fewest(kv_kind kind)
 {
@@ -353,7 +413,7 @@ static void kv_random_layers(void)
     rip_pcg32_seed(&r, SEED, 7u);
     memset(tally, 0, sizeof tally);
     for (int kind = 0; kind < KV_KINDS; kind++)
-        for (int i = 0; fewest((kv_kind)kind) < N_RANDOM && i < 40000; i++) {
+        for (int i = 0; kind_has_kernel((kv_kind)kind) && fewest((kv_kind)kind) < N_RANDOM && i < 40000; i++) {
             layer l = random_layer(&r, (kv_kind)kind);
             char what[64];
             snprintf(what, sizeof what, "random layer %d of kind %d", i, kind);
@@ -375,6 +435,8 @@ static kv_kind kind_of(const rip_tfl_model *m, size_t op)
     case RIP_TFL_OP_FULLY_CONNECTED: return KV_FC;
     case RIP_TFL_OP_AVERAGE_POOL_2D: return KV_AVG;
     case RIP_TFL_OP_MAX_POOL_2D: return KV_MAX;
+    case RIP_TFL_OP_PAD: return KV_PAD;
+    case RIP_TFL_OP_QUANTIZE: return KV_QUANT;
     default: return KV_ADD;
     }
 }
@@ -394,7 +456,8 @@ static long verify_model(rip_pcg32 *r, const char *path)
     for (size_t op = 0; op < sg->n_operators; op++)
         for (size_t k = 0; k < sg->operators[op].n_inputs; k++) {
             layer l = { .k = (int)k, .kind = kind_of(&m, op) };
-            if (sg->operators[op].inputs[k] < 0 || !rip_tflm_order(&m, op, (int)k, kv_lib, false, &l.ctx))
+            if (sg->operators[op].inputs[k] < 0 || !rip_tflm_order(&m, op, (int)k, kv_lib, false, &l.ctx) ||
+                !kind_has_kernel(l.kind))
                 continue;
             char what[8600];
             snprintf(what, sizeof what, "%s: operator %zu input %zu", path, op, k);

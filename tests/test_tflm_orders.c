@@ -252,3 +252,46 @@ Test(tflm_orders, cmsis_wrapper_picks)
     g.c_out = 8;
     cr_assert_eq(rip_cmsis_dw_pick(&g, true), RIP_KO_CMSIS_DW_GENERIC);
 }
+
+/* Hand-checked PAD of one row of 3 scalars, one before and one after (output 5).  Reference
+** (PadImpl): W0, R0 W1, R1 W2, R2 W3, W4; output j lands on input j - d: at d = 0 the write of 0
+** hits input 0 before its read; at d = 1 every write lands on a read scalar or outside: gap 1, the
+** padding before.  arm_pad_s8: memset 0, memcpy(1..3 <- 0..2), memset 4; the copy is modelled as
+** its writes before its reads, so its destination must clear its source and every later read:
+** writes 1..3 must land below input 0, d >= 4 (= padding before + the row), the memset of 4 then
+** lands on input 0, already read.  Channel padding (2 channels, 1 before) makes one memcpy per
+** pixel: 1x2x1 -> 1x2x2, outputs [p, i0, p, i1]: reference W0, R0 W1, W2, R1 W3: at d = 1, W2 hits
+** input 1 unread; d = 2: every write lands on a read scalar: gap 2.  CMSIS-NN: W0, W1 R0, W2,
+** W3 R1: at d = 1, W1 lands on input 0 before its read; at d = 2, W3 on input 1 before its read;
+** at d = 3 nothing does: gap 3.  QUANTIZE float32 -> int8: output i is written after element i's 4 bytes are
+** read, and lands on byte i <= 4i: gap 0. */
+Test(tflm_orders, hand_pad_and_quantize)
+{
+    int64_t gap;
+    char err[RIP_ERR_LEN];
+    rip_kctx c = { .order = RIP_KO_REF_PAD,
+                   .g = { .batches = 1, .h_in = 1, .w_in = 3, .c_in = 1, .batches_out = 1, .h_out = 1, .w_out = 5,
+                          .c_out = 1, .pad_left = 1 } };
+    cr_assert_eq(rip_kctx_gap(&c, &gap, err), RIP_OK, "%s", err);
+    cr_assert_eq(gap, 1);
+    c.order = RIP_KO_CMSIS_PAD;
+    cr_assert_eq(rip_kctx_gap(&c, &gap, err), RIP_OK, "%s", err);
+    cr_assert_eq(gap, 4);
+    c.g = (rip_kgeom){ .batches = 1, .h_in = 1, .w_in = 2, .c_in = 1, .batches_out = 1, .h_out = 1, .w_out = 2,
+                       .c_out = 2, .pad_depth = 1 };
+    c.order = RIP_KO_REF_PAD;
+    cr_assert_eq(rip_kctx_gap(&c, &gap, err), RIP_OK, "%s", err);
+    cr_assert_eq(gap, 2);
+    c.order = RIP_KO_CMSIS_PAD;
+    cr_assert_eq(rip_kctx_gap(&c, &gap, err), RIP_OK, "%s", err);
+    cr_assert_eq(gap, 3);
+    c.g.pad_depth = 2;                      /* padding wider than the output: not a geometry */
+    rip_kt_kernel k;
+    cr_assert_not(rip_korder_kernel(&c, &k));
+    c = (rip_kctx){ .order = RIP_KO_REF_QUANTIZE, .g = { .n_elem = 5, .in_bytes = 4 } };
+    cr_assert(rip_korder_kernel(&c, &k));
+    cr_assert_eq(k.n_in, 20);
+    cr_assert_eq(k.n_out, 5);
+    cr_assert_eq(rip_kctx_gap(&c, &gap, err), RIP_OK, "%s", err);
+    cr_assert_eq(gap, 0);
+}

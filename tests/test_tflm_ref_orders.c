@@ -19,7 +19,7 @@
 enum {
     F_KIND, F_BATCHES, F_H_IN, F_W_IN, F_C_IN, F_H_OUT, F_W_OUT, F_C_OUT, F_K_H, F_K_W, F_S_H, F_S_W, F_D_H,
     F_D_W, F_PAD_TOP, F_PAD_LEFT, F_DEPTH_MULT, F_N_ELEM, F_IN_OFF, F_OUT_OFF, F_OPERAND, F_GAP, F_N_FILTER,
-    F_N_CH, F_PER_CHANNEL, F_GROUPS, F_FIELDS
+    F_N_CH, F_PER_CHANNEL, F_GROUPS, F_B_OUT, F_PAD_N, F_PAD_C, F_FIELDS
 };
 
 static char harness[4300];          /* the built harness */
@@ -116,7 +116,8 @@ static void run_ref(const struct layer *l, const int8_t *in, int64_t n_in, int64
         [F_PAD_LEFT] = g->pad_left, [F_DEPTH_MULT] = g->depth_mult, [F_N_ELEM] = g->n_elem,
         [F_IN_OFF] = l->in_off, [F_OUT_OFF] = l->out_off, [F_OPERAND] = l->k, [F_GAP] = d,
         [F_N_FILTER] = l->n_filter, [F_N_CH] = l->n_ch, [F_PER_CHANNEL] = l->per_channel,
-        [F_GROUPS] = g->groups < 1 ? 1 : g->groups,
+        [F_GROUPS] = g->groups < 1 ? 1 : g->groups, [F_B_OUT] = g->batches_out, [F_PAD_N] = g->pad_batch,
+        [F_PAD_C] = g->pad_depth,
     };
     put(h, sizeof h);
     put(l->filter, (size_t)l->n_filter);

@@ -23,10 +23,11 @@
 #include <stddef.h>
 
 static const char *const names[RIP_KO_COUNT] = {
-    "ref_conv", "ref_depthwise", "ref_fully_connected", "ref_pool", "ref_add",
+    "ref_conv", "ref_depthwise", "ref_fully_connected", "ref_pool", "ref_add", "ref_pad", "ref_quantize",
     "cmsis_convolve", "cmsis_1x1_fast", "cmsis_1x1", "cmsis_depthwise_3x3", "cmsis_depthwise_generic",
     "cmsis_depthwise_mult_4", "cmsis_depthwise_opt_dsp", "cmsis_fully_connected", "cmsis_fully_connected_dsp",
     "cmsis_avgpool", "cmsis_avgpool_dsp", "cmsis_max_pool", "cmsis_add", "cmsis_add_dsp",
+    "cmsis_pad",
 };
 
 const char *rip_korder_name(rip_korder k)
@@ -342,6 +343,110 @@ static void gen_cmsis_maxpool(const rip_kctx *c, rip_kt_sink *s)
     }
 }
 
+/* PAD's post-padding along each axis: the output's extent minus the input's and the padding before. */
+static void pad_after(const rip_kgeom *g, int64_t *n, int64_t *y, int64_t *x, int64_t *c)
+{
+    *n = g->batches_out - g->batches - g->pad_batch;
+    *y = g->h_out - g->h_in - g->pad_top;
+    *x = g->w_out - g->w_in - g->pad_left;
+    *c = g->c_out - g->c_in - g->pad_depth;
+}
+
+/* reference/pad.h PadImpl (TFLM's pad.cc for int8; PadImageStyle calls the same Pad): one loop over
+** every output scalar in order (batch, plane, row, column, depth); a padding position is written
+** with the pad value, any other copies the next input scalar (in_ptr++) into it, read then written.
+** Runs of padding positions are emitted as one write block (writes with no read between give the
+** same run at every d as one by one); a copied scalar is its read then its write, one by one (a
+** block of reads before a block of writes would read scalars the loop has not read yet). */
+static void gen_ref_pad(const rip_kctx *c, rip_kt_sink *s)
+{
+    const rip_kgeom *g = &c->g;
+    int64_t in = 0, out = 0, pend = 0;   /* pend: padding positions not yet emitted, ending at out */
+    for (int64_t b = 0; b < g->batches_out; b++)
+        for (int64_t y = 0; y < g->h_out; y++)
+            for (int64_t x = 0; x < g->w_out; x++)
+                for (int64_t ch = 0; ch < g->c_out; ch++, out++) {
+                    const bool inside = b >= g->pad_batch && b < g->pad_batch + g->batches && y >= g->pad_top &&
+                                        y < g->pad_top + g->h_in && x >= g->pad_left &&
+                                        x < g->pad_left + g->w_in && ch >= g->pad_depth &&
+                                        ch < g->pad_depth + g->c_in;
+                    if (!inside) {
+                        pend++;
+                        continue;
+                    }
+                    if (pend) {
+                        rip_kt_write(s, out - pend, pend, 1, 1);
+                        pend = 0;
+                    }
+                    rip_kt_read(s, in++, 1, 1, 1);
+                    rip_kt_write(s, out, 1, 1, 1);
+                }
+    if (pend)
+        rip_kt_write(s, out - pend, pend, 1, 1);
+}
+
+/* One memcpy of len scalars from input `from` to output `to` (len 0: none): written first, then read
+** (C leaves a copy between overlapping ranges undefined: gen_cmsis_maxpool's comment). */
+static void copy_block(rip_kt_sink *s, int64_t to, int64_t from, int64_t len)
+{
+    rip_kt_write(s, to, len, 1, 1);
+    rip_kt_read(s, from, len, 1, 1);
+}
+
+/* arm_pad_s8 (Source/PadFunctions/arm_pad_s8.c): arm_memset_s8 of the batches before; per batch the
+** rows before; per row the columns before, then either one memcpy of the whole row (no channel
+** padding) or per column memset before, memcpy of its channels, memset after; the columns after;
+** per batch the rows after; the batches after.  arm_memset_s8 / arm_memcpy_s8 are memset / memcpy
+** on every core without MVE. */
+static void gen_cmsis_pad(const rip_kctx *c, rip_kt_sink *s)
+{
+    const rip_kgeom *g = &c->g;
+    int64_t post_n, post_y, post_x, post_c;
+    pad_after(g, &post_n, &post_y, &post_x, &post_c);
+    const int64_t C = g->c_out, row = g->w_out * C, plane = g->h_out * row;
+    int64_t out = 0, in = 0;
+    rip_kt_write(s, out, plane * g->pad_batch, 1, 1);
+    out += plane * g->pad_batch;
+    for (int64_t b = 0; b < g->batches; b++) {
+        rip_kt_write(s, out, row * g->pad_top, 1, 1);
+        out += row * g->pad_top;
+        for (int64_t y = 0; y < g->h_in; y++) {
+            rip_kt_write(s, out, C * g->pad_left, 1, 1);
+            out += C * g->pad_left;
+            if (g->c_in == C) {
+                copy_block(s, out, in, g->w_in * C);
+                out += g->w_in * C;
+                in += g->w_in * C;
+            } else {
+                for (int64_t x = 0; x < g->w_in; x++) {
+                    rip_kt_write(s, out, g->pad_depth, 1, 1);
+                    out += g->pad_depth;
+                    copy_block(s, out, in, g->c_in);
+                    out += g->c_in;
+                    in += g->c_in;
+                    rip_kt_write(s, out, post_c, 1, 1);
+                    out += post_c;
+                }
+            }
+            rip_kt_write(s, out, C * post_x, 1, 1);
+            out += C * post_x;
+        }
+        rip_kt_write(s, out, row * post_y, 1, 1);
+        out += row * post_y;
+    }
+    rip_kt_write(s, out, plane * post_n, 1, 1);
+}
+
+/* reference/quantize.h AffineQuantize (TFLM's quantize.cc, float32 input, int8 output; the CMSIS-NN
+** build runs it too): for i, element i read (in_bytes scalars), output i written. */
+static void gen_quantize(const rip_kctx *c, rip_kt_sink *s)
+{
+    for (int64_t i = 0; i < c->g.n_elem; i++) {
+        rip_kt_read(s, i * c->g.in_bytes, c->g.in_bytes, 1, 1);
+        rip_kt_write(s, i, 1, 1, 1);
+    }
+}
+
 static void generate(const void *ctx, rip_kt_sink *s)
 {
     const rip_kctx *c = ctx;
@@ -363,6 +468,9 @@ static void generate(const void *ctx, rip_kt_sink *s)
     case RIP_KO_CMSIS_FC_DSP: gen_cmsis_fc(c, s, 2); break;
     case RIP_KO_CMSIS_AVGPOOL_DSP: gen_cmsis_avgpool_dsp(c, s); break;
     case RIP_KO_CMSIS_MAXPOOL: gen_cmsis_maxpool(c, s); break;
+    case RIP_KO_REF_PAD: gen_ref_pad(c, s); break;
+    case RIP_KO_CMSIS_PAD: gen_cmsis_pad(c, s); break;
+    case RIP_KO_REF_QUANTIZE: gen_quantize(c, s); break;
     case RIP_KO_COUNT: break;
     }
 }
@@ -378,6 +486,22 @@ bool rip_korder_kernel(const rip_kctx *ctx, rip_kt_kernel *k)
         if (g->n_elem < 1)
             return false;
         *k = (rip_kt_kernel){ g->n_elem, g->n_elem, generate, ctx };
+        return true;
+    }
+    if (o == RIP_KO_REF_QUANTIZE) {
+        if (g->n_elem < 1 || g->in_bytes < 1 || g->n_elem > INT64_MAX / g->in_bytes)
+            return false;
+        *k = (rip_kt_kernel){ g->n_elem * g->in_bytes, g->n_elem, generate, ctx };
+        return true;
+    }
+    if (o == RIP_KO_REF_PAD || o == RIP_KO_CMSIS_PAD) {
+        int64_t pn, py, px, pc;
+        pad_after(g, &pn, &py, &px, &pc);
+        if (g->batches < 1 || g->h_in < 1 || g->w_in < 1 || g->c_in < 1 || g->pad_batch < 0 || g->pad_top < 0 ||
+            g->pad_left < 0 || g->pad_depth < 0 || pn < 0 || py < 0 || px < 0 || pc < 0)
+            return false;
+        *k = (rip_kt_kernel){ g->batches * g->h_in * g->w_in * g->c_in,
+                              g->batches_out * g->h_out * g->w_out * g->c_out, generate, ctx };
         return true;
     }
     if (g->batches < 1 || g->h_in < 1 || g->w_in < 1 || g->c_in < 1 || g->h_out < 1 || g->w_out < 1 ||

@@ -5,7 +5,8 @@
 **
 ** Each order is read from the kernel's own loops (kernel_orders.c names
 ** the file and the loop nest of each); NHWC tensors, int8 scalars, input
-** scalar ((b*h_in + y)*w_in + x)*c_in + c, output likewise.  The gap of a
+** scalar ((b*h_in + y)*w_in + x)*c_in + c, output likewise (QUANTIZE's
+** float32 input: scalar = byte, in_bytes of them per element).  The gap of a
 ** kernel is then the trace engine's truth, never a closed form.
 */
 #ifndef RIPSIM_KERNEL_ORDERS_H
@@ -23,6 +24,8 @@ typedef enum rip_korder {
     RIP_KO_REF_FC,              /* fully_connected.h FullyConnected */
     RIP_KO_REF_POOL,            /* pooling.h AveragePool and MaxPool (one loop nest) */
     RIP_KO_REF_ADD,             /* add.h AddElementwise (no broadcast) */
+    RIP_KO_REF_PAD,             /* reference/pad.h PadImpl (TFLM's pad.cc, int8) */
+    RIP_KO_REF_QUANTIZE,        /* reference/quantize.h AffineQuantize, float32 -> int8 (both builds) */
     /* CMSIS-NN v7.0.0, host (pure C) and Cortex-M33 (ARM_MATH_DSP) */
     RIP_KO_CMSIS_CONV,          /* arm_convolve_s8: im2col of two pixels, then their product */
     RIP_KO_CMSIS_1X1_FAST,      /* arm_convolve_1x1_s8_fast -> arm_nn_mat_mult_nt_t_s8 */
@@ -38,6 +41,7 @@ typedef enum rip_korder {
     RIP_KO_CMSIS_MAXPOOL,       /* arm_max_pool_s8 (pure C and DSP alike) */
     RIP_KO_CMSIS_ADD,           /* arm_elementwise_add_s8, pure C: one scalar at a time */
     RIP_KO_CMSIS_ADD_DSP,       /* arm_elementwise_add_s8, ARM_MATH_DSP: four at a time */
+    RIP_KO_CMSIS_PAD,           /* arm_pad_s8 (cmsis_nn/pad.cc; pure C and DSP alike): memset and memcpy */
     RIP_KO_COUNT
 } rip_korder;
 
@@ -51,7 +55,11 @@ typedef struct rip_kgeom {
     int64_t pad_top, pad_left;
     int64_t groups;                         /* conv: c_in / filter input depth (1 when 0) */
     int64_t depth_mult;                     /* depthwise: c_out / c_in */
-    int64_t n_elem;                         /* ADD: elements of each operand and the output */
+    int64_t n_elem;                         /* ADD, QUANTIZE: elements of each operand and the output */
+    int64_t in_bytes;                       /* QUANTIZE: bytes of one input element (float32: 4) */
+    int64_t batches_out, pad_batch, pad_depth; /* PAD: output batches; padding before the batches and
+                                            ** the channels (pad_top, pad_left: before rows, columns;
+                                            ** the padding after is the output's extent minus both) */
 } rip_kgeom;
 
 /* A generator's context: which order, its geometry, and for the orders

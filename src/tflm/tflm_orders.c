@@ -5,6 +5,7 @@
 ** Geometry as TFLM computes it: NHWC shapes from the tensors, padding from
 ** SAME/VALID by TFLite's arithmetic (rip_tfl_window: the padding before is
 ** TFLM's padding.height / .width), strides and dilations from the options,
+** PAD's padding before each axis from its constant paddings tensor,
 ** the depth multiplier as c_out / c_in (TFLM's depthwise uses the output
 ** depth), FULLY_CONNECTED's batches = input elements / accum_depth.
 */
@@ -159,6 +160,47 @@ static bool add_order(const rip_tfl_operator *o, const rip_tfl_subgraph *sg, rip
     return true;
 }
 
+/* PAD of an int8 tensor of rank 1 to 4 (TFLM's cmsis_nn/pad.cc takes at most 4; shorter shapes are
+** extended with leading ones by both kernels), its paddings constant [rank, 2]. */
+static bool pad_order(const rip_tfl_model *m, const rip_tfl_operator *o, const rip_tfl_subgraph *sg,
+                      rip_tflm_lib lib, rip_kctx *c)
+{
+    const rip_tfl_tensor *in = tensor_of(sg, o->inputs[0]), *p = o->n_inputs > 1 ? tensor_of(sg, o->inputs[1]) : NULL,
+                         *out = tensor_of(sg, o->outputs[0]);
+    if (in == NULL || p == NULL || out == NULL || in->type != RIP_TFL_INT8 || out->type != RIP_TFL_INT8 ||
+        in->rank < 1 || in->rank > 4 || out->rank != in->rank || !rip_tfl_is_constant(m, p) || p->rank != 2 ||
+        p->shape[0] != (int32_t)in->rank || p->shape[1] != 2)
+        return false;
+    int64_t ext_in[4] = { 1, 1, 1, 1 }, ext_out[4] = { 1, 1, 1, 1 }, before[4] = { 0, 0, 0, 0 };
+    const size_t lead = 4 - in->rank;
+    for (size_t i = 0; i < in->rank; i++) {
+        ext_in[lead + i] = in->shape[i];
+        ext_out[lead + i] = out->shape[i];
+        before[lead + i] = rip_tfl_const_int(m, p, 2 * (int64_t)i);
+    }
+    rip_kgeom *g = &c->g;
+    g->batches = ext_in[0], g->h_in = ext_in[1], g->w_in = ext_in[2], g->c_in = ext_in[3];
+    g->batches_out = ext_out[0], g->h_out = ext_out[1], g->w_out = ext_out[2], g->c_out = ext_out[3];
+    g->pad_batch = before[0], g->pad_top = before[1], g->pad_left = before[2], g->pad_depth = before[3];
+    c->order = lib == RIP_TFLM_REFERENCE ? RIP_KO_REF_PAD : RIP_KO_CMSIS_PAD;
+    return true;
+}
+
+/* QUANTIZE of a float32 tensor to int8 (quantize.cc's AffineQuantize in both builds; int8 -> int8
+** requantization and the other type pairs are not modelled). */
+static bool quantize_order(const rip_tfl_operator *o, const rip_tfl_subgraph *sg, rip_kctx *c)
+{
+    const rip_tfl_tensor *in = tensor_of(sg, o->inputs[0]), *out = tensor_of(sg, o->outputs[0]);
+    int64_t n_in, n_out, bytes;
+    if (in == NULL || out == NULL || in->type != RIP_TFL_FLOAT32 || out->type != RIP_TFL_INT8 ||
+        !rip_tfl_tensor_bytes(in, &n_in, &bytes) || !rip_tfl_tensor_bytes(out, &n_out, &bytes) || n_in != n_out)
+        return false;
+    c->g.n_elem = n_in;
+    c->g.in_bytes = 4;
+    c->order = RIP_KO_REF_QUANTIZE;
+    return true;
+}
+
 /* Contract (tflm_orders.h). */
 bool rip_tflm_order(const rip_tfl_model *m, size_t op, int k, rip_tflm_lib lib, bool dsp, rip_kctx *ctx)
 {
@@ -179,6 +221,8 @@ bool rip_tflm_order(const rip_tfl_model *m, size_t op, int k, rip_tflm_lib lib, 
     case RIP_TFL_OP_MAX_POOL_2D: return pool_order(o, sg, lib, true, dsp, ctx);
     case RIP_TFL_OP_FULLY_CONNECTED: return fc_order(o, sg, lib, dsp, ctx);
     case RIP_TFL_OP_ADD: return add_order(o, sg, lib, dsp, ctx);
+    case RIP_TFL_OP_PAD: return pad_order(m, o, sg, lib, ctx);
+    case RIP_TFL_OP_QUANTIZE: return quantize_order(o, sg, ctx);
     default: return false;
     }
 }

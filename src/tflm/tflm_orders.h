@@ -7,7 +7,8 @@
 **
 ** Kernel choice, as TFLM makes it for int8:
 **   reference  CONV_2D, DEPTHWISE_CONV_2D, FULLY_CONNECTED, AVERAGE_POOL_2D,
-**              MAX_POOL_2D, ADD without broadcast (TFLM's reference kernels);
+**              MAX_POOL_2D, ADD without broadcast, PAD (int8, rank <= 4),
+**              QUANTIZE float32 -> int8 (TFLM's reference kernels);
 **   CMSIS-NN   cmsis_nn/conv.cc -> arm_convolve_wrapper_s8 (1x1 fast, 1x1
 **              strided, arm_convolve_s8); depthwise_conv.cc ->
 **              arm_depthwise_conv_wrapper_s8 (3x3, _opt, arm_depthwise_conv_s8);
@@ -15,13 +16,14 @@
 **              has rank > 2 and accum_depth % 4 == 0, else
 **              arm_fully_connected_wrapper_s8; pooling.cc -> arm_avgpool_s8,
 **              arm_max_pool_s8; add.cc -> arm_elementwise_add_s8 without
-**              broadcast.
+**              broadcast; pad.cc -> arm_pad_s8; QUANTIZE: the reference kernel
+**              (TFLM has no CMSIS-NN quantize).
 **   CMSIS-NN's gap is the larger of its host (pure C) and Cortex-M33
 **   (ARM_MATH_DSP) builds' gaps, -1 when either forbids overlap: one plan is
 **   safe for both.
 ** Not modelled, so never overlapped (gap -1): ADD with broadcasting
 ** (BroadcastAdd*Slow), every other operator (RESHAPE aliases, SOFTMAX,
-** MEAN, PAD, ...), non-int8 activations, a constant input.
+** MEAN, TRANSPOSE, DEQUANTIZE, ...), other activation types, a constant input.
 */
 #ifndef RIPSIM_TFLM_ORDERS_H
 #define RIPSIM_TFLM_ORDERS_H

@@ -8,6 +8,8 @@
 //   int64 h[KV_FIELDS] (the layout of tests/test_tflm_ref_orders.c's job())
 //   int8 filter[n_filter]; int32 bias[n_ch], mult[n_ch], shift[n_ch];
 //   int8 input[n_in]; ADD only: int8 other[n_elem]
+// (QUANT: the input is n_elem float32 values, 4 * n_elem bytes; PAD pads with
+// OUT_OFF, QUANT quantizes with scale 1/16 and zero point OUT_OFF)
 // answer: int8 output[n_out].  With d >= 0 the input is copied to byte d of
 // one buffer and the output written from byte 0 of the same buffer (the
 // overlapped run); d < 0: two buffers.  Exit 0 at the end of the stream, 65
@@ -22,15 +24,18 @@
 #include "tensorflow/lite/kernels/internal/reference/integer_ops/depthwise_conv.h"
 #include "tensorflow/lite/kernels/internal/reference/integer_ops/fully_connected.h"
 #include "tensorflow/lite/kernels/internal/reference/integer_ops/pooling.h"
+#include "tensorflow/lite/kernels/internal/reference/pad.h"
+#include "tensorflow/lite/kernels/internal/reference/quantize.h"
 #include "tensorflow/lite/kernels/internal/types.h"
 
 namespace {
 
 enum Field {
   KIND, BATCHES, H_IN, W_IN, C_IN, H_OUT, W_OUT, C_OUT, K_H, K_W, S_H, S_W, D_H, D_W, PAD_TOP, PAD_LEFT,
-  DEPTH_MULT, N_ELEM, IN_OFF, OUT_OFF, OPERAND, GAP, N_FILTER, N_CH, PER_CHANNEL, GROUPS, KV_FIELDS
+  DEPTH_MULT, N_ELEM, IN_OFF, OUT_OFF, OPERAND, GAP, N_FILTER, N_CH, PER_CHANNEL, GROUPS, B_OUT, PAD_N, PAD_C,
+  KV_FIELDS
 };
-enum Kind { CONV, DW, FC, AVG, MAX, ADD };
+enum Kind { CONV, DW, FC, AVG, MAX, ADD, PAD, QUANT };
 
 bool read_all(void* p, size_t n) { return n == 0 || fread(p, 1, n, stdin) == n; }
 
@@ -146,6 +151,28 @@ void run(const Job& j, const int8_t* in, int8_t* out) {
       tflite::reference_integer_ops::Add(p, s, a, s, b, s, out);
       break;
     }
+    case PAD: {
+      tflite::PadParams p = {};
+      p.left_padding_count = p.right_padding_count = 4;
+      const int64_t before[4] = {h[PAD_N], h[PAD_TOP], h[PAD_LEFT], h[PAD_C]};
+      const int64_t ins[4] = {h[BATCHES], h[H_IN], h[W_IN], h[C_IN]}, outs[4] = {h[B_OUT], h[H_OUT], h[W_OUT], h[C_OUT]};
+      for (int i = 0; i < 4; i++) {
+        p.left_padding[i] = int32_t(before[i]);
+        p.right_padding[i] = int32_t(outs[i] - ins[i] - before[i]);
+      }
+      const int8_t pad_value = int8_t(h[OUT_OFF]);
+      tflite::reference_ops::Pad(p, in_shape, in, &pad_value, shape4(h[B_OUT], h[H_OUT], h[W_OUT], h[C_OUT]), out);
+      break;
+    }
+    case QUANT: {
+      tflite::QuantizationParams p = {};
+      p.zero_point = int32_t(h[OUT_OFF]);
+      p.scale = 1.0 / 16;
+      const int32_t n = int32_t(h[N_ELEM]);
+      const tflite::RuntimeShape s(1, &n);
+      tflite::reference_ops::AffineQuantize(p, s, reinterpret_cast<const float*>(in), s, out);
+      break;
+    }
   }
 }
 
@@ -156,10 +183,11 @@ int main() {
     Job j;
     if (fread(j.h, sizeof j.h[0], KV_FIELDS, stdin) != KV_FIELDS) return 0;
     const int64_t* h = j.h;
-    const bool add = h[KIND] == ADD;
-    const int64_t n_in = add ? h[N_ELEM] : h[BATCHES] * h[H_IN] * h[W_IN] * h[C_IN];
-    const int64_t n_out = add ? h[N_ELEM] : h[BATCHES] * h[H_OUT] * h[W_OUT] * h[C_OUT];
-    if (h[KIND] < CONV || h[KIND] > ADD || n_in < 1 || n_out < 1 || h[N_FILTER] < 0 || h[N_CH] < 1) return 65;
+    const bool add = h[KIND] == ADD, elementwise = add || h[KIND] == QUANT;
+    const int64_t n_in = elementwise ? h[N_ELEM] * (h[KIND] == QUANT ? 4 : 1) : h[BATCHES] * h[H_IN] * h[W_IN] * h[C_IN];
+    const int64_t n_out = elementwise ? h[N_ELEM]
+                                      : (h[KIND] == PAD ? h[B_OUT] : h[BATCHES]) * h[H_OUT] * h[W_OUT] * h[C_OUT];
+    if (h[KIND] < CONV || h[KIND] > QUANT || n_in < 1 || n_out < 1 || h[N_FILTER] < 0 || h[N_CH] < 1) return 65;
     j.filter.resize(size_t(h[N_FILTER]));
     j.bias.resize(size_t(h[N_CH]));
     j.mult.resize(size_t(h[N_CH]));

@@ -86,31 +86,23 @@ rip_status rip_tflm_limits(const rip_tfl_model *m, const rip_tflm_alloc *a, rip_
         snprintf(err, RIP_ERR_LEN, "%s: out of memory", m->label);
         return RIP_S_NOMEM;
     }
-    for (size_t o = 0; o < sg->n_operators; o++) {
+    for (size_t o = 0, k = 0; rip_tflm_next_pair(m, a, &o, &k); k++) {
         const rip_tfl_operator *op = &sg->operators[o];
-        if (op->n_outputs < 1)
-            continue;
-        const int32_t bo = a->buf_of[op->outputs[0]];
-        for (size_t k = 0; k < op->n_inputs; k++) {
-            const int32_t bi = op->inputs[k] >= 0 ? a->buf_of[op->inputs[k]] : -1;
-            if (!rip_tflm_may_share(a, o, bi, bo))
-                continue;
-            int k_first;
-            bool alias;
-            int64_t g[2];
-            for (int l = 0; l < 2; l++) {
-                rip_status st = rip_tflm_op_rule(m, &or[l], o, op->inputs[k], &k_first, &alias, &g[l], err);
-                if (st != RIP_OK) {
-                    free(*out);
-                    *out = NULL, *n = 0;
-                    return st;
-                }
+        int k_first;
+        bool alias;
+        int64_t g[2];
+        for (int l = 0; l < 2; l++) {
+            rip_status st = rip_tflm_op_rule(m, &or[l], o, op->inputs[k], &k_first, &alias, &g[l], err);
+            if (st != RIP_OK) {
+                free(*out);
+                *out = NULL, *n = 0;
+                return st;
             }
-            if (k_first != (int)k || alias || g[1] < 0 || (g[0] >= 0 && g[0] <= g[1]))
-                continue;   /* once per input tensor; only where lib limits what other allows */
-            (*out)[(*n)++] = (rip_tflm_limit){.op = o, .k = (int)k, .in = op->inputs[k], .out = op->outputs[0],
-                                              .gap_lib = g[0], .gap_other = g[1]};
         }
+        if (k_first != (int)k || alias || g[1] < 0 || (g[0] >= 0 && g[0] <= g[1]))
+            continue;   /* once per input tensor; only where lib limits what other allows */
+        (*out)[(*n)++] = (rip_tflm_limit){.op = o, .k = (int)k, .in = op->inputs[k], .out = op->outputs[0],
+                                          .gap_lib = g[0], .gap_other = g[1]};
     }
     return RIP_OK;
 }

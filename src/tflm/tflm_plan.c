@@ -63,6 +63,23 @@ bool rip_tflm_may_share(const rip_tflm_alloc *a, size_t op, int32_t bi, int32_t 
     return bi >= 0 && bo >= 0 && bi != bo && a->buf[bi].last == s && a->buf[bo].first == s;
 }
 
+bool rip_tflm_next_pair(const rip_tfl_model *m, const rip_tflm_alloc *a, size_t *o, size_t *k)
+{
+    const rip_tfl_subgraph *sg = &m->subgraphs[0];
+    for (; *o < sg->n_operators; (*o)++, *k = 0) {
+        const rip_tfl_operator *op = &sg->operators[*o];
+        if (op->n_outputs < 1)
+            continue;
+        const int32_t bo = a->buf_of[op->outputs[0]];
+        for (; *k < op->n_inputs; (*k)++) {
+            const int32_t bi = op->inputs[*k] >= 0 ? a->buf_of[op->inputs[*k]] : -1;
+            if (rip_tflm_may_share(a, *o, bi, bo))
+                return true;
+        }
+    }
+    return false;
+}
+
 rip_status rip_tflm_op_rule(const rip_tfl_model *m, const rip_tflm_oracle *or, size_t o, int32_t t, int *k_first,
                             bool *alias, int64_t *gap, char err[RIP_ERR_LEN])
 {
@@ -229,36 +246,29 @@ static rip_status build_problem(const rip_tfl_model *m, const rip_tflm_alloc *a,
         t->size = a->buf[i].size, t->last = a->buf[i].last, t->producer_op = -1;
         pidx[i] = (int32_t)p->n++;
     }
-    for (size_t o = 0; overlaps && o < sg->n_operators; o++) {
+    for (size_t o = 0, k = 0; overlaps && rip_tflm_next_pair(m, a, &o, &k); k++) {
         const rip_tfl_operator *op = &sg->operators[o];
-        if (op->n_outputs < 1)
-            continue;
-        const int32_t bo = a->buf_of[op->outputs[0]];
-        for (size_t k = 0; k < op->n_inputs; k++) {
-            const int32_t bi = op->inputs[k] >= 0 ? a->buf_of[op->inputs[k]] : -1;
-            if (!rip_tflm_may_share(a, o, bi, bo))
-                continue;
-            int k_first;
-            bool alias;
-            int64_t gap;
-            rip_status st = rip_tflm_op_rule(m, or, o, op->inputs[k], &k_first, &alias, &gap, err);
-            if (st != RIP_OK)
-                return st;
-            if (k_first != (int)k || (!alias && gap < 0) || (alias && a->buf[bi].size != a->buf[bo].size))
-                continue;   /* one candidate per input tensor, where its rule allows an overlap */
-            if (p->n_cand == cap) {
-                rip_candidate *c = realloc(p->cand, (2 * cap + 1) * sizeof *c);
-                if (!c)
-                    goto nomem;
-                p->cand = c, cap = 2 * cap + 1;
-            }
-            rip_candidate *c = &p->cand[p->n_cand++];
-            memset(c, 0, sizeof *c);
-            c->in = pidx[bi], c->out = pidx[bo], c->op = (int)o + 1;
-            c->kind = alias ? RIP_INPLACE_ALIAS : RIP_INPLACE_GAP;
-            c->gap = alias ? 0 : rip_align_up(gap, RIP_TFLM_ALIGN);
-            c->dtype_bytes = 1;
+        const int32_t bo = a->buf_of[op->outputs[0]], bi = a->buf_of[op->inputs[k]];
+        int k_first;
+        bool alias;
+        int64_t gap;
+        rip_status st = rip_tflm_op_rule(m, or, o, op->inputs[k], &k_first, &alias, &gap, err);
+        if (st != RIP_OK)
+            return st;
+        if (k_first != (int)k || (!alias && gap < 0) || (alias && a->buf[bi].size != a->buf[bo].size))
+            continue;   /* one candidate per input tensor, where its rule allows an overlap */
+        if (p->n_cand == cap) {
+            rip_candidate *c = realloc(p->cand, (2 * cap + 1) * sizeof *c);
+            if (!c)
+                goto nomem;
+            p->cand = c, cap = 2 * cap + 1;
         }
+        rip_candidate *c = &p->cand[p->n_cand++];
+        memset(c, 0, sizeof *c);
+        c->in = pidx[bi], c->out = pidx[bo], c->op = (int)o + 1;
+        c->kind = alias ? RIP_INPLACE_ALIAS : RIP_INPLACE_GAP;
+        c->gap = alias ? 0 : rip_align_up(gap, RIP_TFLM_ALIGN);
+        c->dtype_bytes = 1;
     }
     return rip_problem_check_total(p, err);
 nomem:

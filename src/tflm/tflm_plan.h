@@ -109,6 +109,14 @@ void rip_tflm_plan_out_free(rip_tflm_plan_out *o);
 bool rip_tflm_may_share(const rip_tflm_alloc *a, size_t op, int32_t bi, int32_t bo);
 
 /*
+** The next pair that may share, in operator then input order: from
+** operator *o's input *k on (start at 0, 0; after a pair, *k + 1), the
+** first input k of an operator o whose buffer and o's output 0's buffer
+** pass rip_tflm_may_share.  true with *o, *k; false when none is left.
+*/
+bool rip_tflm_next_pair(const rip_tfl_model *m, const rip_tflm_alloc *a, size_t *o, size_t *k);
+
+/*
 ** The rule for operator o's output 0 over tensor t, which its inputs k
 ** read (t may be several of them: every one must allow it): *k_first the
 ** first such k (-1 none); *alias for RESHAPE's input 0 (and no other input

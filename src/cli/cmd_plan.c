@@ -587,7 +587,10 @@ static int parse_args(int argc, char **argv, plan_args *a)
                  "16-byte sizes, overlaps only where LIB's kernels' modelled\n"
                  "read/write orders allow (and a RESHAPE output at its input),\n"
                  "no runtime shift; printed beside\n"
-                 "TFLM's own greedy plan.  TFLM's scratch buffers and persistent\n"
+                 "TFLM's own greedy plan, with the plan's peak (operator, live\n"
+                 "tensors) and the operators where the other library's kernel\n"
+                 "allows a smaller gap (limited; friendly: the area with the\n"
+                 "smaller gaps).  TFLM's scratch buffers and persistent\n"
                  "data are not modelled (the tensor area is exact)"},
         {.name = "--write", .kind = RIP_OPT_STR, .dest = &a->write_path, .metavar = "OUT.tflite",
          .help = "with --for: write MODEL.tflite carrying that plan as its\n"

@@ -13,7 +13,9 @@
 **     TFLM's reference kernels: 75,808 B instead of 85,024 and every
 **     operator's output identical under the reference kernels; under CMSIS-NN
 **     the same file corrupts operator 2's output first, the operator
-**     rip_tflm_check names with an oracle refusing that overlap.
+**     rip_tflm_check names with an oracle refusing that overlap;
+**   - results/tflm.tsv is what tests/tflm/measure-tflm.sh measures now,
+**     byte for byte (results/tflm.md regenerating from it: tflm_table).
 ** Built only with the TFLM tree (tests/meson.build), the peer built once by
 ** the PRE_ALL hook of tflm_peer.h.
 */
@@ -192,4 +194,23 @@ Test(tflm_offline_peer, person_detect_overlap_safe_for_reference_corrupt_for_cms
     rip_tflm_plan_out_free(&po);
     rip_tflm_alloc_free(&a);
     rip_tfl_model_free(&m);
+}
+
+/* results/tflm.tsv is what tests/tflm/measure-tflm.sh measures now (with CMSIS-NN: both libraries). */
+Test(tflm_offline_peer, committed_measurement_is_the_peers)
+{
+    const char *bin = getenv("RIPSIM_BIN"), *root = getenv("RIPSIM_SOURCE_ROOT");
+    cr_assert(bin && root, "RIPSIM_BIN and RIPSIM_SOURCE_ROOT must be set (meson test)");
+    if (!have_cmsis())
+        cr_skip_test("no CMSIS-NN peer: results/tflm.tsv holds both libraries");
+    char cmd[4000], committed[1200];
+    snprintf(cmd, sizeof cmd, "'%.1000s/tests/tflm/measure-tflm.sh' '%.1000s' '%.1000s'", root, peer_dir(), bin);
+    run_out r = run_sh(cmd);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    snprintf(committed, sizeof committed, "%.1000s/results/tflm.tsv", root);
+    char *y = slurp(committed);
+    cr_expect_str_eq(r.out, y, "results/tflm.tsv is stale: tests/tflm/measure-tflm.sh build-tflm-peer build/ripsim > "
+                               "results/tflm.tsv, then ripsim tables tflm");
+    free(y);
+    run_free(&r);
 }

@@ -249,6 +249,39 @@ Test(tflm_write, plan_for_writes_and_check_accepts)
     cr_expect(strstr(r->out, "tensor area  128 B"), "%s", r->out);
 }
 
+/* --no-overlap: the exact plan with only the RESHAPE in place, safe for either library; the peak and,
+** for the overlapping plans, what the other library's gaps would save */
+Test(tflm_write, plan_for_no_overlap_peak_and_limits)
+{
+    const char *out = tmp("chain_none.tflite");
+    run_result *r = RUN("plan", data_path("tflm_chain"), "--for", "tflm-reference", "--no-overlap", "--write", out);
+    cr_assert_eq(r->status, 0, "%s", r->err);
+    /* by hand (test_tflm_offline.c): the two 64 B conv outputs alive together at operator 1's scope */
+    cr_expect(strstr(r->out, "tensor area  128 B"), "%s", r->out);
+    cr_expect(strstr(r->out, "overlaps     1 used of 1 allowed"), "%s", r->out);
+    cr_expect(strstr(r->out, "operator 2 (RESHAPE): output tensor 8 at its input tensor 6's offset"), "%s", r->out);
+    cr_expect(strstr(r->out, "peak         operator 1 (CONV_2D), end 128 B, 2 tensors alive, 128 B: 3 (64 B), 6 (64 B)"),
+              "%s", r->out);
+    cr_expect(!strstr(r->out, "limited") && !strstr(r->out, "friendly"), "%s", r->out);
+    r = RUN("check", out, "--for", "tflm-cmsis-nn");
+    cr_expect_eq(r->status, 0, "no overlap is safe for any kernel: %s", r->err);
+    /* CMSIS-NN's 1x1 fast path needs 62 B at both convolutions (64 aligned: no saving), the
+    ** reference kernels 33 and 3 B: the smaller at operator 1 alone puts its output 16 B below
+    ** its input, scope 2 needs 80, scope 1 still 32 + 64 = 96: 32 B saved; at operator 0 alone
+    ** scope 2 keeps its 128: nothing; both: 96, the reference plan */
+    r = RUN("plan", data_path("tflm_chain"), "--for", "tflm-cmsis-nn");
+    cr_assert_eq(r->status, 0, "%s", r->err);
+    cr_expect(strstr(r->out, "limited      operator 0 (CONV_2D) input 0: cmsis-nn 62 B, reference 33 B, the smaller "
+                             "alone saves 0 B\n"), "%s", r->out);
+    cr_expect(strstr(r->out, "limited      operator 1 (CONV_2D) input 0: cmsis-nn 62 B, reference 3 B, the smaller "
+                             "alone saves 32 B\n"), "%s", r->out);
+    cr_expect(strstr(r->out, "friendly     96 B, 32 B less"), "%s", r->out);
+    r = RUN("plan", data_path("tflm_chain"), "--for", "tflm-reference");
+    cr_assert_eq(r->status, 0, "%s", r->err);
+    cr_expect(strstr(r->out, "friendly     96 B, 0 B less"), "the smaller gaps are the reference kernels' here: %s",
+              r->out);
+}
+
 Test(tflm_write, check_names_the_unsafe_operator)
 {
     run_result *r = RUN("check", data_path("tflm_chain_offline"), "--for", "tflm-cmsis-nn");
@@ -299,12 +332,14 @@ Test(tflm_write, usage_errors)
     USAGE("plan", m, "--for", "tflm-reference", "--json");
     USAGE("plan", m, "--for", "tflm-arm");
     USAGE("plan", m, "--for", "tflm-reference", "--write", m);
+    USAGE("plan", m, "--no-overlap");
     USAGE("check", m);
     USAGE("check", "--for", "tflm-reference");
 #undef USAGE
     cr_expect(!exists(tmp("x.tflite")));
     run_result *r = RUN("plan", "--help");
-    cr_expect(strstr(r->out, "--for LIB") && strstr(r->out, "--write OUT.tflite"), "%s", r->out);
+    cr_expect(strstr(r->out, "--for LIB") && strstr(r->out, "--write OUT.tflite") && strstr(r->out, "--no-overlap"),
+              "%s", r->out);
     r = RUN("check", "--help");
     cr_expect_eq(r->status, 0);
     cr_expect(strstr(r->out, "ripsim check MODEL.tflite --for LIB"), "%s", r->out);

@@ -20,6 +20,8 @@
 #define RIP_EX_IOERR 74      /* read or write error */
 #define RIP_EX_TEMPFAIL 75   /* try again later: a database locked by another process */
 
+#include <stdbool.h>
+
 #include "status.h"
 
 /* The --help paragraph of every command that opens a sweep database (db.h, rip_db_check). */
@@ -68,8 +70,8 @@ int rip_cmd_codegen(int argc, char **argv);
 int rip_cmd_model(int argc, char **argv);
 int rip_cmd_run(int argc, char **argv);
 int rip_cmd_check(int argc, char **argv);
-/* `ripsim plan MODEL --for LIB [--write OUT]` (cmd_tflm.c); lib indexes rip_tflm_lib_names. */
-int rip_cmd_plan_tflm(const char *model_path, int lib, const char *write_path);
+/* `ripsim plan MODEL --for LIB [--no-overlap] [--write OUT]` (cmd_tflm.c); lib indexes rip_tflm_lib_names. */
+int rip_cmd_plan_tflm(const char *model_path, int lib, bool no_overlap, const char *write_path);
 extern const char *const rip_tflm_lib_names[];
 
 #endif

@@ -501,6 +501,7 @@ typedef struct plan_args {
     const char *out_path, *draw;                /* draw: NULL, "ascii" or "svg" */
     int tflm_lib;                               /* --for: an index of rip_tflm_lib_names, -1 none */
     const char *write_path;                     /* --write (with --for) */
+    bool no_overlap;                            /* --no-overlap (with --for) */
     bool strategy_given, other_given;           /* options --for does not take */
     bool json, inclusive, no_rip, dual, taps, sigma_given, check, is_graph;
     int64_t align, seed, capacity;
@@ -523,12 +524,14 @@ static int check_args(const rip_cmd *cmd, plan_args *a)
     a->is_graph = a->graph_path != NULL;
     if (a->write_path && a->tflm_lib < 0)
         return usage_error("--write needs --for LIB");
+    if (a->no_overlap && a->tflm_lib < 0)
+        return usage_error("--no-overlap needs --for LIB");
     if (a->tflm_lib >= 0) {
         if (!a->is_graph || !rip_tfl_file_is_model(a->graph_path))
             return usage_error("--for plans a TFLite model (MODEL.tflite)");
         if (a->strategy_given || a->json || a->draw || a->out_path || a->no_rip || a->dual || a->sigma_given ||
             a->other_given)
-            return usage_error("--for takes only --write (its plan is exact, with TFLite Micro's own lifetimes)");
+            return usage_error("--for takes only --write and --no-overlap (its plan is exact, with TFLite Micro's own lifetimes)");
         if (a->write_path && rip_same_file(a->write_path, a->graph_path))
             return usage_error("--write names the input MODEL.tflite; choose another file");
         return RIP_ARGS_CONTINUE;
@@ -584,12 +587,19 @@ static int parse_args(int argc, char **argv, plan_args *a)
                  "16-byte sizes, overlaps only where LIB's kernels' modelled\n"
                  "read/write orders allow (and a RESHAPE output at its input),\n"
                  "no runtime shift; printed beside\n"
-                 "TFLM's own greedy plan.  TFLM's scratch buffers and persistent\n"
+                 "TFLM's own greedy plan, with the plan's peak (operator, live\n"
+                 "tensors) and the operators where the other library's kernel\n"
+                 "allows a smaller gap (limited; friendly: the area with the\n"
+                 "smaller gaps).  TFLM's scratch buffers and persistent\n"
                  "data are not modelled (the tensor area is exact)"},
         {.name = "--write", .kind = RIP_OPT_STR, .dest = &a->write_path, .metavar = "OUT.tflite",
          .help = "with --for: write MODEL.tflite carrying that plan as its\n"
                  "OfflineMemoryAllocation metadata, otherwise unchanged\n"
                  "(nothing is written on any error)"},
+        {.name = "--no-overlap", .kind = RIP_OPT_FLAG, .dest = &a->no_overlap, .flag_value = true,
+         .help = "with --for: the exact plan of the same buffers with no\n"
+                 "overlap at all (only RESHAPE outputs at their inputs'\n"
+                 "offsets, a copy TFLM's RESHAPE then skips)"},
         {.name = "--no-rip", .kind = RIP_OPT_FLAG, .dest = &a->no_rip, .flag_value = true,
          .help = "graphs: no RiP candidates, only TinyEngine's in-place\ndepthwise (the paper's Tab. 3 baseline)"},
         {.name = "--dual", .kind = RIP_OPT_FLAG, .dest = &a->dual, .flag_value = true,
@@ -626,7 +636,7 @@ static int parse_args(int argc, char **argv, plan_args *a)
     };
     const rip_cmd cmd = {
         .name = "plan", .synopsis = "GRAPH.csv|MODEL.tflite [options]\n--intervals FILE.csv [--inclusive] [options]\n"
-                    "MODEL.tflite --for LIB [--write OUT.tflite]",
+                    "MODEL.tflite --for LIB [--no-overlap] [--write OUT.tflite]",
         .about = about, .opts = opts, .n_opts = sizeof opts / sizeof opts[0], .pos = &a->graph_path,
         .min_pos = 0, .max_pos = 1, .notes = notes, .exits = exits, .n_exits = sizeof exits / sizeof exits[0],
         .example = "ripsim plan firmware/models/mcunet/mcunet-in3.csv --no-rip",
@@ -742,7 +752,7 @@ int rip_cmd_plan(int argc, char **argv)
     if (rc != RIP_ARGS_CONTINUE)
         return rc;
     if (a.tflm_lib >= 0)
-        return rip_cmd_plan_tflm(a.graph_path, a.tflm_lib, a.write_path);
+        return rip_cmd_plan_tflm(a.graph_path, a.tflm_lib, a.no_overlap, a.write_path);
 
     char err[RIP_ERR_LEN];
     rip_problem p;

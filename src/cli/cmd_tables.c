@@ -22,6 +22,7 @@
 #include "progress_line.h"
 #include "real_models.h"
 #include "table2.h"
+#include "tflm_table.h"
 #include "table6.h"
 #include "optimum_report.h"
 
@@ -51,6 +52,11 @@ static const char about[] =
     "           Lite Micro (results/real-models.md), from --deployment FILE\n"
     "           (default results/real-models.json) and --tflm FILE (default\n"
     "           results/tflm-peer.tsv, TFLM's figures: tests/tflm/measure.sh)\n"
+    "  tflm     ripsim's exact plans run by an unchanged TensorFlow Lite Micro,\n"
+    "           per real model and kernel library (results/tflm.md), from --tflm\n"
+    "           FILE (default results/tflm.tsv: tests/tflm/measure-tflm.sh) and\n"
+    "           --link FILE (default results/tflm-link.tsv, the images' links;\n"
+    "           the fit columns say \"no build\" without it)\n"
     "table3 adds the deployment table when --deployment FILE (default\n"
     "results/deployment.json) exists.\n";
 
@@ -73,8 +79,8 @@ static const rip_exit_doc exits[] = {
 };
 
 static const char *const names[] = {"table3", "table6", "table7", "fig1", "deployment", "table2",
-                                    "optimum", "fig3", "fig_optimum", "real-models", NULL};
-enum { TABLE3, TABLE6, TABLE7, FIG1, DEPLOYMENT, TABLE2, OPTIMUM, FIG3, FIG_OPTIMUM, REAL_MODELS };
+                                    "optimum", "fig3", "fig_optimum", "real-models", "tflm", NULL};
+enum { TABLE3, TABLE6, TABLE7, FIG1, DEPLOYMENT, TABLE2, OPTIMUM, FIG3, FIG_OPTIMUM, REAL_MODELS, TFLM };
 
 /*
 ** fig1: stage the PNG beside the SVG (svg_path with .svg replaced by .png)
@@ -173,6 +179,28 @@ static int write_real_models(const char *deployment, const char *tflm, const cha
     return rc;
 }
 
+/* tflm: the measurement tflm and the links of link (NULL: none), to out. */
+static int write_tflm(const char *tflm, const char *link, const char *out)
+{
+    char err[RIP_ERR_LEN];
+    rip_out o;
+    int rc;
+    if ((rc = rip_out_refuse_input("tables", out, tflm, "the measurement (--tflm)")) != 0 ||
+        (link && (rc = rip_out_refuse_input("tables", out, link, "the links (--link)")) != 0) ||
+        (rc = rip_out_open(&o, "tables", out)) != 0)
+        return rc;
+    bool to_stdout = o.f == stdout;
+    rip_status s = rip_tflm_table_write(o.f, tflm, link, err);
+    if (s != RIP_OK) {
+        rip_out_abort(&o);
+        fprintf(stderr, "ripsim tables: %s\n", err);
+        return rip_exit_status(s);
+    }
+    if ((rc = rip_out_commit(&o)) == 0 && !to_stdout)
+        fprintf(stderr, "ripsim tables: wrote %s\n", out);
+    return rc;
+}
+
 /* table2: no input files; the seven layers are simulated here. */
 static int write_table2(const char *out)
 {
@@ -196,7 +224,7 @@ static int write_table2(const char *out)
 int rip_cmd_tables(int argc, char **argv)
 {
     const char *name = NULL, *out = NULL, *dir = NULL, *models = NULL, *deployment = NULL, *lines = NULL,
-               *tflm = NULL;
+               *tflm = NULL, *link = NULL;
     int64_t time_limit = 150;
     bool no_times = false;
     const rip_opt opts[] = {
@@ -216,16 +244,21 @@ int rip_cmd_tables(int argc, char **argv)
                  "skipped when absent; a FILE given must exist);\nreal-models: the real models' records "
                  "(default\nresults/real-models.json)"},
         {.name = "--tflm", .kind = RIP_OPT_STR, .dest = &tflm, .metavar = "FILE",
-         .help = "real-models: TFLM's figures (default results/tflm-peer.tsv)"},
+         .help = "real-models: TFLM's figures (default results/tflm-peer.tsv);\n"
+                 "tflm: the measurement (default results/tflm.tsv)"},
+        {.name = "--link", .kind = RIP_OPT_STR, .dest = &link, .metavar = "FILE",
+         .help = "tflm: the images' links (default results/tflm-link.tsv,\n"
+                 "skipped when absent; a FILE given must exist)"},
         {.name = "--lines", .kind = RIP_OPT_STR, .dest = &lines, .metavar = "FILE",
          .help = "deployment: the firmware tools' JSON lines and the models'\nmodel.json objects (required)"},
     };
     const rip_cmd cmd = {
         .name = "tables",
         .synopsis = "NAME [--out FILE] [--layers-dir DIR] [--models-dir DIR]\n"
-                    "       [--time-limit S] [--no-times] [--deployment FILE] [--lines FILE] [--tflm FILE]",
+                    "       [--time-limit S] [--no-times] [--deployment FILE] [--lines FILE]\n"
+                    "       [--tflm FILE] [--link FILE]",
         .about = about, .opts = opts, .n_opts = sizeof opts / sizeof opts[0], .pos = &name, .min_pos = 1,
-        .max_pos = 1, .missing = "which table? table2, table3, table6, table7, fig1, deployment, optimum, fig3, fig_optimum or real-models", .notes = notes, .exits = exits,
+        .max_pos = 1, .missing = "which table? table2, table3, table6, table7, fig1, deployment, optimum, fig3, fig_optimum, real-models or tflm", .notes = notes, .exits = exits,
         .n_exits = sizeof exits / sizeof exits[0], .example = "ripsim tables table6 --out /tmp/table6.md",
     };
     int rc = rip_args_parse(&cmd, argc, argv, stdout, stderr);
@@ -236,17 +269,20 @@ int rip_cmd_tables(int argc, char **argv)
         if (strcmp(name, names[k]) == 0)
             which = k;
     if (which < 0)
-        return rip_args_usage(&cmd, "unknown table '%s' (known: table2, table3, table6, table7, fig1, deployment, optimum, fig3, fig_optimum, real-models)", name);
+        return rip_args_usage(&cmd, "unknown table '%s' (known: table2, table3, table6, table7, fig1, deployment, optimum, fig3, fig_optimum, real-models, tflm)", name);
     if ((which == DEPLOYMENT) != (lines != NULL))
         return rip_args_usage(&cmd, which == DEPLOYMENT ? "deployment needs --lines FILE"
                                                         : "--lines is only for deployment");
-    if (tflm && which != REAL_MODELS)
-        return rip_args_usage(&cmd, "--tflm is only for real-models");
+    if (tflm && which != REAL_MODELS && which != TFLM)
+        return rip_args_usage(&cmd, "--tflm is only for real-models and tflm");
+    if (link && which != TFLM)
+        return rip_args_usage(&cmd, "--link is only for tflm");
     static const char *const defaults[] = {"results/table3.md", "results/table6.md", "results/table7.md",
                                            "results/fig1.svg", "results/deployment.json", "results/table2.md",
                                            "results/optimum.md", "results/fig3.svg", "results/fig_optimum.svg",
-                                           "results/real-models.md"};
-    char outbuf[4096], dirbuf[4096], modbuf[4096], depbuf[4096], tflmbuf[4096];
+                                           "results/real-models.md", "results/tflm.md"};
+    char outbuf[4096], dirbuf[4096], modbuf[4096], depbuf[4096], tflmbuf[4096], linkbuf[4096];
+    const bool link_given = link != NULL;
     bool dep_given = deployment != NULL;
     if ((!out && !(out = rip_root_path("tables", "--out", defaults[which], outbuf, sizeof outbuf))) ||
         (!dir && !(dir = rip_root_path("tables", "--layers-dir", "sweeps/layers", dirbuf, sizeof dirbuf))) ||
@@ -256,8 +292,14 @@ int rip_cmd_tables(int argc, char **argv)
         (which == REAL_MODELS && !deployment &&
          !(deployment = rip_root_path("tables", "--deployment", "results/real-models.json", depbuf, sizeof depbuf))) ||
         (which == REAL_MODELS && !tflm &&
-         !(tflm = rip_root_path("tables", "--tflm", "results/tflm-peer.tsv", tflmbuf, sizeof tflmbuf))))
+         !(tflm = rip_root_path("tables", "--tflm", "results/tflm-peer.tsv", tflmbuf, sizeof tflmbuf))) ||
+        (which == TFLM && !tflm &&
+         !(tflm = rip_root_path("tables", "--tflm", "results/tflm.tsv", tflmbuf, sizeof tflmbuf))) ||
+        (which == TFLM && !link &&
+         !(link = rip_root_path("tables", "--link", "results/tflm-link.tsv", linkbuf, sizeof linkbuf))))
         return RIP_EX_USAGE;
+    if (which == TFLM)   /* the default links may be absent: no image linked yet */
+        return write_tflm(tflm, link_given || access(link, F_OK) == 0 ? link : NULL, out);
     if (which == DEPLOYMENT)
         return write_deployment(lines, out);
     if (which == REAL_MODELS)

@@ -1,12 +1,16 @@
 /*
 ** cmd_tflm.c — plans for an unchanged TensorFlow Lite Micro (src/tflm/):
 **
-**   ripsim plan MODEL.tflite --for tflm-reference|tflm-cmsis-nn [--write OUT.tflite]
-**       (rip_cmd_plan_tflm, reached from cmd_plan.c): an exact plan of the
-**       buffers TFLM places, with TFLM's lifetimes and 16-byte sizes, and the
-**       overlaps the library's gap oracle allows; printed beside TFLM's own
-**       greedy plan of the same buffers; with --write, OUT.tflite is
-**       MODEL.tflite carrying it as its OfflineMemoryAllocation metadata.
+**   ripsim plan MODEL.tflite --for tflm-reference|tflm-cmsis-nn [--no-overlap]
+**       [--write OUT.tflite] (rip_cmd_plan_tflm, reached from cmd_plan.c): an
+**       exact plan of the buffers TFLM places, with TFLM's lifetimes and
+**       16-byte sizes, and the overlaps the library's gap oracle allows (none
+**       with --no-overlap: only RESHAPE outputs at their inputs); printed
+**       beside TFLM's own greedy plan of the same buffers, with what limits
+**       it (its peak; the operators where the other library's kernel allows
+**       more, and the plans with the smaller of the two gaps: tflm_limits.h);
+**       with --write, OUT.tflite is MODEL.tflite carrying it as its
+**       OfflineMemoryAllocation metadata.
 **   ripsim check MODEL.tflite --for LIB (rip_cmd_check): verify the offline
 **       plan the model carries for LIB's kernels.
 **
@@ -23,6 +27,7 @@
 #include "args.h"
 #include "cli.h"
 #include "out.h"
+#include "tflm/tflm_limits.h"
 #include "tflm/tflm_offline.h"
 #include "tflm/tflm_orders.h"
 #include "tflm/tflm_plan.h"
@@ -79,7 +84,87 @@ static const char scratch_note[] =
     "             online around this plan; persistent data (TFLM's tail) is not changed by it.\n"
     "             TFLM's arena = tensor area with scratch + persistent: measure it with the TFLM peer\n";
 
-int rip_cmd_plan_tflm(const char *model_path, int lib, const char *write_path)
+static const char *op_name(const rip_tfl_model *m, size_t o)
+{
+    const rip_tfl_opcode *c = rip_tfl_op_code(m, &m->subgraphs[0].operators[o]);
+    const char *n = c ? rip_tfl_op_name(c->builtin) : NULL;
+    return c && c->builtin == RIP_TFL_OP_CUSTOM && c->custom_code ? c->custom_code : n ? n : "?";
+}
+
+/* The peak line of plan po (tflm_limits.h).  RIP_OK, or RIP_S_NOMEM with err. */
+static rip_status print_peak(const rip_tfl_model *m, const rip_tflm_alloc *a, const rip_tflm_plan_out *po,
+                             char err[RIP_ERR_LEN])
+{
+    rip_tflm_peak pk;
+    rip_status st = rip_tflm_peak_of(a, po->offset, &pk, err);
+    if (st != RIP_OK)
+        return st;
+    char b[32], c[32];
+    if (pk.scope < 1)
+        printf("peak         %s", pk.scope == 0 ? "before operator 0" : "none");
+    else
+        printf("peak         operator %d (%s)", pk.scope - 1, op_name(m, (size_t)pk.scope - 1));
+    printf(", end %s B, %zu tensors alive, %s B:", grouped(b, sizeof b, pk.end), pk.n_live,
+           grouped(c, sizeof c, pk.live_bytes));
+    for (size_t i = 0; i < pk.n_live; i++)
+        printf("%s %d (%s B)", i ? "," : "", pk.live[i], grouped(b, sizeof b, pk.live_size[i]));
+    printf("\n");
+    rip_tflm_peak_free(&pk);
+    return RIP_OK;
+}
+
+/* The tensor area of the plan with the friendly oracle of f, at most area (lib's own plan is one of them). */
+static rip_status friendly_area(const rip_tfl_model *m, const rip_tflm_alloc *a, rip_tflm_friendly *f, int64_t area,
+                                int64_t *out, char err[RIP_ERR_LEN])
+{
+    rip_tflm_oracle o = {rip_tflm_gap_friendly, f};
+    rip_tflm_plan_out po;
+    rip_status st = rip_tflm_plan(m, a, &o, &po, err);
+    if (st == RIP_OK) {
+        *out = po.area < area ? po.area : area;
+        rip_tflm_plan_out_free(&po);
+    }
+    return st;
+}
+
+/*
+** The limited lines: every pair where lib's kernel forbids or limits what
+** the other library's allows, with the bytes the smaller gap would save
+** at that operator alone, then at every operator (the friendly line).
+** RIP_OK, or the planner's / oracle's status with err.
+*/
+static rip_status print_limits(const rip_tfl_model *m, const rip_tflm_alloc *a, int lib, int64_t area,
+                               char err[RIP_ERR_LEN])
+{
+    rip_tflm_friendly f = {.lib = lib ? RIP_TFLM_CMSIS_NN : RIP_TFLM_REFERENCE,
+                           .other = lib ? RIP_TFLM_REFERENCE : RIP_TFLM_CMSIS_NN, .only = -1};
+    const char *names[] = {"reference", "cmsis-nn"};
+    rip_tflm_limit *l;
+    size_t n;
+    rip_status st = rip_tflm_limits(m, a, f.lib, f.other, &l, &n, err);
+    char b[32], c[32], g[32];
+    int64_t v;
+    for (size_t i = 0; st == RIP_OK && i < n; i++) {
+        f.only = (long)l[i].op;
+        if ((st = friendly_area(m, a, &f, area, &v, err)) != RIP_OK)
+            break;
+        if (l[i].gap_lib < 0)
+            snprintf(g, sizeof g, "none");
+        else
+            snprintf(g, sizeof g, "%s B", grouped(b, sizeof b, l[i].gap_lib));
+        printf("limited      operator %zu (%s) input %d: %s %s, %s %s B, the smaller alone saves %s B\n", l[i].op,
+               op_name(m, l[i].op), l[i].k, names[f.lib], g, names[f.other], grouped(c, sizeof c, l[i].gap_other),
+               grouped(b, sizeof b, area - v));
+    }
+    free(l);
+    f.only = -1;
+    if (st == RIP_OK && (st = friendly_area(m, a, &f, area, &v, err)) == RIP_OK)
+        printf("friendly     %s B, %s B less: every operator at the smaller of the two libraries' gaps\n",
+               grouped(b, sizeof b, v), grouped(c, sizeof c, area - v));
+    return st;
+}
+
+int rip_cmd_plan_tflm(const char *model_path, int lib, bool no_overlap, const char *write_path)
 {
     rip_tfl_model m;
     rip_tflm_alloc a;
@@ -87,7 +172,7 @@ int rip_cmd_plan_tflm(const char *model_path, int lib, const char *write_path)
     if (rc != 0)
         return rc;
     char err[RIP_ERR_LEN];
-    rip_tflm_oracle oracle = lib_oracle(lib);
+    rip_tflm_oracle oracle = no_overlap ? (rip_tflm_oracle){rip_tflm_gap_none, NULL} : lib_oracle(lib);
     rip_tflm_plan_out po;
     uint8_t *bytes = NULL;
     size_t len = 0;
@@ -101,7 +186,9 @@ int rip_cmd_plan_tflm(const char *model_path, int lib, const char *write_path)
     }
     char b[32];
     printf("model        %s (%zu tensors, %zu operators)\n", model_path, a.n_tensors, a.n_ops);
-    printf("for          %s (overlaps where its kernels' modelled orders allow)\n", rip_tflm_lib_names[lib]);
+    printf("for          %s (%s)\n", rip_tflm_lib_names[lib],
+           no_overlap ? "no overlap: only RESHAPE outputs at their inputs' offsets"
+                      : "overlaps where its kernels' modelled orders allow");
     printf("buffers      %zu placed by TFLM", a.n);
     if (a.n_variables)
         printf(" (and %zu variables, %s B, in its persistent tail)", a.n_variables,
@@ -120,6 +207,11 @@ int rip_cmd_plan_tflm(const char *model_path, int lib, const char *write_path)
         else
             printf("  operator %zu: output tensor %d below input %d (tensor %d), at least %lld B\n", o->op, o->out,
                    o->k, o->in, (long long)o->gap);
+    }
+    if ((st = print_peak(&m, &a, &po, err)) != RIP_OK || (!no_overlap && (st = print_limits(&m, &a, lib, po.area, err)) != RIP_OK)) {
+        fprintf(stderr, "ripsim plan: %s\n", err);
+        rc = rip_exit_status(st);
+        goto freed;
     }
     fputs(scratch_note, stdout);
     if (write_path) {

@@ -57,25 +57,31 @@ static bool is_reshape(const rip_tfl_model *m, const rip_tfl_operator *op)
     return c && c->builtin == RIP_TFL_OP_RESHAPE;
 }
 
-/*
-** Could buffers bi (input k of op) and bo (output 0 of op) overlap at all:
-** the input dies and the output is born at op's scope, and they differ?
-*/
-static bool may_share(const rip_tflm_alloc *a, size_t op, int32_t bi, int32_t bo)
+bool rip_tflm_may_share(const rip_tflm_alloc *a, size_t op, int32_t bi, int32_t bo)
 {
     const int s = (int)op + 1;
     return bi >= 0 && bo >= 0 && bi != bo && a->buf[bi].last == s && a->buf[bo].first == s;
 }
 
-/*
-** The rule for op o's output 0 over tensor t, which its inputs k read (t
-** may be several of them: every one must allow it): *k_first the first
-** such k (-1 none); *alias for RESHAPE's input 0 (and no other input of
-** it); else *gap the largest the oracle gives over those k, -1 when one
-** of them allows no overlap.  RIP_OK, or the oracle's status.
-*/
-static rip_status op_rule(const rip_tfl_model *m, const rip_tflm_oracle *or, size_t o, int32_t t, int *k_first,
-                          bool *alias, int64_t *gap, char err[RIP_ERR_LEN])
+bool rip_tflm_next_pair(const rip_tfl_model *m, const rip_tflm_alloc *a, size_t *o, size_t *k)
+{
+    const rip_tfl_subgraph *sg = &m->subgraphs[0];
+    for (; *o < sg->n_operators; (*o)++, *k = 0) {
+        const rip_tfl_operator *op = &sg->operators[*o];
+        if (op->n_outputs < 1)
+            continue;
+        const int32_t bo = a->buf_of[op->outputs[0]];
+        for (; *k < op->n_inputs; (*k)++) {
+            const int32_t bi = op->inputs[*k] >= 0 ? a->buf_of[op->inputs[*k]] : -1;
+            if (rip_tflm_may_share(a, *o, bi, bo))
+                return true;
+        }
+    }
+    return false;
+}
+
+rip_status rip_tflm_op_rule(const rip_tfl_model *m, const rip_tflm_oracle *or, size_t o, int32_t t, int *k_first,
+                            bool *alias, int64_t *gap, char err[RIP_ERR_LEN])
 {
     const rip_tfl_operator *op = &m->subgraphs[0].operators[o];
     int uses = 0;
@@ -105,8 +111,8 @@ static rip_status op_rule(const rip_tfl_model *m, const rip_tflm_oracle *or, siz
 
 /*
 ** The overlap rule of buffers x and y (either order): *kind 0 when they
-** are not an op's input and output 0 that may share (may_share); else
-** *rule is that pair (op_rule) and *kind 1 when no overlap of it is
+** are not an op's input and output 0 that may share (rip_tflm_may_share); else
+** *rule is that pair (rip_tflm_op_rule) and *kind 1 when no overlap of it is
 ** allowed, 2 when one is (rule->gap, or RESHAPE's alias).  RIP_OK, or the
 ** oracle's status.
 */
@@ -122,9 +128,9 @@ static rip_status pair_rule(const rip_tfl_model *m, const rip_tflm_alloc *a, con
             continue;
         size_t o = (size_t)s - 1;
         const rip_tfl_operator *op = &sg->operators[o];
-        if (op->n_outputs < 1 || op->outputs[0] != a->buf[bo].tensor || !may_share(a, o, bi, bo))
+        if (op->n_outputs < 1 || op->outputs[0] != a->buf[bo].tensor || !rip_tflm_may_share(a, o, bi, bo))
             continue;
-        rip_status st = op_rule(m, or, o, a->buf[bi].tensor, &rule->k, &rule->alias, &rule->gap, err);
+        rip_status st = rip_tflm_op_rule(m, or, o, a->buf[bi].tensor, &rule->k, &rule->alias, &rule->gap, err);
         if (st != RIP_OK)
             return st;
         if (rule->k < 0)
@@ -240,36 +246,29 @@ static rip_status build_problem(const rip_tfl_model *m, const rip_tflm_alloc *a,
         t->size = a->buf[i].size, t->last = a->buf[i].last, t->producer_op = -1;
         pidx[i] = (int32_t)p->n++;
     }
-    for (size_t o = 0; overlaps && o < sg->n_operators; o++) {
+    for (size_t o = 0, k = 0; overlaps && rip_tflm_next_pair(m, a, &o, &k); k++) {
         const rip_tfl_operator *op = &sg->operators[o];
-        if (op->n_outputs < 1)
-            continue;
-        const int32_t bo = a->buf_of[op->outputs[0]];
-        for (size_t k = 0; k < op->n_inputs; k++) {
-            const int32_t bi = op->inputs[k] >= 0 ? a->buf_of[op->inputs[k]] : -1;
-            if (!may_share(a, o, bi, bo))
-                continue;
-            int k_first;
-            bool alias;
-            int64_t gap;
-            rip_status st = op_rule(m, or, o, op->inputs[k], &k_first, &alias, &gap, err);
-            if (st != RIP_OK)
-                return st;
-            if (k_first != (int)k || (!alias && gap < 0) || (alias && a->buf[bi].size != a->buf[bo].size))
-                continue;   /* one candidate per input tensor, where its rule allows an overlap */
-            if (p->n_cand == cap) {
-                rip_candidate *c = realloc(p->cand, (2 * cap + 1) * sizeof *c);
-                if (!c)
-                    goto nomem;
-                p->cand = c, cap = 2 * cap + 1;
-            }
-            rip_candidate *c = &p->cand[p->n_cand++];
-            memset(c, 0, sizeof *c);
-            c->in = pidx[bi], c->out = pidx[bo], c->op = (int)o + 1;
-            c->kind = alias ? RIP_INPLACE_ALIAS : RIP_INPLACE_GAP;
-            c->gap = alias ? 0 : rip_align_up(gap, RIP_TFLM_ALIGN);
-            c->dtype_bytes = 1;
+        const int32_t bo = a->buf_of[op->outputs[0]], bi = a->buf_of[op->inputs[k]];
+        int k_first;
+        bool alias;
+        int64_t gap;
+        rip_status st = rip_tflm_op_rule(m, or, o, op->inputs[k], &k_first, &alias, &gap, err);
+        if (st != RIP_OK)
+            return st;
+        if (k_first != (int)k || (!alias && gap < 0) || (alias && a->buf[bi].size != a->buf[bo].size))
+            continue;   /* one candidate per input tensor, where its rule allows an overlap */
+        if (p->n_cand == cap) {
+            rip_candidate *c = realloc(p->cand, (2 * cap + 1) * sizeof *c);
+            if (!c)
+                goto nomem;
+            p->cand = c, cap = 2 * cap + 1;
         }
+        rip_candidate *c = &p->cand[p->n_cand++];
+        memset(c, 0, sizeof *c);
+        c->in = pidx[bi], c->out = pidx[bo], c->op = (int)o + 1;
+        c->kind = alias ? RIP_INPLACE_ALIAS : RIP_INPLACE_GAP;
+        c->gap = alias ? 0 : rip_align_up(gap, RIP_TFLM_ALIGN);
+        c->dtype_bytes = 1;
     }
     return rip_problem_check_total(p, err);
 nomem:

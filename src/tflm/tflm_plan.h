@@ -101,6 +101,31 @@ rip_status rip_tflm_plan(const rip_tfl_model *m, const rip_tflm_alloc *a, const 
                          rip_tflm_plan_out *out, char err[RIP_ERR_LEN]);
 void rip_tflm_plan_out_free(rip_tflm_plan_out *o);
 
+/*
+** Could buffers bi (an input of operator op) and bo (its output 0) overlap
+** at all: both placed (>= 0), different, the input dying and the output
+** born at op's scope?
+*/
+bool rip_tflm_may_share(const rip_tflm_alloc *a, size_t op, int32_t bi, int32_t bo);
+
+/*
+** The next pair that may share, in operator then input order: from
+** operator *o's input *k on (start at 0, 0; after a pair, *k + 1), the
+** first input k of an operator o whose buffer and o's output 0's buffer
+** pass rip_tflm_may_share.  true with *o, *k; false when none is left.
+*/
+bool rip_tflm_next_pair(const rip_tfl_model *m, const rip_tflm_alloc *a, size_t *o, size_t *k);
+
+/*
+** The rule for operator o's output 0 over tensor t, which its inputs k
+** read (t may be several of them: every one must allow it): *k_first the
+** first such k (-1 none); *alias for RESHAPE's input 0 (and no other input
+** of it); else *gap the largest the oracle gives over those k, -1 when one
+** of them allows no overlap.  RIP_OK, or the oracle's status.
+*/
+rip_status rip_tflm_op_rule(const rip_tfl_model *m, const rip_tflm_oracle *or, size_t o, int32_t t, int *k_first,
+                            bool *alias, int64_t *gap, char err[RIP_ERR_LEN]);
+
 /* An oracle that allows no overlap anywhere (ctx unused): the stand-in until a library's oracle is given. */
 rip_status rip_tflm_gap_none(void *ctx, const rip_tfl_model *m, size_t op, int k, int64_t *gap,
                              char err[RIP_ERR_LEN]);

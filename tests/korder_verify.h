@@ -40,6 +40,7 @@
 
 typedef struct counts {
     long layers, safe, corrupted, redrawn, same_value, no_overlap_below, undefined_below;
+    long host_gap_differs;       /* kv_dsp: layers whose host (pure C) build's order has another gap */
 } counts;
 /* One tally per order, and one more for the reference max pool (ref_pool covers both pools). */
 #define KV_MAX_POOL_SLOT RIP_KO_COUNT
@@ -195,6 +196,32 @@ static bool overlapped_equals(const layer *l, const int8_t *in, int64_t n_in, in
     return same;
 }
 
+/* kv_dsp: the order the host (pure C) build runs for l's layer where the DSP build's differs, else
+** l's own. */
+static rip_korder host_order(const layer *l)
+{
+    switch (l->ctx.order) {
+    case RIP_KO_CMSIS_DW_OPT_DSP: return rip_cmsis_dw_pick(&l->ctx.g, false);
+    case RIP_KO_CMSIS_FC_DSP: return RIP_KO_CMSIS_FC;
+    case RIP_KO_CMSIS_AVGPOOL_DSP: return RIP_KO_CMSIS_AVGPOOL;
+    case RIP_KO_CMSIS_ADD_DSP: return RIP_KO_CMSIS_ADD;
+    default: return l->ctx.order;
+    }
+}
+
+/* Does the host build's order of l's layer have another gap than gap (the DSP order's)? */
+static bool host_gap_differs(const layer *l, int64_t gap)
+{
+    rip_kctx host = l->ctx;
+    host.order = host_order(l);
+    if (host.order == l->ctx.order)
+        return false;
+    int64_t host_gap;
+    char err[RIP_ERR_LEN];
+    cr_assert_eq(rip_kctx_gap(&host, &host_gap, err), RIP_OK, "%s", err);
+    return host_gap != gap;
+}
+
 /* Verify one layer (l->ctx.order set, values drawn); counts into tally. */
 static void verify(rip_pcg32 *r, layer *l, const char *what)
 {
@@ -209,6 +236,8 @@ static void verify(rip_pcg32 *r, layer *l, const char *what)
     const int64_t d = gap < 0 ? k.n_out : gap;
     counts *c = &tally[kv_slot(l)];
     c->layers++;
+    if (kv_dsp && host_gap_differs(l, gap))
+        c->host_gap_differs++;
     int8_t *in = xcalloc((size_t)k.n_in, 1), *ref = xcalloc((size_t)k.n_out, 1);
     fill_input(r, l, in, k.n_in);
     kv_run(l, in, k.n_in, -1, ref, k.n_out);
@@ -375,6 +404,9 @@ static void print_tally(const char *title)
                "gap-1 (a memcpy between overlapping ranges there)\n",
                kv_suite, title, slot_name(o), c->layers, c->safe, c->corrupted, c->redrawn, c->same_value,
                c->no_overlap_below, c->undefined_below);
+        if (kv_dsp && host_order(&(layer){ .ctx.order = (rip_korder)o }) != (rip_korder)o)
+            printf("%s: %s: %s: %ld of the layers have another gap under the host build's order\n", kv_suite,
+                   title, slot_name(o), c->host_gap_differs);
     }
     fflush(stdout);
 }

@@ -17,6 +17,26 @@
 
 static FILE *to_harness, *from_harness;
 static pid_t harness_pid = -1;
+static char kp_harness[4300];       /* the harness the suite builds (a program or a QEMU image) */
+
+/* kp_harness := the folder the environment variable dir_env names, then "/" file; false when the
+** environment does not name it. */
+static bool kp_harness_path(const char *dir_env, const char *file)
+{
+    const char *dir = getenv(dir_env);
+    if (dir == NULL)
+        return false;
+    snprintf(kp_harness, sizeof kp_harness, "%s/%s", dir, file);
+    return true;
+}
+
+/* Build the harness with the shell command cmd (from a PRE_ALL hook: once, before any test; the
+** tests run in other processes and find it by its path); removed when cmd fails. */
+static void kp_build(const char *cmd)
+{
+    if (system(cmd) != 0)
+        unlink(kp_harness);
+}
 
 /* Wait for the harness after closing its pipes (it ends at the end of its input). */
 static void kp_stop(void)
@@ -34,10 +54,13 @@ static void kp_stop(void)
     harness_pid = -1;
 }
 
-/* Start argv (argv[0] found on PATH when it has no slash) with a pipe to its stdin and one from its
-** stdout; its stderr stays the test's. */
+/* Start argv (argv[0] found on PATH when it has no slash), which runs the built kp_harness, with a
+** pipe to its stdin and one from its stdout; its stderr stays the test's.  Fails the test when the
+** harness did not build. */
 static void kp_start(char *const argv[])
 {
+    cr_assert(access(kp_harness, R_OK) == 0, "%s: the harness %s did not build (see the log)", kv_suite,
+              kp_harness);
     int down[2], up[2];
     cr_assert_eq(pipe(down), 0);
     cr_assert_eq(pipe(up), 0);

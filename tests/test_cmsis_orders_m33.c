@@ -16,31 +16,20 @@
 #include "cmsis_copies.h"
 #include "korder_pipe.h"
 
-static char harness[4300];          /* the built image */
+#define HARNESS_DIR "CMSIS_M33_DIR"
+#define HARNESS "cmsis_orders_m33_harness.elf"
 
-/* The image's path (CMSIS_M33_DIR); false when the environment does not say. */
-static bool harness_path(void)
-{
-    const char *dir = getenv("CMSIS_M33_DIR");
-    if (dir == NULL)
-        return false;
-    snprintf(harness, sizeof harness, "%s/cmsis_orders_m33_harness.elf", dir);
-    return true;
-}
-
-/* Build the image once, before any test (the tests run in other processes: they find it by its
-** path); the script removes any older one first. */
+/* Build the image once, before any test (the script removes any older one first). */
 ReportHook(PRE_ALL)(struct criterion_test_set *set)
 {
     (void)set;
     const char *script = getenv("CMSIS_M33_BUILD"), *cmsis = getenv("RIPSIM_CMSIS_NN_PATH");
     const char *src = getenv("RIPSIM_SOURCE_ROOT");
-    if (script == NULL || cmsis == NULL || src == NULL || !harness_path())
+    if (script == NULL || cmsis == NULL || src == NULL || !kp_harness_path(HARNESS_DIR, HARNESS))
         return;
     char cmd[14000];
-    snprintf(cmd, sizeof cmd, "'%s' --cmsis '%s' --src '%s' --out '%s'", script, cmsis, src, harness);
-    if (system(cmd) != 0)
-        unlink(harness);
+    snprintf(cmd, sizeof cmd, "'%s' --cmsis '%s' --src '%s' --out '%s'", script, cmsis, src, kp_harness);
+    kp_build(cmd);
 }
 
 static void init(void)
@@ -50,13 +39,12 @@ static void init(void)
     kv_dsp = true;
     kv_run = kp_run;
     kv_undefined_at = copy_overlaps;
-    cr_assert(harness_path() && access(harness, R_OK) == 0,
-              "cmsis_orders_m33: the harness %s did not build (see the log)", harness);
+    cr_assert(kp_harness_path(HARNESS_DIR, HARNESS), HARNESS_DIR " must name the image's folder");
     const char *qemu = getenv("QEMU_SYSTEM_ARM");
     /* target=native without a chardev: the guest's ":tt" is QEMU's stdin and stdout (orders_m33.c). */
     char *const argv[] = { (char *)(qemu && *qemu ? qemu : "qemu-system-arm"), "-M", "mps2-an505",
                            "-display", "none", "-monitor", "none", "-serial", "none",
-                           "-semihosting-config", "enable=on,target=native", "-kernel", harness, NULL };
+                           "-semihosting-config", "enable=on,target=native", "-kernel", kp_harness, NULL };
     kp_start(argv);
 }
 

@@ -12,27 +12,18 @@
 #include "korder_verify.h"
 #include "korder_pipe.h"
 
-static char harness[4300];          /* the built harness */
+#define HARNESS_DIR "TFLM_REF_ORDERS_DIR"
+#define HARNESS "tflm_ref_orders_harness"
 
-/* The harness's path (TFLM_REF_ORDERS_DIR); false when the environment does not say. */
-static bool harness_path(void)
-{
-    const char *dir = getenv("TFLM_REF_ORDERS_DIR");
-    if (dir == NULL)
-        return false;
-    snprintf(harness, sizeof harness, "%s/tflm_ref_orders_harness", dir);
-    return true;
-}
-
-/* Build the harness once, before any test (the tests run in other processes: they find it by its
-** path), any older one removed first: g++ with the include paths TFLM's Makefile uses. */
+/* Build the harness once, before any test, any older one removed first: g++ with the include paths
+** TFLM's Makefile uses. */
 ReportHook(PRE_ALL)(struct criterion_test_set *set)
 {
     (void)set;
     const char *tflm = getenv("RIPSIM_TFLM_PATH"), *src = getenv("RIPSIM_SOURCE_ROOT"), *cxx = getenv("CXX");
-    if (tflm == NULL || src == NULL || !harness_path())
+    if (tflm == NULL || src == NULL || !kp_harness_path(HARNESS_DIR, HARNESS))
         return;
-    unlink(harness);
+    unlink(kp_harness);
     char cmd[20000];
     const char *T = "tflite-micro";
     snprintf(cmd, sizeof cmd,
@@ -40,9 +31,9 @@ ReportHook(PRE_ALL)(struct criterion_test_set *set)
              "-I'%s/%s' -I'%s/%s/third_party/gemmlowp' -I'%s/%s/third_party/flatbuffers/include' "
              "-I'%s/%s/third_party/ruy' '%s/tests/tflm/ref_orders.cc' "
              "'%s/%s/tensorflow/lite/kernels/internal/common.cc' -o '%s.tmp' && mv '%s.tmp' '%s'",
-             cxx ? cxx : "g++", tflm, T, tflm, T, tflm, T, tflm, T, src, tflm, T, harness, harness, harness);
-    if (system(cmd) != 0)
-        unlink(harness);
+             cxx ? cxx : "g++", tflm, T, tflm, T, tflm, T, tflm, T, src, tflm, T, kp_harness, kp_harness,
+             kp_harness);
+    kp_build(cmd);
 }
 
 static void init(void)
@@ -50,9 +41,8 @@ static void init(void)
     kv_suite = "tflm_ref_orders";
     kv_lib = RIP_TFLM_REFERENCE;
     kv_run = kp_run;
-    cr_assert(harness_path() && access(harness, X_OK) == 0,
-              "tflm_ref_orders: the harness %s did not build (see the log)", harness);
-    char *const argv[] = { harness, NULL };
+    cr_assert(kp_harness_path(HARNESS_DIR, HARNESS), HARNESS_DIR " must name the harness's folder");
+    char *const argv[] = { kp_harness, NULL };
     kp_start(argv);
 }
 

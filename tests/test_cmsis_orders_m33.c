@@ -53,6 +53,22 @@ static void fini(void)
     kp_stop();
 }
 
+/* CMSIS-NN's DSP path is what the image runs: SMLAD (dual 16-bit multiply-accumulate) appears only
+** in CMSIS-NN's ARM_MATH_DSP code (the im2col convolutions, the DSP depthwise and FC kernels). */
+Test(cmsis_orders_m33, the_image_holds_the_dsp_path)
+{
+    cr_assert(kp_harness_path(HARNESS_DIR, HARNESS), HARNESS_DIR " must name the image's folder");
+    cr_assert(access(kp_harness, R_OK) == 0, "the harness %s did not build (see the log)", kp_harness);
+    char cmd[4400];
+    snprintf(cmd, sizeof cmd, "arm-none-eabi-objdump -d '%s' | grep -c -w smlad", kp_harness);
+    FILE *p = popen(cmd, "r");
+    cr_assert_not_null(p);
+    long n = 0;
+    cr_expect_eq(fscanf(p, "%ld", &n), 1);
+    pclose(p);
+    cr_expect_gt(n, 0, "no SMLAD in %s", kp_harness);
+}
+
 Test(cmsis_orders_m33, random_layers_per_kernel, .init = init, .fini = fini, .timeout = 1800)
 {
     kv_random_layers();

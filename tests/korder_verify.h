@@ -1,8 +1,10 @@
 /*
 ** korder_verify.h — the verification of kernel orders against real kernels
 ** (issue 21, item 2), shared by the cmsis_orders suite (CMSIS-NN, run in
-** process) and the tflm_ref_orders suite (TFLM's reference kernels, run by
-** a g++ harness): the suite sets kv_suite, kv_lib and kv_run.
+** process), the tflm_ref_orders suite (TFLM's reference kernels, run by a
+** g++ harness) and the cmsis_orders_m33 suite (CMSIS-NN built for a
+** Cortex-M33 with ARM_MATH_DSP, run in QEMU): the suite sets kv_suite,
+** kv_lib, kv_dsp and kv_run.
 **
 ** For every layer: the kernel is run on two buffers (the reference output),
 ** then on one buffer with its input copied to X + d and its output at X, for
@@ -27,6 +29,7 @@
 #include <string.h>
 
 #include "kgeom_draw.h"
+#include "korder_job.h"
 #include "model_paths.h"
 #include "tfl_check.h"
 #include "tflm_orders.h"
@@ -37,14 +40,13 @@
 
 typedef struct counts {
     long layers, safe, corrupted, redrawn, same_value, no_overlap_below, undefined_below;
+    long host_gap_differs;       /* kv_dsp: layers whose host (pure C) build's order has another gap */
 } counts;
 /* One tally per order, and one more for the reference max pool (ref_pool covers both pools). */
 #define KV_MAX_POOL_SLOT RIP_KO_COUNT
 static counts tally[RIP_KO_COUNT + 1];
 
-/* One layer: its order and geometry, values for the kernel. */
-typedef enum { KV_CONV, KV_DW, KV_FC, KV_AVG, KV_MAX, KV_ADD, KV_PAD, KV_QUANT, KV_KINDS } kv_kind;
-
+/* One layer (its kind: korder_job.h): its order and geometry, values for the kernel. */
 typedef struct layer {
     kv_kind kind;                /* the operator */
     rip_kctx ctx;
@@ -126,10 +128,29 @@ typedef void kv_runner(const struct layer *l, const int8_t *in, int64_t n_in, in
                        int64_t n_out);
 static const char *kv_suite;
 static rip_tflm_lib kv_lib;
+/* CMSIS-NN only: the kernels are the Cortex-M33 build's (ARM_MATH_DSP), so are the orders drawn. */
+static bool kv_dsp;
 static kv_runner *kv_run;
 /* Optional: true when running l at gap d is undefined behaviour in C (a memcpy between overlapping
 ** ranges), so the run would prove nothing: never at a gap, and below it the run is skipped. */
 static bool (*kv_undefined_at)(const struct layer *l, int64_t d);
+
+/* The job header (korder_job.h) of l at gap d. */
+static void kv_job_header(const layer *l, int64_t d, int64_t h[KJ_FIELDS])
+{
+    const rip_kgeom *g = &l->ctx.g;
+    const int64_t v[KJ_FIELDS] = {
+        [F_KIND] = l->kind, [F_BATCHES] = g->batches, [F_H_IN] = g->h_in, [F_W_IN] = g->w_in, [F_C_IN] = g->c_in,
+        [F_H_OUT] = g->h_out, [F_W_OUT] = g->w_out, [F_C_OUT] = g->c_out, [F_K_H] = g->k_h, [F_K_W] = g->k_w,
+        [F_S_H] = g->s_h, [F_S_W] = g->s_w, [F_D_H] = g->d_h, [F_D_W] = g->d_w, [F_PAD_TOP] = g->pad_top,
+        [F_PAD_LEFT] = g->pad_left, [F_DEPTH_MULT] = g->depth_mult, [F_N_ELEM] = g->n_elem,
+        [F_IN_OFF] = l->in_off, [F_OUT_OFF] = l->out_off, [F_OPERAND] = l->k, [F_GAP] = d,
+        [F_N_FILTER] = l->n_filter, [F_N_CH] = l->n_ch, [F_PER_CHANNEL] = l->per_channel,
+        [F_GROUPS] = g->groups < 1 ? 1 : g->groups, [F_B_OUT] = g->batches_out, [F_PAD_N] = g->pad_batch,
+        [F_PAD_C] = g->pad_depth,
+    };
+    memcpy(h, v, sizeof v);
+}
 
 static void layer_free(layer *l)
 {
@@ -175,6 +196,32 @@ static bool overlapped_equals(const layer *l, const int8_t *in, int64_t n_in, in
     return same;
 }
 
+/* kv_dsp: the order the host (pure C) build runs for l's layer where the DSP build's differs, else
+** l's own. */
+static rip_korder host_order(const layer *l)
+{
+    switch (l->ctx.order) {
+    case RIP_KO_CMSIS_DW_OPT_DSP: return rip_cmsis_dw_pick(&l->ctx.g, false);
+    case RIP_KO_CMSIS_FC_DSP: return RIP_KO_CMSIS_FC;
+    case RIP_KO_CMSIS_AVGPOOL_DSP: return RIP_KO_CMSIS_AVGPOOL;
+    case RIP_KO_CMSIS_ADD_DSP: return RIP_KO_CMSIS_ADD;
+    default: return l->ctx.order;
+    }
+}
+
+/* Does the host build's order of l's layer have another gap than gap (the DSP order's)? */
+static bool host_gap_differs(const layer *l, int64_t gap)
+{
+    rip_kctx host = l->ctx;
+    host.order = host_order(l);
+    if (host.order == l->ctx.order)
+        return false;
+    int64_t host_gap;
+    char err[RIP_ERR_LEN];
+    cr_assert_eq(rip_kctx_gap(&host, &host_gap, err), RIP_OK, "%s", err);
+    return host_gap != gap;
+}
+
 /* Verify one layer (l->ctx.order set, values drawn); counts into tally. */
 static void verify(rip_pcg32 *r, layer *l, const char *what)
 {
@@ -189,6 +236,8 @@ static void verify(rip_pcg32 *r, layer *l, const char *what)
     const int64_t d = gap < 0 ? k.n_out : gap;
     counts *c = &tally[kv_slot(l)];
     c->layers++;
+    if (kv_dsp && host_gap_differs(l, gap))
+        c->host_gap_differs++;
     int8_t *in = xcalloc((size_t)k.n_in, 1), *ref = xcalloc((size_t)k.n_out, 1);
     fill_input(r, l, in, k.n_in);
     kv_run(l, in, k.n_in, -1, ref, k.n_out);
@@ -261,7 +310,7 @@ static void verify_with_values(rip_pcg32 *r, layer *l, const char *what)
     layer_free(l);
 }
 
-/* A random layer of operator kind `kind`, its order the one kv_lib runs. */
+/* A random layer of operator kind `kind`, its order the one kv_lib (kv_dsp: its DSP build) runs. */
 static layer random_layer(rip_pcg32 *r, kv_kind kind)
 {
     layer l = { .kind = kind };
@@ -290,18 +339,20 @@ static layer random_layer(rip_pcg32 *r, kv_kind kind)
             l.ctx.g = kg_window(r, c, c * M, 9, three ? 3 : 4, !three, three ? 1 : 2);
         while (three && (l.ctx.g.k_h != 3 || l.ctx.g.k_w != 3));
         l.ctx.g.depth_mult = M;
-        l.ctx.order = ref ? RIP_KO_REF_DW : rip_cmsis_dw_pick(&l.ctx.g, false);
+        l.ctx.order = ref ? RIP_KO_REF_DW : rip_cmsis_dw_pick(&l.ctx.g, kv_dsp);
         break;
     }
     case KV_FC:
         l.ctx.g = (rip_kgeom){ .batches = kg_rnd(r, 1, 3), .h_in = 1, .w_in = 1, .c_in = kg_rnd(r, 1, 40), .h_out = 1,
                                .w_out = 1, .c_out = kg_rnd(r, 1, 12), .k_h = 1, .k_w = 1, .s_h = 1, .s_w = 1,
                                .d_h = 1, .d_w = 1, .groups = 1, .depth_mult = 1 };
-        l.ctx.order = ref ? RIP_KO_REF_FC : RIP_KO_CMSIS_FC;
+        l.ctx.order = ref ? RIP_KO_REF_FC : kv_dsp ? RIP_KO_CMSIS_FC_DSP : RIP_KO_CMSIS_FC;
         break;
     case KV_AVG: case KV_MAX:
         l.ctx.g = kg_window(r, c, c, 9, 3, false, 2);
-        l.ctx.order = ref ? RIP_KO_REF_POOL : kind == KV_AVG ? RIP_KO_CMSIS_AVGPOOL : RIP_KO_CMSIS_MAXPOOL;
+        l.ctx.order = ref ? RIP_KO_REF_POOL
+                    : kind == KV_MAX ? RIP_KO_CMSIS_MAXPOOL
+                    : kv_dsp ? RIP_KO_CMSIS_AVGPOOL_DSP : RIP_KO_CMSIS_AVGPOOL;
         break;
     case KV_PAD: {
         /* Padding before and after each axis 0..2, the batch and channel axes padded a quarter of
@@ -336,7 +387,7 @@ static layer random_layer(rip_pcg32 *r, kv_kind kind)
     default:
         l.ctx.g.n_elem = kg_rnd(r, 1, 200);
         l.k = (int)rip_pcg32_below(r, 2);
-        l.ctx.order = ref ? RIP_KO_REF_ADD : RIP_KO_CMSIS_ADD;
+        l.ctx.order = ref ? RIP_KO_REF_ADD : kv_dsp ? RIP_KO_CMSIS_ADD_DSP : RIP_KO_CMSIS_ADD;
         break;
     }
     return l;
@@ -353,25 +404,42 @@ static void print_tally(const char *title)
                "gap-1 (a memcpy between overlapping ranges there)\n",
                kv_suite, title, slot_name(o), c->layers, c->safe, c->corrupted, c->redrawn, c->same_value,
                c->no_overlap_below, c->undefined_below);
+        if (kv_dsp && host_order(&(layer){ .ctx.order = (rip_korder)o }) != (rip_korder)o)
+            printf("%s: %s: %s: %ld of the layers have another gap under the host build's order\n", kv_suite,
+                   title, slot_name(o), c->host_gap_differs);
     }
     fflush(stdout);
 }
 
-/* The orders a random layer of each kind reaches (random_layer), per library. */
-static const rip_korder kind_orders[2][KV_KINDS][3] = {
-    { { RIP_KO_REF_CONV, RIP_KO_REF_CONV, RIP_KO_REF_CONV }, { RIP_KO_REF_DW, RIP_KO_REF_DW, RIP_KO_REF_DW },
-      { RIP_KO_REF_FC, RIP_KO_REF_FC, RIP_KO_REF_FC }, { RIP_KO_REF_POOL, RIP_KO_REF_POOL, RIP_KO_REF_POOL },
-      { KV_MAX_POOL_SLOT, KV_MAX_POOL_SLOT, KV_MAX_POOL_SLOT }, { RIP_KO_REF_ADD, RIP_KO_REF_ADD, RIP_KO_REF_ADD },
-      { RIP_KO_REF_PAD, RIP_KO_REF_PAD, RIP_KO_REF_PAD },
-      { RIP_KO_REF_QUANTIZE, RIP_KO_REF_QUANTIZE, RIP_KO_REF_QUANTIZE } },
-    { { RIP_KO_CMSIS_CONV, RIP_KO_CMSIS_1X1, RIP_KO_CMSIS_1X1_FAST },
-      { RIP_KO_CMSIS_DW_3X3, RIP_KO_CMSIS_DW_GENERIC, RIP_KO_CMSIS_DW_MULT4 },
-      { RIP_KO_CMSIS_FC, RIP_KO_CMSIS_FC, RIP_KO_CMSIS_FC },
-      { RIP_KO_CMSIS_AVGPOOL, RIP_KO_CMSIS_AVGPOOL, RIP_KO_CMSIS_AVGPOOL },
-      { RIP_KO_CMSIS_MAXPOOL, RIP_KO_CMSIS_MAXPOOL, RIP_KO_CMSIS_MAXPOOL },
-      { RIP_KO_CMSIS_ADD, RIP_KO_CMSIS_ADD, RIP_KO_CMSIS_ADD },
-      { RIP_KO_CMSIS_PAD, RIP_KO_CMSIS_PAD, RIP_KO_CMSIS_PAD },
-      { RIP_KO_REF_QUANTIZE, RIP_KO_REF_QUANTIZE, RIP_KO_REF_QUANTIZE } },   /* not drawn: no CMSIS-NN kernel */
+/* The orders a random layer of each kind reaches (random_layer), per build: TFLM's reference
+** kernels, CMSIS-NN pure C (the host), CMSIS-NN with ARM_MATH_DSP (the Cortex-M33). */
+#define KV_BUILDS 3
+#define KV_PATHS 4
+static const rip_korder kind_orders[KV_BUILDS][KV_KINDS][KV_PATHS] = {
+    { { RIP_KO_REF_CONV, RIP_KO_REF_CONV, RIP_KO_REF_CONV, RIP_KO_REF_CONV },
+      { RIP_KO_REF_DW, RIP_KO_REF_DW, RIP_KO_REF_DW, RIP_KO_REF_DW },
+      { RIP_KO_REF_FC, RIP_KO_REF_FC, RIP_KO_REF_FC, RIP_KO_REF_FC },
+      { RIP_KO_REF_POOL, RIP_KO_REF_POOL, RIP_KO_REF_POOL, RIP_KO_REF_POOL },
+      { KV_MAX_POOL_SLOT, KV_MAX_POOL_SLOT, KV_MAX_POOL_SLOT, KV_MAX_POOL_SLOT },
+      { RIP_KO_REF_ADD, RIP_KO_REF_ADD, RIP_KO_REF_ADD, RIP_KO_REF_ADD },
+      { RIP_KO_REF_PAD, RIP_KO_REF_PAD, RIP_KO_REF_PAD, RIP_KO_REF_PAD },
+      { RIP_KO_REF_QUANTIZE, RIP_KO_REF_QUANTIZE, RIP_KO_REF_QUANTIZE, RIP_KO_REF_QUANTIZE } },
+    { { RIP_KO_CMSIS_CONV, RIP_KO_CMSIS_1X1, RIP_KO_CMSIS_1X1_FAST, RIP_KO_CMSIS_CONV },
+      { RIP_KO_CMSIS_DW_3X3, RIP_KO_CMSIS_DW_GENERIC, RIP_KO_CMSIS_DW_MULT4, RIP_KO_CMSIS_DW_3X3 },
+      { RIP_KO_CMSIS_FC, RIP_KO_CMSIS_FC, RIP_KO_CMSIS_FC, RIP_KO_CMSIS_FC },
+      { RIP_KO_CMSIS_AVGPOOL, RIP_KO_CMSIS_AVGPOOL, RIP_KO_CMSIS_AVGPOOL, RIP_KO_CMSIS_AVGPOOL },
+      { RIP_KO_CMSIS_MAXPOOL, RIP_KO_CMSIS_MAXPOOL, RIP_KO_CMSIS_MAXPOOL, RIP_KO_CMSIS_MAXPOOL },
+      { RIP_KO_CMSIS_ADD, RIP_KO_CMSIS_ADD, RIP_KO_CMSIS_ADD, RIP_KO_CMSIS_ADD },
+      { RIP_KO_CMSIS_PAD, RIP_KO_CMSIS_PAD, RIP_KO_CMSIS_PAD, RIP_KO_CMSIS_PAD },
+      { RIP_KO_REF_QUANTIZE, RIP_KO_REF_QUANTIZE, RIP_KO_REF_QUANTIZE, RIP_KO_REF_QUANTIZE } },  /* not drawn */
+    { { RIP_KO_CMSIS_CONV, RIP_KO_CMSIS_1X1, RIP_KO_CMSIS_1X1_FAST, RIP_KO_CMSIS_CONV },
+      { RIP_KO_CMSIS_DW_3X3, RIP_KO_CMSIS_DW_OPT_DSP, RIP_KO_CMSIS_DW_GENERIC, RIP_KO_CMSIS_DW_MULT4 },
+      { RIP_KO_CMSIS_FC_DSP, RIP_KO_CMSIS_FC_DSP, RIP_KO_CMSIS_FC_DSP, RIP_KO_CMSIS_FC_DSP },
+      { RIP_KO_CMSIS_AVGPOOL_DSP, RIP_KO_CMSIS_AVGPOOL_DSP, RIP_KO_CMSIS_AVGPOOL_DSP, RIP_KO_CMSIS_AVGPOOL_DSP },
+      { RIP_KO_CMSIS_MAXPOOL, RIP_KO_CMSIS_MAXPOOL, RIP_KO_CMSIS_MAXPOOL, RIP_KO_CMSIS_MAXPOOL },
+      { RIP_KO_CMSIS_ADD_DSP, RIP_KO_CMSIS_ADD_DSP, RIP_KO_CMSIS_ADD_DSP, RIP_KO_CMSIS_ADD_DSP },
+      { RIP_KO_CMSIS_PAD, RIP_KO_CMSIS_PAD, RIP_KO_CMSIS_PAD, RIP_KO_CMSIS_PAD },
+      { RIP_KO_REF_QUANTIZE, RIP_KO_REF_QUANTIZE, RIP_KO_REF_QUANTIZE, RIP_KO_REF_QUANTIZE } },  /* not drawn */
 };
 
 /* Does the suite's library run an order of its own for this kind?  TFLM's CMSIS-NN build has no
@@ -383,9 +451,9 @@ static bool kind_has_kernel(kv_kind kind)
 
 static long fewest(kv_kind kind)
 {
-    const rip_korder *o = kind_orders[kv_lib][kind];
+    const rip_korder *o = kind_orders[kv_lib == RIP_TFLM_REFERENCE ? 0 : kv_dsp ? 2 : 1][kind];
     long n = tally[o[0]].layers;
-    for (int i = 1; i < 3; i++)
+    for (int i = 1; i < KV_PATHS; i++)
         if (tally[o[i]].layers < n)
             n = tally[o[i]].layers;
     return n;
@@ -441,7 +509,7 @@ static kv_kind kind_of(const rip_tfl_model *m, size_t op)
     }
 }
 
-/* Every modelled operator input of the model at path under kv_lib. */
+/* Every modelled operator input of the model at path under kv_lib (kv_dsp: its DSP build). */
 static long verify_model(rip_pcg32 *r, const char *path)
 {
     rip_tfl_model m = { 0 };
@@ -456,7 +524,7 @@ static long verify_model(rip_pcg32 *r, const char *path)
     for (size_t op = 0; op < sg->n_operators; op++)
         for (size_t k = 0; k < sg->operators[op].n_inputs; k++) {
             layer l = { .k = (int)k, .kind = kind_of(&m, op) };
-            if (sg->operators[op].inputs[k] < 0 || !rip_tflm_order(&m, op, (int)k, kv_lib, false, &l.ctx) ||
+            if (sg->operators[op].inputs[k] < 0 || !rip_tflm_order(&m, op, (int)k, kv_lib, kv_dsp, &l.ctx) ||
                 !kind_has_kernel(l.kind))
                 continue;
             char what[8600];

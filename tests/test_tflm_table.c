@@ -14,30 +14,11 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "file_text.h"
 #include "run_cmd.h"
 #include "tmpdir.h"
 
 TEST_SUITE_WITH_TMPDIR(tflm_table, 60);
-
-static void put(const char *path, const char *text)
-{
-    FILE *f = fopen(path, "w");
-    cr_assert_not_null(f);
-    fputs(text, f);
-    cr_assert_eq(fclose(f), 0);
-}
-
-/* The file's text, malloc'd. */
-static char *slurp(const char *path)
-{
-    FILE *f = fopen(path, "r");
-    cr_assert_not_null(f, "%s", path);
-    static char buf[1 << 17];
-    size_t n = fread(buf, 1, sizeof buf - 1, f);
-    fclose(f);
-    buf[n] = '\0';
-    return strdup(buf);
-}
 
 static const char *result_path(const char *name)
 {
@@ -57,7 +38,7 @@ Test(tflm_table, committed_page_regenerates)
     const char *out = tmp("tflm.md");
     run_result *r = RUN("tables", "tflm", "--out", out);
     cr_assert_eq(r->status, 0, "%s", r->err);
-    char *made = slurp(out), *committed = slurp(result_path("tflm.md"));
+    char *made = ft_slurp(out, NULL), *committed = ft_slurp(result_path("tflm.md"), NULL);
     cr_expect_str_eq(made, committed, "results/tflm.md is stale (ripsim tables tflm rewrites it)");
     free(made);
     free(committed);
@@ -82,17 +63,17 @@ Test(tflm_table, cells_worked_out_by_hand)
     const char *tsv = tmp("m.tsv"), *link = tmp("link.tsv"), *out = tmp("page.md");
     char text[4096];
     snprintf(text, sizeof text, "%s%s", head, rows);
-    put(tsv, text);
+    ft_put(tsv, text);
     /* Pico 1: 270,336 B of SRAM; Pico 2: 532,480 B.  A reference, Pico 1, rest 100,000: own 300,008 over, RiP
     ** 250,016 within; Pico 2, rest 382,464: own 582,472 over, RiP 532,480 exactly within.  A cmsis-nn on a Pico 1:
     ** 2,097,153 B of flash, one over 2 MB.  No Pico 2 row for A cmsis-nn, none at all for B. */
-    put(link, "# links\ncase\tlib\tboard\tram_rest\tflash\n"
+    ft_put(link, "# links\ncase\tlib\tboard\tram_rest\tflash\n"
               "A\tref\tpico\t100000\t500000\n"
               "A\ttflm-reference\tpico2\t382464\t4194304\n"
               "A\tcmsis\tpico\t1000\t2097153\n");
     run_result *r = RUN("tables", "tflm", "--tflm", tsv, "--link", link, "--out", out);
     cr_assert_eq(r->status, 0, "%s", r->err);
-    char *page = slurp(out);
+    char *page = ft_slurp(out, NULL);
     /* saved 200,000 - 150,000 = 50,000, 25.0% */
     cr_expect(strstr(page, "| A (`a.tflite`) | reference | 200000 | 190000 | 150000 | 50000 | 25.0% | no / yes | "
                            "no / yes |\n"), "%s", page);
@@ -116,7 +97,7 @@ Test(tflm_table, cells_worked_out_by_hand)
     /* without a link file every fit cell says so */
     r = RUN("tables", "tflm", "--tflm", tsv, "--out", out);
     cr_assert_eq(r->status, 0, "%s", r->err);
-    page = slurp(out);
+    page = ft_slurp(out, NULL);
     cr_expect(strstr(page, "| 50000 | 25.0% | no build | no build |\n"), "%s", page);
     free(page);
 }
@@ -127,7 +108,7 @@ Test(tflm_table, refuses_bad_files)
     const char *tsv = tmp("m.tsv"), *link = tmp("link.tsv"), *out = tmp("bad.md");
     char text[4096];
     snprintf(text, sizeof text, "%s%s", head, rows);
-    put(tsv, text);
+    ft_put(tsv, text);
     static const struct { int status; const char *link, *want; } cases[] = {
         {65, "case\tlib\tboard\tram_rest\tflash\nA\tref\tpico3\t1\t1\n", "link.tsv:2: board must be pico or pico2"},
         {65, "case\tlib\tboard\tram_rest\tflash\nA\tarm\tpico\t1\t1\n", "link.tsv:2: lib must be"},
@@ -137,7 +118,7 @@ Test(tflm_table, refuses_bad_files)
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         if (cases[i].link)
-            put(link, cases[i].link);
+            ft_put(link, cases[i].link);
         else
             unlink(link);
         run_result *r = RUN("tables", "tflm", "--tflm", tsv, "--link", link, "--out", out);
@@ -150,12 +131,12 @@ Test(tflm_table, refuses_bad_files)
     snprintf(text, sizeof text, "%s", strchr(head, '\n') + 1);
     char *nl = strchr(text, '\n');
     memmove(text, nl + 1, strlen(nl + 1) + 1);   /* both '#' lines gone */
-    put(tsv, text);
+    ft_put(tsv, text);
     run_result *r = RUN("tables", "tflm", "--tflm", tsv, "--out", out);
     cr_expect(r->status == 65 && strstr(r->err, "no '# tflm_commit ...' provenance line"), "%d: %s", r->status, r->err);
     snprintf(text, sizeof text, "%sA\treference\ta.tflite\t1\t1\t1\t1\t1\t1\t1\t1\t1\t1\tinput\t1\t0:1\t1\t3:CONV\n",
              head);
-    put(tsv, text);
+    ft_put(tsv, text);
     r = RUN("tables", "tflm", "--tflm", tsv, "--out", out);
     cr_expect(r->status == 65 && strstr(r->err, "case A: limits must be"), "%d: %s", r->status, r->err);
     unlink(tsv);

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "file_text.h"
 #include "tflite/tfl_model.h"
 
 /* tests/data/tflite/NAME.tflite */
@@ -26,19 +27,10 @@ static const char *data_path(const char *name)
     return path;
 }
 
+/* The bytes of path (file_text.h), as the model reader takes them. */
 static uint8_t *slurp(const char *path, size_t *len)
 {
-    FILE *f = fopen(path, "rb");
-    cr_assert_not_null(f, "cannot open %s", path);
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    uint8_t *b = malloc((size_t)n + 1);
-    cr_assert_eq(fread(b, 1, (size_t)n, f), (size_t)n);
-    fclose(f);
-    b[n] = 0;
-    *len = (size_t)n;
-    return b;
+    return (uint8_t *)ft_slurp(path, len);
 }
 
 static void spill(const char *path, const uint8_t *b, size_t len)

@@ -197,23 +197,6 @@ Test(tflm_offline_peer, person_detect_overlap_safe_for_reference_corrupt_for_cms
     rip_tfl_model_free(&m);
 }
 
-/* The len bytes of the file at path (malloc'd). */
-static uint8_t *read_all(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    cr_assert_not_null(f, "%s", path);
-    cr_assert_eq(fseek(f, 0, SEEK_END), 0);
-    long n = ftell(f);
-    cr_assert_geq(n, 0);
-    rewind(f);
-    uint8_t *b = malloc((size_t)n + 1);
-    cr_assert_not_null(b);
-    cr_assert_eq(fread(b, 1, (size_t)n, f), (size_t)n, "%s", path);
-    fclose(f);
-    *len = (size_t)n;
-    return b;
-}
-
 /* Does hay (n bytes) hold needle (k bytes)? */
 static bool holds(const uint8_t *hay, size_t n, const uint8_t *needle, size_t k)
 {
@@ -251,7 +234,7 @@ static void check_tflm_test_on_rip(const char *variant)
     run_free(&r);
 
     size_t n_exe, n_model;
-    uint8_t *e = read_all(exe, &n_exe), *b = read_all(model, &n_model);
+    uint8_t *e = (uint8_t *)slurp_n(exe, &n_exe), *b = (uint8_t *)slurp_n(model, &n_model);
     cr_expect(holds(e, n_exe, b, n_model), "%s does not hold the bytes of %s", exe, model);
     free(e);
     free(b);

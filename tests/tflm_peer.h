@@ -41,7 +41,8 @@ typedef struct run_out {
     char *err;      /* stderr */
 } run_out;
 
-static inline char *slurp(const char *path)
+/* The file at path, NUL-terminated (malloc'd); its length in *len when len is not NULL. */
+static inline char *slurp_n(const char *path, size_t *len)
 {
     FILE *f = fopen(path, "rb");
     cr_assert_not_null(f, "%s", path);
@@ -58,7 +59,14 @@ static inline char *slurp(const char *path)
     }
     fclose(f);
     b[n] = '\0';
+    if (len)
+        *len = n;
     return b;
+}
+
+static inline char *slurp(const char *path)
+{
+    return slurp_n(path, NULL);
 }
 
 /* Run the shell command cmd (already quoted), stdout and stderr to files. */

@@ -206,6 +206,40 @@ static bool holds(const uint8_t *hay, size_t n, const uint8_t *needle, size_t k)
     return false;
 }
 
+/* How many operators' output 0 TFLM placed over one of their inputs, in
+** the peer's report doc (offsets as TFLM placed them; the inputs from the
+** model m). */
+static int outputs_over_inputs(const jm *doc, const rip_tfl_model *m)
+{
+    const rip_tfl_subgraph *g = &m->subgraphs[0];
+    long long *at = malloc(g->n_tensors * sizeof *at), *len = malloc(g->n_tensors * sizeof *len);
+    cr_assert(at && len);
+    for (size_t t = 0; t < g->n_tensors; t++)
+        at[t] = -1, len[t] = 0;
+    const jm *ops = jn_get(doc, "operators");
+    cr_assert_eq(ops->n, g->n_operators);
+    for (size_t i = 0; i < ops->n; i++) {
+        const jm *o = jn_item(jn_get(jn_item(ops, i), "outputs"), 0);
+        long long t = jn_int(o, "tensor");
+        cr_assert(t >= 0 && (size_t)t < g->n_tensors);
+        if (jn_get(o, "arena_offset")->kind != JM_NULL)
+            at[t] = jn_int(o, "arena_offset"), len[t] = jn_int(o, "bytes");
+    }
+    int overlaps = 0;
+    for (size_t i = 0; i < g->n_operators; i++) {
+        int32_t out = g->operators[i].outputs[0];
+        for (size_t k = 0; k < g->operators[i].n_inputs; k++) {
+            int32_t in = g->operators[i].inputs[k];
+            if (in >= 0 && in != out && at[in] >= 0 && at[out] >= 0 && at[in] < at[out] + len[out] &&
+                at[out] < at[in] + len[in])
+                overlaps++;
+        }
+    }
+    free(at);
+    free(len);
+    return overlaps;
+}
+
 /* TFLM's own person_detection_test (its source, unchanged) built by
 ** build-peer.sh --ripsim with g_person_detect_model_data the bytes of
 ** `ripsim plan person_detect.tflite --for LIB --write` (LIB the variant's
@@ -213,9 +247,10 @@ static bool holds(const uint8_t *hay, size_t n, const uint8_t *needle, size_t k)
 ** scores tflm_peer's test pins), the array it was built with must be that
 ** file (its bytes are in the executable), and the file must carry an
 ** overlapping plan, seen by TFLM itself: the peer on it reports offline
-** placement, an arena below TFLM's own plan's, and some operator's output
-** placed over one of its inputs (offsets from the peer's report, the
-** operators' inputs from the model). */
+** placement, some operator's output placed over one of its inputs where
+** TFLM's own plan places none (offsets from the peer's reports, the
+** operators' inputs from the model), and an arena not above its own
+** (below it for the reference plan). */
 static void check_tflm_test_on_rip(const char *variant)
 {
     const char *d = peer_dir();
@@ -242,40 +277,21 @@ static void check_tflm_test_on_rip(const char *variant)
     const peer_case *c = find_case("person");
     jm *own = run_peer(variant, c->model, c), *ours = run_peer(variant, model, c);
     cr_expect(jn_bool(ours, "offline_memory_allocation"), "%s: no OfflineMemoryAllocation", model);
-    cr_expect_lt(jn_int(ours, "arena_used_bytes"), jn_int(own, "arena_used_bytes"), "%s", model);
+    const long long arena = jn_int(ours, "arena_used_bytes"), own_arena = jn_int(own, "arena_used_bytes");
     char err[RIP_ERR_LEN];
     rip_tfl_model m;
     cr_assert_eq(rip_tfl_model_load(model, &m, err), RIP_OK, "%s", err);
-    const rip_tfl_subgraph *g = &m.subgraphs[0];
-    long long *at = malloc(g->n_tensors * sizeof *at), *len = malloc(g->n_tensors * sizeof *len);
-    cr_assert(at && len);
-    for (size_t t = 0; t < g->n_tensors; t++)
-        at[t] = -1, len[t] = 0;
-    const jm *ops = jn_get(ours, "operators");
-    cr_assert_eq(ops->n, g->n_operators);
-    for (size_t i = 0; i < ops->n; i++) {
-        const jm *o = jn_item(jn_get(jn_item(ops, i), "outputs"), 0);
-        long long t = jn_int(o, "tensor");
-        cr_assert(t >= 0 && (size_t)t < g->n_tensors);
-        if (jn_get(o, "arena_offset")->kind != JM_NULL)
-            at[t] = jn_int(o, "arena_offset"), len[t] = jn_int(o, "bytes");
-    }
-    int overlaps = 0;
-    for (size_t i = 0; i < g->n_operators; i++) {
-        int32_t out = g->operators[i].outputs[0];
-        for (size_t k = 0; k < g->operators[i].n_inputs; k++) {
-            int32_t in = g->operators[i].inputs[k];
-            if (in >= 0 && at[in] >= 0 && at[out] >= 0 && in != out && at[in] < at[out] + len[out] &&
-                at[out] < at[in] + len[in])
-                overlaps++;
-        }
-    }
-    cr_expect_gt(overlaps, 0, "%s: no operator's output is placed over its input", model);
+    const int n_ours = outputs_over_inputs(ours, &m), n_own = outputs_over_inputs(own, &m);
+    cr_expect_eq(n_own, 0, "TFLM's own plan puts %d outputs over their inputs", n_own);
+    cr_expect_gt(n_ours, 0, "%s: no operator's output is placed over its input", model);
+    /* the reference plan saves 18,416 B (every_case_runs_on_ripsims_plan); CMSIS-NN's kernel orders
+    ** allow person_detect only overlaps away from its peak (the tail's pool, conv and reshape) */
+    if (!strcmp(variant, "ref"))
+        cr_expect_lt(arena, own_arena, "%s", model);
+    else
+        cr_expect_leq(arena, own_arena, "%s", model);
     printf("tflm_offline_peer: %s person_detection_test_rip passed: arena %lld (TFLM's own plan %lld), "
-           "%d operator outputs over their input\n", variant, jn_int(ours, "arena_used_bytes"),
-           jn_int(own, "arena_used_bytes"), overlaps);
-    free(at);
-    free(len);
+           "%d operator outputs over their input (TFLM's own plan %d)\n", variant, arena, own_arena, n_ours, n_own);
     rip_tfl_model_free(&m);
     jm_free(own);
     jm_free(ours);

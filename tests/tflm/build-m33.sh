@@ -3,7 +3,8 @@
 # a Cortex-M33 (DSP path) and one image per case, run in QEMU's mps2-an505
 # (tests/tflm/README.md, "Cortex-M33"); with --cpu cortex-m0plus the same
 # library for the Pico 1's core (ARMv6-M, no DSP: CMSIS-NN's pure-C path),
-# OUT/libtflm-m0plus.a, which tests/tflm/link-pico.sh links:
+# OUT/libtflm-m0plus.a, which tests/tflm/link-pico.sh links; with
+# --kernels reference TFLM's reference kernels instead (no CMSIS-NN):
 #   OUT/libtflm-m33.a     TFLM (the tree's lib_sources.txt, TFLM's CMSIS-NN
 #                         wrappers in place of the kernels they cover) and
 #                         every CMSIS-NN Source/*.c, arm-none-eabi-g++/gcc
@@ -23,8 +24,9 @@
 # when one of its inputs is newer.
 #
 # usage: build-m33.sh --tflm DIR --cmsis DIR --src DIR --cases FILE --out DIR
-#                     [--cpu cortex-m33|cortex-m0plus] [NAME...]
-#   --cpu    the core (default cortex-m33); one OUT per core
+#                     [--cpu cortex-m33|cortex-m0plus] [--kernels cmsis-nn|reference] [NAME...]
+#   --cpu      the core (default cortex-m33)
+#   --kernels  TFLM's kernels (default cmsis-nn); one OUT per core and kernels
 #   NAME...  only these cases (default: every case of FILE; /dev/null: none)
 # env: TFLM_M33_JOBS (2).  Runs for the same OUT wait for each other (flock OUT/.lock).  Exit status: 0; 64 usage;
 # 66 a tree or file is missing; 69 no cross compiler or no C++ headers for
@@ -35,17 +37,17 @@ set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/build-lib.sh"
 
 usage() {
-  echo "usage: build-m33.sh --tflm DIR --cmsis DIR --src DIR --cases FILE --out DIR [--cpu CPU] [NAME...]" >&2
+  echo "usage: build-m33.sh --tflm DIR --cmsis DIR --src DIR --cases FILE --out DIR [--cpu CPU] [--kernels K] [NAME...]" >&2
   exit 64
 }
-TFLM='' CMSIS='' SRC='' CASES='' OUT='' CPU=cortex-m33 ONLY=()
+TFLM='' CMSIS='' SRC='' CASES='' OUT='' CPU=cortex-m33 KERNELS=cmsis-nn ONLY=()
 while [ $# -gt 0 ]; do
   case $1 in
-    --tflm|--cmsis|--src|--cases|--out|--cpu)
+    --tflm|--cmsis|--src|--cases|--out|--cpu|--kernels)
       if [ $# -lt 2 ]; then echo "build-m33.sh: $1 needs a value" >&2; exit 64; fi
       case $1 in
         --tflm) TFLM=$2 ;; --cmsis) CMSIS=$2 ;; --src) SRC=$2 ;; --cases) CASES=$2 ;; --out) OUT=$2 ;;
-        --cpu) CPU=$2 ;;
+        --cpu) CPU=$2 ;; --kernels) KERNELS=$2 ;;
       esac
       shift 2 ;;
     -*) echo "build-m33.sh: unknown option $1" >&2; usage ;;
@@ -83,6 +85,13 @@ case $CPU in
   cortex-m0plus) ARCH=(-mcpu=cortex-m0plus -mthumb -mfloat-abi=soft) TAG=m0plus ;;
   *) echo "build-m33.sh: --cpu $CPU: not cortex-m33 or cortex-m0plus" >&2; exit 64 ;;
 esac
+# The kernels: TFLM's CMSIS-NN wrappers (CMSIS_NN defined: the kernels'
+# headers then name the CMSIS-NN registrations) or its reference kernels.
+case $KERNELS in
+  cmsis-nn) KDEFS=(-DCMSIS_NN) ;;
+  reference) KDEFS=() ;;
+  *) echo "build-m33.sh: --kernels $KERNELS: not cmsis-nn or reference" >&2; exit 64 ;;
+esac
 LIBC=(--specs=picolibc.specs --oslib=semihost --crt0=semihost)
 CXXINC=$("$CXX" "${ARCH[@]}" "${LIBC[@]}" -x c++ -E -v /dev/null 2>&1 | sed -n 's|^ *\(/.*/c++/[0-9.]*\)$|\1|p' | head -1)
 if [ -z "$CXXINC" ] || [ ! -f "$CXXINC/cstdint" ]; then
@@ -106,7 +115,7 @@ MEM=("-Wl,--defsym=__flash=$FLASH" "-Wl,--defsym=__flash_size=$FLASH_SIZE"
 # ctime defines); kernels -O2, the rest -Os; CMSIS-NN C at -O2.
 CXXFLAGS=(-std=c++17 -fno-rtti -fno-exceptions -fno-threadsafe-statics -fno-unwind-tables
           -ffunction-sections -fdata-sections -DTF_LITE_STATIC_MEMORY -DKERNELS_OPTIMIZED_FOR_SPEED
-          -DCMSIS_NN "${ARCH[@]}" "${LIBC[@]}")
+          "${KDEFS[@]}" "${ARCH[@]}" "${LIBC[@]}")
 CFLAGS=(-std=c11 -O2 -ffunction-sections -fdata-sections "${ARCH[@]}" "${LIBC[@]}")
 INC=("-I$T" "-I$T/third_party/flatbuffers/include" "-I$T/third_party/gemmlowp" "-I$T/third_party/ruy"
      "-I$CMSIS" "-I$CMSIS/Include")
@@ -120,7 +129,9 @@ key() {
   echo "${CXXFLAGS[*]} | ${CFLAGS[*]} | ${INC[*]}"
   cksum < "$TFLM/lib_sources.txt"
   cksum < "$T/PROVENANCE.txt" 2>/dev/null || true
-  (cd "$CMSIS" && find Source Include -type f -printf '%P %s %T@\n' | sort | cksum)
+  if [ "$KERNELS" = cmsis-nn ]; then
+    (cd "$CMSIS" && find Source Include -type f -printf '%P %s %T@\n' | sort | cksum)
+  fi
 }
 if [ "$(key)" != "$(cat "$OUT/obj/key" 2>/dev/null)" ]; then
   rm -rf "$OUT/obj" "$OUT/libtflm-$TAG.a"
@@ -135,11 +146,13 @@ while read -r s; do
   case $s in
     */micro/kernels/*)
       base=$(basename "${s%.*}")
-      if [[ $CMSIS_REPLACED == *" $base "* ]]; then s=tensorflow/lite/micro/kernels/cmsis_nn/$base.cc; fi ;;
+      if [ "$KERNELS" = cmsis-nn ] && [[ $CMSIS_REPLACED == *" $base "* ]]; then s=tensorflow/lite/micro/kernels/cmsis_nn/$base.cc; fi ;;
   esac
   SRCS+=("$s")
 done < "$TFLM/lib_sources.txt"
-while read -r s; do NN+=("${s#"$CMSIS/"}"); done < <(find "$CMSIS/Source" -name '*.c' | sort)
+if [ "$KERNELS" = cmsis-nn ]; then
+  while read -r s; do NN+=("${s#"$CMSIS/"}"); done < <(find "$CMSIS/Source" -name '*.c' | sort)
+fi
 
 compile() {
   local kind=$1 src=$2 obj=$3 opt=-Os
@@ -151,7 +164,7 @@ compile() {
   mv "$obj.tmp" "$obj"
 }
 queue tflm "$T" "${SRCS[@]}"
-queue cmsis-nn "$CMSIS" "${NN[@]}"
+if [ ${#NN[@]} -gt 0 ]; then queue cmsis-nn "$CMSIS" "${NN[@]}"; fi
 compile_queued build-m33.sh "$JOBS" " for the $CPU"
 if [ -f "$OUT/obj/key.new" ]; then mv "$OUT/obj/key.new" "$OUT/obj/key"; fi
 LIB=$OUT/libtflm-$TAG.a
@@ -172,7 +185,8 @@ for c in rk_crc32 rk_markers; do
 done
 H=$SRC/tests/tflm
 if stale "$P/tflm_m33.o" "$H/tflm_m33.cc" "$H/tflm_ops.h" "$RT/rk_crc32.h" "$RT/rk_markers.h"; then
-  "$CXX" "${CXXFLAGS[@]}" -O2 "${PW[@]}" "${SYSINC[@]}" "-I$RT" -c "$H/tflm_m33.cc" -o "$P/tflm_m33.o"
+  "$CXX" "${CXXFLAGS[@]}" -O2 "${PW[@]}" "${SYSINC[@]}" "-I$RT" "-DTFLM_M33_KERNELS=\"$KERNELS\"" \
+    -c "$H/tflm_m33.cc" -o "$P/tflm_m33.o"
 fi
 
 # ---- one image per case ----

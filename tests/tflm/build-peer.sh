@@ -35,7 +35,7 @@ set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/build-lib.sh"
 
 usage() {
-  echo "usage: build-peer.sh --tflm DIR --src DIR --models DIR --out DIR [--cmsis DIR]" >&2
+  echo "usage: build-peer.sh --tflm DIR --src DIR --models DIR --out DIR [--cmsis DIR] [--ripsim BIN]" >&2
   exit 64
 }
 TFLM='' SRC='' MODELS='' OUT='' CMSIS='' RIPSIM=''

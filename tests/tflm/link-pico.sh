@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # link-pico.sh — real links of each case's TensorFlow Lite Micro image
 # (tests/tflm/tflm_m33.cc with the case's model and input, TFLM with its
-# CMSIS-NN kernels) for the Raspberry Pi Pico (RP2040, Cortex-M0+) and the
+# reference kernels, lib "ref", or its CMSIS-NN kernels, lib "cmsis") for the Raspberry Pi Pico (RP2040, Cortex-M0+) and the
 # Pico 2 (RP2350, Cortex-M33), and what each takes besides the arena
 # (tests/tflm/README.md, "Pico links").  Prints one TSV on stdout:
 #   case  lib  board  ram_rest  flash
@@ -31,11 +31,13 @@
 # stdio) is not in these images.
 #
 # usage: link-pico.sh --tflm DIR --cmsis DIR --src DIR --cases FILE
-#                     --m33 DIR --m0plus DIR --out DIR [BOARD...]
+#                     --m33 DIR --m0plus DIR --m33-ref DIR --m0plus-ref DIR
+#                     --out DIR [BOARD...]
 #   BOARD            pico, pico2 (default both; only their cores are built)
-#   --m33, --m0plus  build-m33.sh's folders for each core (built, or
-#                    reused, by build-m33.sh --cpu: the library and the
-#                    harness, no images)
+#   --m33, --m0plus  build-m33.sh's folders for each core, CMSIS-NN kernels
+#                    (built, or reused, by build-m33.sh --cpu: the library
+#                    and the harness, no images)
+#   --m33-ref, --m0plus-ref  the same with --kernels reference
 #   --out            the links (OUT/NAME-BOARD.elf and its .log)
 #   --cases          name, model, input (build-peer.sh's cases.tsv)
 # Exit status: 0; 64 usage; 66 a tree or file missing; 69 no cross
@@ -46,17 +48,20 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 source "$here/build-lib.sh"
 
 usage() {
-  echo "usage: link-pico.sh --tflm DIR --cmsis DIR --src DIR --cases FILE --m33 DIR --m0plus DIR --out DIR" >&2
+  echo "usage: link-pico.sh --tflm DIR --cmsis DIR --src DIR --cases FILE --m33 DIR --m0plus DIR" \
+       "--m33-ref DIR --m0plus-ref DIR --out DIR [pico|pico2]..." >&2
   exit 64
 }
-TFLM='' CMSIS='' SRC='' CASES='' OUT='' M33='' M0PLUS='' BOARDS=()
+TFLM='' CMSIS='' SRC='' CASES='' OUT='' BOARDS=()
+declare -A DIR=()  # [BOARD-LIB]: build-m33.sh's folder
 while [ $# -gt 0 ]; do
   case $1 in
-    --tflm|--cmsis|--src|--cases|--out|--m33|--m0plus)
+    --tflm|--cmsis|--src|--cases|--out|--m33|--m0plus|--m33-ref|--m0plus-ref)
       if [ $# -lt 2 ]; then echo "link-pico.sh: $1 needs a value" >&2; exit 64; fi
       case $1 in
         --tflm) TFLM=$2 ;; --cmsis) CMSIS=$2 ;; --src) SRC=$2 ;; --cases) CASES=$2 ;; --out) OUT=$2 ;;
-        --m33) M33=$2 ;; --m0plus) M0PLUS=$2 ;;
+        --m33) DIR[pico2-cmsis]=$2 ;; --m0plus) DIR[pico-cmsis]=$2 ;;
+        --m33-ref) DIR[pico2-ref]=$2 ;; --m0plus-ref) DIR[pico-ref]=$2 ;;
       esac
       shift 2 ;;
     pico|pico2) BOARDS+=("$1"); shift ;;
@@ -64,18 +69,26 @@ while [ $# -gt 0 ]; do
   esac
 done
 if [ ${#BOARDS[@]} -eq 0 ]; then BOARDS=(pico pico2); fi
-if [ -z "$TFLM" ] || [ -z "$CMSIS" ] || [ -z "$SRC" ] || [ -z "$CASES" ] || [ -z "$OUT" ] || [ -z "$M33" ] ||
-   [ -z "$M0PLUS" ]; then usage; fi
+if [ -z "$TFLM" ] || [ -z "$CMSIS" ] || [ -z "$SRC" ] || [ -z "$CASES" ] || [ -z "$OUT" ] || [ ${#DIR[@]} -ne 4 ]; then
+  usage
+fi
 if [ ! -r "$CASES" ]; then echo "link-pico.sh: $CASES: cannot read" >&2; exit 66; fi
-mkdir -p "$OUT" "$M33" "$M0PLUS"
-OUT=$(cd "$OUT" && pwd) M33=$(cd "$M33" && pwd) M0PLUS=$(cd "$M0PLUS" && pwd)
+mkdir -p "$OUT"
+OUT=$(cd "$OUT" && pwd)
 CC=arm-none-eabi-gcc
+LIBS=(ref cmsis)
 
-# The libraries, one per core (no cases: only the library and the harness).
+# The libraries, one per core and kernels (no cases: only the library and
+# the harness).
 for board in "${BOARDS[@]}"; do
-  case $board in pico) cpu=cortex-m0plus d=$M0PLUS ;; pico2) cpu=cortex-m33 d=$M33 ;; esac
-  bash "$here/build-m33.sh" --cpu "$cpu" --tflm "$TFLM" --cmsis "$CMSIS" --src "$SRC" \
-    --cases /dev/null --out "$d" >&2
+  for lib in "${LIBS[@]}"; do
+    case $board in pico) cpu=cortex-m0plus ;; pico2) cpu=cortex-m33 ;; esac
+    case $lib in ref) kernels=reference ;; cmsis) kernels=cmsis-nn ;; esac
+    mkdir -p "${DIR[$board-$lib]}"
+    DIR[$board-$lib]=$(cd "${DIR[$board-$lib]}" && pwd)
+    bash "$here/build-m33.sh" --cpu "$cpu" --kernels "$kernels" --tflm "$TFLM" --cmsis "$CMSIS" --src "$SRC" \
+      --cases /dev/null --out "${DIR[$board-$lib]}" >&2
+  done
 done
 
 # The arena array: a section of its own (.tflm_arena, no bits) of SIZE
@@ -101,13 +114,13 @@ board_of() {
 }
 RAM=0x20000000
 
-# link BOARD NAME ARENA ELF: the image of case NAME for BOARD with an arena
-# of ARENA bytes; status 0 linked, 1 the RAM overflowed, 70 another failure.
+# link BOARD LIB NAME ARENA ELF: the image of case NAME for BOARD and LIB
+# with an arena of ARENA bytes; status 0 linked, 1 the RAM overflowed, 70
+# another failure.
 link() {
-  local cpu flash fsize rsize arch d
+  local cpu flash fsize rsize arch d=${DIR[$1-$2]}
   read -r cpu flash fsize rsize <<< "$(board_of "$1")"
-  d=$M33
-  if [ "$cpu" = m0plus ]; then d=$M0PLUS; fi
+  shift
   case $cpu in
     m33) arch=(-mcpu=cortex-m33 -mthumb -mfloat-abi=softfp) ;;
     m0plus) arch=(-mcpu=cortex-m0plus -mthumb -mfloat-abi=soft) ;;
@@ -163,8 +176,49 @@ flash_used() {
   echo $((end - $2))
 }
 
+# row NAME MODEL INPUT LIB BOARD: the TSV row of case NAME for LIB on
+# BOARD, after its checks (exit 70 when one fails).
+row() {
+  local name=$1 model=$2 input=$3 lib=$4 board=$5 cpu flash fsize rsize o e st rest used max
+  read -r cpu flash fsize rsize <<< "$(board_of "$board")"
+  o=$OUT/$name-$cpu.o
+  if stale "$o" "$OUT/$name.S" "$model" "$input"; then
+    case $cpu in
+      m33) "$CC" -mcpu=cortex-m33 -mthumb -c "$OUT/$name.S" -o "$o" ;;
+      m0plus) "$CC" -mcpu=cortex-m0plus -mthumb -c "$OUT/$name.S" -o "$o" ;;
+    esac
+  fi
+  e=$OUT/$name-$lib-$board
+  st=0
+  # (a 16-byte arena, not none: the padding that aligns the array is RAM it costs)
+  link "$board" "$lib" "$name" 16 "$e.elf" || st=$?
+  if [ "$st" -ne 0 ]; then echo "link-pico.sh: $name $lib $board: the link with a 16-byte arena failed ($e.elf.log)" >&2; exit 70; fi
+  if arm-none-eabi-nm "$e.elf" | grep -qw malloc; then
+    echo "link-pico.sh: $name $lib $board: the image calls malloc (a heap would be RAM besides the arena)" >&2
+    exit 70
+  fi
+  rest=$(( $(section_end "$e.elf" .stack) - RAM - 16 ))
+  used=$(flash_used "$e.elf" "$flash")
+  # The decomposition: the arena array SRAM - rest links, 16 B more overflows.
+  max=$((rsize - rest))
+  st=0
+  link "$board" "$lib" "$name" "$max" "$e-max.elf" || st=$?
+  if [ "$st" -ne 0 ]; then echo "link-pico.sh: $name $lib $board: an arena of $max B did not link ($e-max.elf.log)" >&2; exit 70; fi
+  st=0
+  link "$board" "$lib" "$name" $((max + 16)) "$e-over.elf" || st=$?
+  if [ "$st" -ne 1 ]; then echo "link-pico.sh: $name $lib $board: an arena of $((max + 16)) B did not overflow the RAM" >&2; exit 70; fi
+  # the array where the harness expects it: between .bss and the stack
+  if [ "$(arm-none-eabi-nm "$e-max.elf" | sed -n 's/^\([0-9a-f]*\) B __heap_end$/\1/p')" != \
+       "$(printf '%08x' "$(section_start "$e-max.elf" .stack)")" ]; then
+    echo "link-pico.sh: $name $lib $board: the arena array does not end where the stack begins" >&2
+    exit 70
+  fi
+  rm -f "$e-max.elf" "$e-over.elf"
+  printf '%s\t%s\t%s\t%s\t%s\n' "$name" "$lib" "$board" "$rest" "$used"
+}
+
 commit=$(sed -n 's/^tflite-micro: *//p' "$TFLM/tflite-micro/PROVENANCE.txt" 2>/dev/null | head -1)
-printf '%s\n' "# results/tflm-link.tsv: each case's TFLM image (tests/tflm/tflm_m33.cc, TFLM with CMSIS-NN kernels)" \
+printf '%s\n' "# results/tflm-link.tsv: each case's TFLM image (tests/tflm/tflm_m33.cc, TFLM with reference or CMSIS-NN kernels)" \
   "# linked for the Pico 1 (RP2040, Cortex-M0+) and the Pico 2 (RP2350, Cortex-M33): ram_rest the SRAM" \
   "# besides the arena array, flash its flash bytes (tests/tflm/README.md, \"Pico links\")." \
   "# tflm_commit ${commit:-unknown}; $("$CC" --version | head -1); made by tests/tflm/link-pico.sh"
@@ -175,41 +229,7 @@ while IFS=$'\t' read -r name model input; do
     if [ ! -r "$f" ]; then echo "link-pico.sh: $name: $f: cannot read" >&2; exit 66; fi
   done
   model_blob "$model" "$input" "$OUT/$name.S"
-  for board in "${BOARDS[@]}"; do
-    read -r cpu flash fsize rsize <<< "$(board_of "$board")"
-    o=$OUT/$name-$cpu.o
-    if stale "$o" "$OUT/$name.S" "$model" "$input"; then
-      case $cpu in
-        m33) "$CC" -mcpu=cortex-m33 -mthumb -c "$OUT/$name.S" -o "$o" ;;
-        m0plus) "$CC" -mcpu=cortex-m0plus -mthumb -c "$OUT/$name.S" -o "$o" ;;
-      esac
-    fi
-    e=$OUT/$name-$board
-    st=0
-    # (a 16-byte arena, not none: the padding that aligns the array is RAM it costs)
-    link "$board" "$name" 16 "$e.elf" || st=$?
-    if [ "$st" -ne 0 ]; then echo "link-pico.sh: $name $board: the link with a 16-byte arena failed ($e.elf.log)" >&2; exit 70; fi
-    if arm-none-eabi-nm "$e.elf" | grep -qw malloc; then
-      echo "link-pico.sh: $name $board: the image calls malloc (a heap would be RAM besides the arena)" >&2
-      exit 70
-    fi
-    rest=$(( $(section_end "$e.elf" .stack) - RAM - 16 ))
-    used=$(flash_used "$e.elf" "$flash")
-    # The decomposition: the arena array SRAM - rest links, 16 B more overflows.
-    max=$((rsize - rest))
-    st=0
-    link "$board" "$name" "$max" "$e-max.elf" || st=$?
-    if [ "$st" -ne 0 ]; then echo "link-pico.sh: $name $board: an arena of $max B did not link ($e-max.elf.log)" >&2; exit 70; fi
-    st=0
-    link "$board" "$name" $((max + 16)) "$e-over.elf" || st=$?
-    if [ "$st" -ne 1 ]; then echo "link-pico.sh: $name $board: an arena of $((max + 16)) B did not overflow the RAM" >&2; exit 70; fi
-    # the array where the harness expects it: between .bss and the stack
-    if [ "$(arm-none-eabi-nm "$e-max.elf" | sed -n 's/^\([0-9a-f]*\) B __heap_end$/\1/p')" != \
-         "$(printf '%08x' "$(section_start "$e-max.elf" .stack)")" ]; then
-      echo "link-pico.sh: $name $board: the arena array does not end where the stack begins" >&2
-      exit 70
-    fi
-    rm -f "$e-max.elf" "$e-over.elf"
-    printf '%s\tcmsis\t%s\t%s\t%s\n' "$name" "$board" "$rest" "$used"
+  for lib in "${LIBS[@]}"; do
+    for board in "${BOARDS[@]}"; do row "$name" "$model" "$input" "$lib" "$board"; done
   done
 done < "$CASES"

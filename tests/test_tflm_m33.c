@@ -14,6 +14,11 @@
 **     where CMSIS-NN's DSP path asks for another scratch buffer (person:
 **     only AVERAGE_POOL_2D moves, by the 4 bytes per channel that
 **     arm_avgpool_s8_get_buffer_size asks with ARM_MATH_DSP, 0 without);
+**   - each case's model as `ripsim plan --for tflm-cmsis-nn --write` plans
+**     it (image NAME_rip; TFLM unchanged, reading the plan's
+**     OfflineMemoryAllocation): the same outputs and operator CRCs as the
+**     host reference peer on the case's own model, and an arena below the
+**     own-plan image's where the plan saves bytes on the host;
 **   - the CMSIS-NN code linked is the DSP one: the image holds SMLAD, which
 **     only CMSIS-NN's ARM_MATH_DSP path emits here.
 ** The PRE_ALL hook of tflm_peer.h builds the host peer, then the images
@@ -26,6 +31,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "file_text.h"
 #include "json_need.h"
 #include "tmpdir.h"
 
@@ -70,16 +76,25 @@ static long long op_offset(const jm *doc, size_t i, size_t k)
     return v->kind == JM_NULL ? -1 : jn_int(op_output(doc, i, k), "arena_offset");
 }
 
-/* The case's image against the host peers (reference: outputs and
-** operator CRCs; CMSIS-NN: the plan's offsets and the arena). */
-static void check_case(const char *name)
+/* The arenas of one image: the M33's and the host CMSIS-NN peer's on the
+** same model. */
+typedef struct arenas {
+    long long m33, host;
+} arenas;
+
+/* The image `name` (case c's input, model `model`: c's own or the plan
+** ripsim wrote of it) against the host peers: the reference peer on c's
+** own model (outputs and operator CRCs), the CMSIS-NN peer on `model` (the
+** plan's offsets and the arena). */
+static arenas check_image(const char *name, const peer_case *c, const char *model)
 {
-    const peer_case *c = find_case(name);
     run_out m = m33_run(name);
     cr_assert_eq(m.status, 0, "%s: qemu status %d: %s%s", name, m.status, m.out, m.err);
     run_out r = peer_case_run("ref", c, NULL);
     cr_assert(have_cmsis(), "no host CMSIS-NN peer (the M33 build needs the CMSIS-NN tree too)");
-    run_out h = peer_case_run("cmsis", c, NULL);
+    peer_case hc = *c;
+    snprintf(hc.model, sizeof hc.model, "%s", model);
+    run_out h = peer_case_run("cmsis", &hc, NULL);
     jm *md = report(&m), *rd = report(&r), *hd = report(&h);
     cr_assert_eq(jn_get(md, "operators")->n, jn_get(hd, "operators")->n);
 
@@ -123,16 +138,50 @@ static void check_case(const char *name)
     cr_expect(min > 0 && min <= jn_int(md, "arena_size"), "%s: min_arena_bytes %lld", name, min);
     cr_expect_lt(jn_int(md, "stack_peak_bytes"), jn_int(md, "stack_bytes"),
                  "%s: the stack reached its end (into the arena's top)", name);
+    cr_expect_eq(jn_bool(md, "offline_memory_allocation"), jn_bool(hd, "offline_memory_allocation"),
+                 "%s: the image and the host disagree on the model's offline plan", name);
+    arenas a = {used, host};
     jm_free(md);
     jm_free(rd);
     jm_free(hd);
     run_free(&m);
     run_free(&r);
     run_free(&h);
+    return a;
+}
+
+static void check_case(const char *name)
+{
+    const peer_case *c = find_case(name);
+    check_image(name, c, c->model);
+}
+
+/* The image NAME_rip: case name's model as `ripsim plan --for tflm-cmsis-nn
+** --write` plans it (tflm_peer.h's hook), its OfflineMemoryAllocation read
+** by the unchanged TFLM on the M33: outputs and operator CRCs those of the
+** host reference peer on the case's own model, and where the plan saves
+** arena on the host (the CMSIS-NN peer: written plan below TFLM's own),
+** the M33's arena below the own-plan image's too; never above it. */
+static void check_rip_case(const char *name)
+{
+    const peer_case *c = find_case(name);
+    char image[96], model[1200];
+    snprintf(image, sizeof image, "%s_rip", name);
+    snprintf(model, sizeof model, "%s/rip/%s.tflite", m33_dir(), name);
+    cr_assert(exists(model), "%s: no plan written (RIPSIM_BIN unset in the suite's environment?)", model);
+    arenas rip = check_image(image, c, model), own = check_image(name, c, c->model);
+    if (rip.host < own.host)
+        cr_expect_lt(rip.m33, own.m33, "%s: the plan saves %lld B on the host, the M33 arena %lld, its own %lld",
+                     name, own.host - rip.host, rip.m33, own.m33);
+    else
+        cr_expect_leq(rip.m33, own.m33, "%s: M33 arena %lld, its own plan's %lld", name, rip.m33, own.m33);
+    printf("tflm_m33: %s: M33 arena_used %lld (own plan %lld), host CMSIS-NN %lld (own plan %lld)\n", name,
+           rip.m33, own.m33, rip.host, own.host);
 }
 
 #define M33_CASE(name)                                                          \
-    Test(tflm_m33, name##_outputs_equal_the_host_reference_peer) { check_case(#name); }
+    Test(tflm_m33, name##_outputs_equal_the_host_reference_peer) { check_case(#name); } \
+    Test(tflm_m33, name##_runs_ripsims_written_plan) { check_rip_case(#name); }
 
 M33_CASE(person)
 M33_CASE(no_person)
@@ -207,5 +256,30 @@ Test(tflm_m33, person_detect_vela_is_refused_naming_its_npu_operator)
     cr_expect_eq(r.status, 65, "status %d: %s%s", r.status, r.out, r.err);
     cr_expect(strstr(r.out, "operator 0 is ethos-u") || strstr(r.err, "operator 0 is ethos-u"),
               "%s%s", r.out, r.err);
+    run_free(&r);
+}
+
+/* results/tflm-link.tsv (the Pico 1 / Pico 2 fits of results/tflm.md) is what tests/tflm/link-pico.sh
+** links now, byte for byte: the four cross builds (each board's core, CMSIS-NN and reference
+** kernels; the M33 CMSIS-NN one is this suite's) and the 40 rows' links with their checks, in the
+** folders the README's command names. */
+Test(tflm_m33, pico_links_are_the_committed_ones, .timeout = 3600)
+{
+    const char *m33 = m33_dir(), *tree = getenv("RIPSIM_TFLM_PATH"), *cmsis = getenv("TFLM_PEER_CMSIS"),
+               *root = getenv("RIPSIM_SOURCE_ROOT");
+    cr_assert(tree && cmsis && *cmsis && root, "RIPSIM_TFLM_PATH, TFLM_PEER_CMSIS and RIPSIM_SOURCE_ROOT (meson test)");
+    char cmd[9000], committed[1200];
+    snprintf(cmd, sizeof cmd,
+             "cd '%.900s' && bash tests/tflm/link-pico.sh --tflm '%.900s' --cmsis '%.900s' --src . "
+             "--cases '%.900s/cases.tsv' --m33 '%.900s' --m0plus build-tflm-m0plus --m33-ref build-tflm-m33-ref "
+             "--m0plus-ref build-tflm-m0plus-ref --out build-tflm-link",
+             root, tree, cmsis, peer_dir(), m33);
+    run_out r = run_sh(cmd);
+    cr_assert_eq(r.status, 0, "link-pico.sh: status %d: %s", r.status, r.err);
+    snprintf(committed, sizeof committed, "%.1000s/results/tflm-link.tsv", root);
+    char *want = ft_slurp(committed, NULL);
+    cr_expect_str_eq(r.out, want, "results/tflm-link.tsv is stale: rerun tests/tflm/link-pico.sh (tests/tflm/README.md), "
+                                  "then ripsim tables tflm");
+    free(want);
     run_free(&r);
 }

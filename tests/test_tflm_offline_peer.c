@@ -16,6 +16,9 @@
 **     rip_tflm_check names with an oracle refusing that overlap;
 **   - results/tflm.tsv is what tests/tflm/measure-tflm.sh measures now,
 **     byte for byte (results/tflm.md regenerating from it: tflm_table).
+**   - TFLM's own person_detection_test passes with its model array the
+**     bytes of ripsim's written plan (reference and CMSIS-NN), a plan that
+**     overlaps operator outputs with their inputs as TFLM places them.
 ** Built only with the TFLM tree (tests/meson.build), the peer built once by
 ** the PRE_ALL hook of tflm_peer.h.
 */
@@ -213,4 +216,116 @@ Test(tflm_offline_peer, committed_measurement_is_the_peers)
                                "results/tflm.tsv, then ripsim tables tflm");
     free(y);
     run_free(&r);
+}
+
+/* Does hay (n bytes) hold needle (k bytes)? */
+static bool holds(const uint8_t *hay, size_t n, const uint8_t *needle, size_t k)
+{
+    for (size_t i = 0; k <= n && i <= n - k; i++)
+        if (hay[i] == needle[0] && memcmp(hay + i, needle, k) == 0)
+            return true;
+    return false;
+}
+
+/* How many operators' output 0 TFLM placed over one of their inputs, in
+** the peer's report doc (offsets as TFLM placed them; the inputs from the
+** model m). */
+static int outputs_over_inputs(const jm *doc, const rip_tfl_model *m)
+{
+    const rip_tfl_subgraph *g = &m->subgraphs[0];
+    long long *at = malloc(g->n_tensors * sizeof *at), *len = malloc(g->n_tensors * sizeof *len);
+    cr_assert(at && len);
+    for (size_t t = 0; t < g->n_tensors; t++)
+        at[t] = -1, len[t] = 0;
+    const jm *ops = jn_get(doc, "operators");
+    cr_assert_eq(ops->n, g->n_operators);
+    for (size_t i = 0; i < ops->n; i++) {
+        const jm *o = jn_item(jn_get(jn_item(ops, i), "outputs"), 0);
+        long long t = jn_int(o, "tensor");
+        cr_assert(t >= 0 && (size_t)t < g->n_tensors);
+        if (jn_get(o, "arena_offset")->kind != JM_NULL)
+            at[t] = jn_int(o, "arena_offset"), len[t] = jn_int(o, "bytes");
+    }
+    int overlaps = 0;
+    for (size_t i = 0; i < g->n_operators; i++) {
+        int32_t out = g->operators[i].outputs[0];
+        for (size_t k = 0; k < g->operators[i].n_inputs; k++) {
+            int32_t in = g->operators[i].inputs[k];
+            if (in >= 0 && in != out && at[in] >= 0 && at[out] >= 0 && at[in] < at[out] + len[out] &&
+                at[out] < at[in] + len[in])
+                overlaps++;
+        }
+    }
+    free(at);
+    free(len);
+    return overlaps;
+}
+
+/* TFLM's own person_detection_test (its source, unchanged) built by
+** build-peer.sh --ripsim with g_person_detect_model_data the bytes of
+** `ripsim plan person_detect.tflite --for LIB --write` (LIB the variant's
+** library): it must pass as on TFLM's own plan (its pass line and the
+** scores tflm_peer's test pins), the array it was built with must be that
+** file (its bytes are in the executable), and the file must carry an
+** overlapping plan, seen by TFLM itself: the peer on it reports offline
+** placement, some operator's output placed over one of its inputs where
+** TFLM's own plan places none (offsets from the peer's reports, the
+** operators' inputs from the model), and an arena not above its own
+** (below it for the reference plan). */
+static void check_tflm_test_on_rip(const char *variant)
+{
+    const char *d = peer_dir();
+    char exe[1200], model[1200], cmd[1300];
+    snprintf(exe, sizeof exe, "%s/%s/person_detection_test_rip", d, variant);
+    snprintf(model, sizeof model, "%s/%s/person_detect_rip.tflite", d, variant);
+    cr_assert(exists(exe) && exists(model), "no %s: build-peer.sh ran without --ripsim (RIPSIM_BIN unset?)", exe);
+    snprintf(cmd, sizeof cmd, "'%s'", exe);
+    run_out r = run_sh(cmd);
+    cr_assert_eq(r.status, 0, "%s: status %d\n%s%s", exe, r.status, r.out, r.err);
+    char both[1 << 14];
+    snprintf(both, sizeof both, "%s%s", r.out, r.err); /* TFLM prints through stderr on the host */
+    cr_expect(strstr(both, "~~~ALL TESTS PASSED~~~"), "%s", both);
+    cr_expect(strstr(both, "person data.  person score: 113, no person score: -113"), "%s", both);
+    cr_expect(strstr(both, "no person data.  person score: -57, no person score: 57"), "%s", both);
+    run_free(&r);
+
+    size_t n_exe, n_model;
+    uint8_t *e = (uint8_t *)slurp_n(exe, &n_exe), *b = (uint8_t *)slurp_n(model, &n_model);
+    cr_expect(holds(e, n_exe, b, n_model), "%s does not hold the bytes of %s", exe, model);
+    free(e);
+    free(b);
+
+    const peer_case *c = find_case("person");
+    jm *own = run_peer(variant, c->model, c), *ours = run_peer(variant, model, c);
+    cr_expect(jn_bool(ours, "offline_memory_allocation"), "%s: no OfflineMemoryAllocation", model);
+    const long long arena = jn_int(ours, "arena_used_bytes"), own_arena = jn_int(own, "arena_used_bytes");
+    char err[RIP_ERR_LEN];
+    rip_tfl_model m;
+    cr_assert_eq(rip_tfl_model_load(model, &m, err), RIP_OK, "%s", err);
+    const int n_ours = outputs_over_inputs(ours, &m), n_own = outputs_over_inputs(own, &m);
+    cr_expect_eq(n_own, 0, "TFLM's own plan puts %d outputs over their inputs", n_own);
+    cr_expect_gt(n_ours, 0, "%s: no operator's output is placed over its input", model);
+    /* the reference plan saves 18,416 B (every_case_runs_on_ripsims_plan); CMSIS-NN's kernel orders
+    ** allow person_detect only overlaps away from its peak (the tail's pool, conv and reshape) */
+    if (!strcmp(variant, "ref"))
+        cr_expect_lt(arena, own_arena, "%s", model);
+    else
+        cr_expect_leq(arena, own_arena, "%s", model);
+    printf("tflm_offline_peer: %s person_detection_test_rip passed: arena %lld (TFLM's own plan %lld), "
+           "%d operator outputs over their input (TFLM's own plan %d)\n", variant, arena, own_arena, n_ours, n_own);
+    rip_tfl_model_free(&m);
+    jm_free(own);
+    jm_free(ours);
+}
+
+Test(tflm_offline_peer, tflms_own_person_detection_test_passes_on_ripsims_reference_plan)
+{
+    check_tflm_test_on_rip("ref");
+}
+
+Test(tflm_offline_peer, tflms_own_person_detection_test_passes_on_ripsims_cmsis_nn_plan)
+{
+    if (!have_cmsis())
+        cr_skip_test("no CMSIS-NN tree: the cmsis variant is not built");
+    check_tflm_test_on_rip("cmsis");
 }

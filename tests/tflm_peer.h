@@ -10,11 +10,14 @@
 ** The hook's arguments come from tests/meson.build: TFLM_PEER_BUILD (the
 ** script), TFLM_PEER_DIR (its output folder), RIPSIM_TFLM_PATH,
 ** RIPSIM_SOURCE_ROOT, RIPSIM_MODELS_PATH, TFLM_PEER_CMSIS (empty: no
-** CMSIS-NN variant); its output goes to TFLM_PEER_DIR/build.log.  A
+** CMSIS-NN variant), RIPSIM_BIN (optional: build-peer.sh --ripsim); its
+** output goes to TFLM_PEER_DIR/build.log.  A
 ** failed build fails every test that asks for peer_dir().  When
 ** TFLM_M33_BUILD is set too (tests/test_tflm_m33.c), the hook then runs
 ** that script, tests/tflm/build-m33.sh, into TFLM_M33_DIR over the peer's
-** cases (log TFLM_M33_DIR/build.log; a failure is kept for m33_dir()).
+** cases (log TFLM_M33_DIR/build.log; a failure is kept for m33_dir()),
+** and, with RIPSIM_BIN, over each case's model as ripsim plans it for
+** CMSIS-NN (NAME_rip, m33_rip_cases).
 */
 #ifndef RIPSIM_TEST_TFLM_PEER_H
 #define RIPSIM_TEST_TFLM_PEER_H
@@ -38,7 +41,8 @@ typedef struct run_out {
     char *err;      /* stderr */
 } run_out;
 
-static inline char *slurp(const char *path)
+/* The file at path, NUL-terminated (malloc'd); its length in *len when len is not NULL. */
+static inline char *slurp_n(const char *path, size_t *len)
 {
     FILE *f = fopen(path, "rb");
     cr_assert_not_null(f, "%s", path);
@@ -55,7 +59,14 @@ static inline char *slurp(const char *path)
     }
     fclose(f);
     b[n] = '\0';
+    if (len)
+        *len = n;
     return b;
+}
+
+static inline char *slurp(const char *path)
+{
+    return slurp_n(path, NULL);
 }
 
 /* Run the shell command cmd (already quoted), stdout and stderr to files. */
@@ -106,6 +117,41 @@ static inline bool run_build(const char *const *argv, const char *log)
     return pid > 0 && waitpid(pid, &st, 0) >= 0 && WIFEXITED(st) && WEXITSTATUS(st) == 0;
 }
 
+/* The M33 cases NAME_rip (tests/test_tflm_m33.c): each peer case's model
+** planned by `RIPSIM_BIN plan MODEL --for tflm-cmsis-nn --write` into
+** m33_out/rip/NAME.tflite (replaced only when its bytes change, so that
+** build-m33.sh relinks only what changed), on the case's input, appended
+** to o from the peer's cases in (read again from the start).  Without
+** RIPSIM_BIN there are none; false, with TFLM_M33_SETUP_ERR set, when a
+** plan fails. */
+static inline bool m33_rip_cases(FILE *in, FILE *o, const char *m33_out)
+{
+    const char *bin = getenv("RIPSIM_BIN");
+    if (!bin || !*bin)
+        return true;
+    static char msg[2400];
+    char dir[1100], line[3000], name[64], model[1024], input[1024], cmd[4000];
+    snprintf(dir, sizeof dir, "%s/rip", m33_out);
+    mkdir(dir, 0777);
+    rewind(in);
+    while (fgets(line, sizeof line, in)) {
+        if (sscanf(line, "%63[^\t]\t%1023[^\t]\t%1023[^\t\n]", name, model, input) != 3)
+            continue;
+        snprintf(cmd, sizeof cmd,
+                 "f='%s/%s.tflite'; '%s' plan '%s' --for tflm-cmsis-nn --write \"$f.new\" > \"$f.log\" 2>&1 && "
+                 "{ cmp -s \"$f.new\" \"$f\" && rm \"$f.new\" || mv \"$f.new\" \"$f\"; }",
+                 dir, name, bin, model);
+        if (system(cmd) != 0) {
+            snprintf(msg, sizeof msg, "ripsim plan %.1023s --for tflm-cmsis-nn failed: see %.1099s/%.63s.tflite.log",
+                     model, dir, name);
+            setenv("TFLM_M33_SETUP_ERR", msg, 1);
+            return false;
+        }
+        fprintf(o, "%s_rip\t%s/%s.tflite\t%s\n", name, dir, name, input);
+    }
+    return true;
+}
+
 ReportHook(PRE_ALL)(struct criterion_test_set *set)
 {
     (void)set;
@@ -120,8 +166,19 @@ ReportHook(PRE_ALL)(struct criterion_test_set *set)
     static char log[1024], msg[1200];
     snprintf(log, sizeof log, "%s/build.log", out);
     mkdir(out, 0777);
-    const char *argv[] = {"bash", script, "--tflm", tree, "--src", src, "--models", models,
-                          "--out", out, cmsis && *cmsis ? "--cmsis" : NULL, cmsis, NULL};
+    /* with RIPSIM_BIN, person_detection_test_rip too (build-peer.sh --ripsim) */
+    const char *bin = getenv("RIPSIM_BIN");
+    const char *argv[16] = {"bash", script, "--tflm", tree, "--src", src, "--models", models, "--out", out};
+    int argc = 10;
+    if (cmsis && *cmsis) {
+        argv[argc++] = "--cmsis";
+        argv[argc++] = cmsis;
+    }
+    if (bin && *bin) {
+        argv[argc++] = "--ripsim";
+        argv[argc++] = bin;
+    }
+    argv[argc] = NULL;
     if (!run_build(argv, log)) {
         snprintf(msg, sizeof msg, "tests/tflm/build-peer.sh failed: see %s", log);
         setenv("TFLM_PEER_SETUP_ERR", msg, 1);
@@ -153,6 +210,11 @@ ReportHook(PRE_ALL)(struct criterion_test_set *set)
     }
     while (fgets(line, sizeof line, in))
         fputs(line, o);
+    if (!m33_rip_cases(in, o, m33_out)) {
+        fclose(in);
+        fclose(o);
+        return;
+    }
     char vela[1024];
     snprintf(vela, sizeof vela, "%s/tflite-micro/person_detect_vela.tflite", models);
     if (access(vela, R_OK) == 0)

@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # build-m33.sh — builds TensorFlow Lite Micro with its CMSIS-NN kernels for
 # a Cortex-M33 (DSP path) and one image per case, run in QEMU's mps2-an505
-# (tests/tflm/README.md, "Cortex-M33"):
+# (tests/tflm/README.md, "Cortex-M33"); with --cpu cortex-m0plus the same
+# library for the Pico 1's core (ARMv6-M, no DSP: CMSIS-NN's pure-C path),
+# OUT/libtflm-m0plus.a, which tests/tflm/link-pico.sh links; with
+# --kernels reference TFLM's reference kernels instead (no CMSIS-NN):
 #   OUT/libtflm-m33.a     TFLM (the tree's lib_sources.txt, TFLM's CMSIS-NN
 #                         wrappers in place of the kernels they cover) and
 #                         every CMSIS-NN Source/*.c, arm-none-eabi-g++/gcc
@@ -20,8 +23,11 @@
 # compilers, the flags or the trees change; an image is linked again only
 # when one of its inputs is newer.
 #
-# usage: build-m33.sh --tflm DIR --cmsis DIR --src DIR --cases FILE --out DIR [NAME...]
-#   NAME...  only these cases (default: every case of FILE)
+# usage: build-m33.sh --tflm DIR --cmsis DIR --src DIR --cases FILE --out DIR
+#                     [--cpu cortex-m33|cortex-m0plus] [--kernels cmsis-nn|reference] [NAME...]
+#   --cpu      the core (default cortex-m33)
+#   --kernels  TFLM's kernels (default cmsis-nn); one OUT per core and kernels
+#   NAME...  only these cases (default: every case of FILE; /dev/null: none)
 # env: TFLM_M33_JOBS (2).  Runs for the same OUT wait for each other (flock OUT/.lock).  Exit status: 0; 64 usage;
 # 66 a tree or file is missing; 69 no cross compiler or no C++ headers for
 # it; 70 a compile or link failed (an image that does not fit is not a
@@ -31,16 +37,17 @@ set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/build-lib.sh"
 
 usage() {
-  echo "usage: build-m33.sh --tflm DIR --cmsis DIR --src DIR --cases FILE --out DIR [NAME...]" >&2
+  echo "usage: build-m33.sh --tflm DIR --cmsis DIR --src DIR --cases FILE --out DIR [--cpu CPU] [--kernels K] [NAME...]" >&2
   exit 64
 }
-TFLM='' CMSIS='' SRC='' CASES='' OUT='' ONLY=()
+TFLM='' CMSIS='' SRC='' CASES='' OUT='' CPU=cortex-m33 KERNELS=cmsis-nn ONLY=()
 while [ $# -gt 0 ]; do
   case $1 in
-    --tflm|--cmsis|--src|--cases|--out)
+    --tflm|--cmsis|--src|--cases|--out|--cpu|--kernels)
       if [ $# -lt 2 ]; then echo "build-m33.sh: $1 needs a value" >&2; exit 64; fi
       case $1 in
         --tflm) TFLM=$2 ;; --cmsis) CMSIS=$2 ;; --src) SRC=$2 ;; --cases) CASES=$2 ;; --out) OUT=$2 ;;
+        --cpu) CPU=$2 ;; --kernels) KERNELS=$2 ;;
       esac
       shift 2 ;;
     -*) echo "build-m33.sh: unknown option $1" >&2; usage ;;
@@ -71,7 +78,20 @@ flock 9
 # <cstdint>, <algorithm>, <limits>, ...; header-only parts), its library is
 # not linked (it would pull newlib); tflm_m33.cc supplies the three C++
 # runtime symbols TFLM names.
-ARCH=(-mcpu=cortex-m33 -mthumb -mfloat-abi=softfp)
+# The core: the M33 with its FPU's ABI as the project's other M33 images;
+# the M0+ (Pico 1) has no FPU.  TAG names the library.
+case $CPU in
+  cortex-m33) ARCH=(-mcpu=cortex-m33 -mthumb -mfloat-abi=softfp) TAG=m33 ;;
+  cortex-m0plus) ARCH=(-mcpu=cortex-m0plus -mthumb -mfloat-abi=soft) TAG=m0plus ;;
+  *) echo "build-m33.sh: --cpu $CPU: not cortex-m33 or cortex-m0plus" >&2; exit 64 ;;
+esac
+# The kernels: TFLM's CMSIS-NN wrappers (CMSIS_NN defined: the kernels'
+# headers then name the CMSIS-NN registrations) or its reference kernels.
+case $KERNELS in
+  cmsis-nn) KDEFS=(-DCMSIS_NN) ;;
+  reference) KDEFS=() ;;
+  *) echo "build-m33.sh: --kernels $KERNELS: not cmsis-nn or reference" >&2; exit 64 ;;
+esac
 LIBC=(--specs=picolibc.specs --oslib=semihost --crt0=semihost)
 CXXINC=$("$CXX" "${ARCH[@]}" "${LIBC[@]}" -x c++ -E -v /dev/null 2>&1 | sed -n 's|^ *\(/.*/c++/[0-9.]*\)$|\1|p' | head -1)
 if [ -z "$CXXINC" ] || [ ! -f "$CXXINC/cstdint" ]; then
@@ -95,7 +115,7 @@ MEM=("-Wl,--defsym=__flash=$FLASH" "-Wl,--defsym=__flash_size=$FLASH_SIZE"
 # ctime defines); kernels -O2, the rest -Os; CMSIS-NN C at -O2.
 CXXFLAGS=(-std=c++17 -fno-rtti -fno-exceptions -fno-threadsafe-statics -fno-unwind-tables
           -ffunction-sections -fdata-sections -DTF_LITE_STATIC_MEMORY -DKERNELS_OPTIMIZED_FOR_SPEED
-          -DCMSIS_NN "${ARCH[@]}" "${LIBC[@]}")
+          "${KDEFS[@]}" "${ARCH[@]}" "${LIBC[@]}")
 CFLAGS=(-std=c11 -O2 -ffunction-sections -fdata-sections "${ARCH[@]}" "${LIBC[@]}")
 INC=("-I$T" "-I$T/third_party/flatbuffers/include" "-I$T/third_party/gemmlowp" "-I$T/third_party/ruy"
      "-I$CMSIS" "-I$CMSIS/Include")
@@ -109,10 +129,12 @@ key() {
   echo "${CXXFLAGS[*]} | ${CFLAGS[*]} | ${INC[*]}"
   cksum < "$TFLM/lib_sources.txt"
   cksum < "$T/PROVENANCE.txt" 2>/dev/null || true
-  (cd "$CMSIS" && find Source Include -type f -printf '%P %s %T@\n' | sort | cksum)
+  if [ "$KERNELS" = cmsis-nn ]; then
+    (cd "$CMSIS" && find Source Include -type f -printf '%P %s %T@\n' | sort | cksum)
+  fi
 }
 if [ "$(key)" != "$(cat "$OUT/obj/key" 2>/dev/null)" ]; then
-  rm -rf "$OUT/obj" "$OUT/libtflm-m33.a"
+  rm -rf "$OUT/obj" "$OUT/libtflm-$TAG.a"
   mkdir -p "$OUT/obj"
   key > "$OUT/obj/key.new"
 fi
@@ -124,11 +146,13 @@ while read -r s; do
   case $s in
     */micro/kernels/*)
       base=$(basename "${s%.*}")
-      if [[ $CMSIS_REPLACED == *" $base "* ]]; then s=tensorflow/lite/micro/kernels/cmsis_nn/$base.cc; fi ;;
+      if [ "$KERNELS" = cmsis-nn ] && [[ $CMSIS_REPLACED == *" $base "* ]]; then s=tensorflow/lite/micro/kernels/cmsis_nn/$base.cc; fi ;;
   esac
   SRCS+=("$s")
 done < "$TFLM/lib_sources.txt"
-while read -r s; do NN+=("${s#"$CMSIS/"}"); done < <(find "$CMSIS/Source" -name '*.c' | sort)
+if [ "$KERNELS" = cmsis-nn ]; then
+  while read -r s; do NN+=("${s#"$CMSIS/"}"); done < <(find "$CMSIS/Source" -name '*.c' | sort)
+fi
 
 compile() {
   local kind=$1 src=$2 obj=$3 opt=-Os
@@ -140,13 +164,14 @@ compile() {
   mv "$obj.tmp" "$obj"
 }
 queue tflm "$T" "${SRCS[@]}"
-queue cmsis-nn "$CMSIS" "${NN[@]}"
-compile_queued build-m33.sh "$JOBS" " for the Cortex-M33"
+if [ ${#NN[@]} -gt 0 ]; then queue cmsis-nn "$CMSIS" "${NN[@]}"; fi
+compile_queued build-m33.sh "$JOBS" " for the $CPU"
 if [ -f "$OUT/obj/key.new" ]; then mv "$OUT/obj/key.new" "$OUT/obj/key"; fi
-if stale "$OUT/libtflm-m33.a" "${OBJS[@]}"; then
-  rm -f "$OUT/libtflm-m33.a.tmp"
-  arm-none-eabi-ar rcs "$OUT/libtflm-m33.a.tmp" "${OBJS[@]}"
-  mv "$OUT/libtflm-m33.a.tmp" "$OUT/libtflm-m33.a"
+LIB=$OUT/libtflm-$TAG.a
+if stale "$LIB" "${OBJS[@]}"; then
+  rm -f "$LIB.tmp"
+  arm-none-eabi-ar rcs "$LIB.tmp" "${OBJS[@]}"
+  mv "$LIB.tmp" "$LIB"
 fi
 
 # ---- the project's side: the harness, CRC-32, the markers ----
@@ -160,7 +185,8 @@ for c in rk_crc32 rk_markers; do
 done
 H=$SRC/tests/tflm
 if stale "$P/tflm_m33.o" "$H/tflm_m33.cc" "$H/tflm_ops.h" "$RT/rk_crc32.h" "$RT/rk_markers.h"; then
-  "$CXX" "${CXXFLAGS[@]}" -O2 "${PW[@]}" "${SYSINC[@]}" "-I$RT" -c "$H/tflm_m33.cc" -o "$P/tflm_m33.o"
+  "$CXX" "${CXXFLAGS[@]}" -O2 "${PW[@]}" "${SYSINC[@]}" "-I$RT" "-DTFLM_M33_KERNELS=\"$KERNELS\"" \
+    -c "$H/tflm_m33.cc" -o "$P/tflm_m33.o"
 fi
 
 # ---- one image per case ----
@@ -177,19 +203,12 @@ while IFS=$'\t' read -r name model input; do
   for f in "$model" "$input"; do
     if [ ! -r "$f" ]; then echo "build-m33.sh: $name: $f: cannot read" >&2; exit 66; fi
   done
-  # The arrays: .incbin of the files themselves (paths quoted for gas).
   S=$OUT/obj/$name.S
-  q() { printf '%s' "$1" | sed 's/\\/\\\\/g; s/"/\\"/g'; }
-  printf '%s\n' "/* $name: generated by build-m33.sh */" \
-    '  .section .rodata.m33_model, "a"' '  .balign 16' '  .global m33_model, m33_model_end' \
-    "m33_model: .incbin \"$(q "$model")\"" 'm33_model_end:' \
-    '  .section .rodata.m33_input, "a"' '  .balign 16' '  .global m33_input, m33_input_end' \
-    "m33_input: .incbin \"$(q "$input")\"" 'm33_input_end:' > "$S.new"
-  if cmp -s "$S.new" "$S"; then rm "$S.new"; else mv "$S.new" "$S"; fi
+  model_blob "$model" "$input" "$S"
   if stale "$OUT/obj/$name.o" "$S" "$model" "$input"; then
     "$CC" "${ARCH[@]}" -c "$S" -o "$OUT/obj/$name.o"
   fi
-  L=("$P/tflm_m33.o" "$OUT/obj/$name.o" "$P/rk_crc32.o" "$P/rk_markers.o" "$OUT/libtflm-m33.a")
+  L=("$P/tflm_m33.o" "$OUT/obj/$name.o" "$P/rk_crc32.o" "$P/rk_markers.o" "$LIB")
   # (relinked too when the memory map or this script changes)
   if stale "$OUT/$name.link" "${L[@]}" "$INI" "${BASH_SOURCE[0]}"; then
     rm -f "$OUT/$name.elf"

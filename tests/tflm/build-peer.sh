@@ -11,17 +11,22 @@
 #   OUT/VARIANT/tflm_peer               tests/tflm/tflm_peer.cc against each
 #   OUT/VARIANT/person_detection_test   TFLM's own test against each, its
 #                         image arrays made by ripsim's BMP reader
+#   OUT/VARIANT/person_detection_test_rip   the same test, its model array
+#                         the bytes of `ripsim plan person_detect.tflite
+#                         --for LIB --write OUT/VARIANT/person_detect_rip.tflite`
+#                         (LIB the variant's library); only with --ripsim
 #   OUT/inputs/NAME.in    each case's input tensor bytes (tests/tflm/cases.tsv)
 #   OUT/cases.tsv         name, model, input: what the suite runs
 # g++ builds only this peer.  Objects are kept in OUT/obj and reused: the
 # library is compiled once per build folder, again only when the compilers,
 # the flags or the trees change.
 #
-# usage: build-peer.sh --tflm DIR --src DIR --models DIR --out DIR [--cmsis DIR]
+# usage: build-peer.sh --tflm DIR --src DIR --models DIR --out DIR [--cmsis DIR] [--ripsim BIN]
 #   --tflm    the vendored tree: DIR/lib_sources.txt and DIR/tflite-micro/
 #   --src     this project's source root
 #   --models  the models folder of tests/tflm/cases.tsv
 #   --cmsis   a CMSIS-NN tree (Include/, Source/): also build the cmsis variant
+#   --ripsim  the ripsim binary: also build person_detection_test_rip
 # env: CXX (g++), CC (cc; may be a command with arguments, as "ccache cc"),
 # TFLM_PEER_JOBS (2).  Runs for the same OUT wait for each other (flock
 # OUT/.lock).  The tflm_peer suite runs it before its tests.
@@ -30,19 +35,19 @@ set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/build-lib.sh"
 
 usage() {
-  echo "usage: build-peer.sh --tflm DIR --src DIR --models DIR --out DIR [--cmsis DIR]" >&2
+  echo "usage: build-peer.sh --tflm DIR --src DIR --models DIR --out DIR [--cmsis DIR] [--ripsim BIN]" >&2
   exit 64
 }
-TFLM='' SRC='' MODELS='' OUT='' CMSIS=''
+TFLM='' SRC='' MODELS='' OUT='' CMSIS='' RIPSIM=''
 while [ $# -gt 0 ]; do
   case $1 in
-    --tflm|--src|--models|--out|--cmsis) ;;
-    *) echo "build-peer.sh: unknown option $1 (usage: build-peer.sh --tflm DIR --src DIR --models DIR --out DIR [--cmsis DIR])" >&2
+    --tflm|--src|--models|--out|--cmsis|--ripsim) ;;
+    *) echo "build-peer.sh: unknown option $1 (usage: build-peer.sh --tflm DIR --src DIR --models DIR --out DIR [--cmsis DIR] [--ripsim BIN])" >&2
        exit 64 ;;
   esac
-  if [ $# -lt 2 ]; then echo "build-peer.sh: $1 needs a folder" >&2; exit 64; fi
+  if [ $# -lt 2 ]; then echo "build-peer.sh: $1 needs a value" >&2; exit 64; fi
   case $1 in
-    --tflm) TFLM=$2 ;; --src) SRC=$2 ;; --models) MODELS=$2 ;; --out) OUT=$2 ;; --cmsis) CMSIS=$2 ;;
+    --tflm) TFLM=$2 ;; --src) SRC=$2 ;; --models) MODELS=$2 ;; --out) OUT=$2 ;; --cmsis) CMSIS=$2 ;; --ripsim) RIPSIM=$2 ;;
   esac
   shift 2
 done
@@ -232,11 +237,11 @@ mv "$OUT/cases.tsv.tmp" "$OUT/cases.tsv"
 # ---- TFLM's own person detection test, its arrays from ripsim's BMP reader ----
 PD=tensorflow/lite/micro/examples/person_detection
 G=$OUT/gen
-# carray NAME FILE HEADER: HEADER (in G) and its .cc defining NAME[] and
-# NAME_size, the names TFLM's generate_cc_arrays.py gives; rewritten only
-# when FILE is newer.
+# carray NAME FILE HEADER [DIR]: HEADER (in DIR, default G) and its .cc
+# defining NAME[] and NAME_size, the names TFLM's generate_cc_arrays.py
+# gives; rewritten only when FILE is newer.
 carray() {
-  local name=$1 file=$2 hdr=$3 n
+  local name=$1 file=$2 hdr=$3 n G=${4:-$G}
   stale "$G/${hdr%.h}.cc" "$file" || return 0
   n=$(wc -c < "$file")
   mkdir -p "$G/$(dirname "$hdr")"
@@ -250,15 +255,31 @@ carray g_person_image_data "$OUT/inputs/person.in" "$PD/testdata/person_image_da
 carray g_no_person_image_data "$OUT/inputs/no_person.in" "$PD/testdata/no_person_image_data.h"
 carray g_person_detect_model_data "$T/tensorflow/lite/micro/models/person_detect.tflite" \
   tensorflow/lite/micro/models/person_detect_model_data.h
-for v in "${VARIANTS[@]}"; do
-  defs=()
+MD=tensorflow/lite/micro/models/person_detect_model_data
+# person_test VARIANT EXE MODEL_DIR: TFLM's test against VARIANT's library,
+# its model array MODEL_DIR/$MD.cc (the header found there first).
+person_test() {
+  local v=$1 exe=$2 md=$3 defs=()
   if [ "$v" = cmsis ]; then defs=("${CMSIS_DEFS[@]}"); fi
-  S=("$T/$PD/person_detection_test.cc" "$T/$PD/model_settings.cc"
+  local S=("$T/$PD/person_detection_test.cc" "$T/$PD/model_settings.cc"
      "$G/$PD/testdata/person_image_data.cc" "$G/$PD/testdata/no_person_image_data.cc"
-     "$G/tensorflow/lite/micro/models/person_detect_model_data.cc" "$OUT/$v/libtflm.a")
-  stale "$OUT/$v/person_detection_test" "${S[@]}" || continue
-  "$CXX" "${CXXFLAGS[@]}" -O2 -Wall -Wno-unused-parameter "${defs[@]}" "${INC[@]}" "-I$G" \
-    -o "$OUT/$v/person_detection_test" "${S[@]}" -lm
+     "$md/$MD.cc" "$OUT/$v/libtflm.a")
+  stale "$exe" "${S[@]}" || return 0
+  "$CXX" "${CXXFLAGS[@]}" -O2 -Wall -Wno-unused-parameter "${defs[@]}" "${INC[@]}" "-I$md" "-I$G" \
+    -o "$exe" "${S[@]}" -lm
+}
+for v in "${VARIANTS[@]}"; do
+  person_test "$v" "$OUT/$v/person_detection_test" "$G"
+  [ -n "$RIPSIM" ] || continue
+  # ripsim's plan for the variant's library, replaced only when its bytes
+  # change (the array is then not rewritten, the test not rebuilt).
+  lib=tflm-reference
+  if [ "$v" = cmsis ]; then lib=tflm-cmsis-nn; fi
+  rip=$OUT/$v/person_detect_rip.tflite
+  "$RIPSIM" plan "$T/tensorflow/lite/micro/models/person_detect.tflite" --for "$lib" --write "$rip.new" > "$rip.log"
+  if cmp -s "$rip.new" "$rip"; then rm "$rip.new"; else mv "$rip.new" "$rip"; fi
+  carray g_person_detect_model_data "$rip" "$MD.h" "$OUT/gen-rip-$v"
+  person_test "$v" "$OUT/$v/person_detection_test_rip" "$OUT/gen-rip-$v"
 done
 
 printf '%s\n' "${VARIANTS[@]}" > "$OUT/variants"

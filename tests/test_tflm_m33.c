@@ -268,7 +268,7 @@ Test(tflm_m33, pico_links_are_the_committed_ones, .timeout = 3600)
     const char *m33 = m33_dir(), *tree = getenv("RIPSIM_TFLM_PATH"), *cmsis = getenv("TFLM_PEER_CMSIS"),
                *root = getenv("RIPSIM_SOURCE_ROOT");
     cr_assert(tree && cmsis && *cmsis && root, "RIPSIM_TFLM_PATH, TFLM_PEER_CMSIS and RIPSIM_SOURCE_ROOT (meson test)");
-    char cmd[9000], committed[1200];
+    char cmd[7000], committed[1200];
     snprintf(cmd, sizeof cmd,
              "cd '%.900s' && bash tests/tflm/link-pico.sh --tflm '%.900s' --cmsis '%.900s' --src . "
              "--cases '%.900s/cases.tsv' --m33 '%.900s' --m0plus build-tflm-m0plus --m33-ref build-tflm-m33-ref "

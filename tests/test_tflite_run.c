@@ -399,6 +399,36 @@ Test(tflite_run, run_prints_writes_and_dumps_what_the_reference_computes)
 }
 
 /*
+** ADD of a tensor with itself (tests/data/tflite/tflm_add_self: inputs 0
+** and 1 are one tensor, scale 0.1, output scale 0.2, zero points 0): the
+** sum 0.1x + 0.1x at scale 0.2 is x, so the output is the input, under
+** the base plan and under the rip plan, whose output sits over that one
+** input tensor (the elementwise kernel reads both operands of a scalar
+** before it writes it).  Found by fuzz_net: the layout refused the plan's
+** own in-place ADD, the second operand being the in-place one.
+*/
+Test(tflite_run, add_of_a_tensor_with_itself_runs_in_place)
+{
+    int8_t x[32];
+    for (int i = 0; i < 32; i++)
+        x[i] = (int8_t)(i * 8 - 128);
+    char in[420], out[420];
+    snprintf(in, sizeof in, "%s", tmp("add_self.in"));
+    snprintf(out, sizeof out, "%s", tmp("add_self.out"));
+    write_file(in, x, sizeof x);
+    for (int plan = 0; plan < 2; plan++) {
+        run_result *r = RUN("run", data_model("tflm_add_self"), "--input", in, "--plan", plan ? "rip" : "base",
+                            "--out", out);
+        cr_assert_eq(r->status, 0, "--plan %s: %s", plan ? "rip" : "base", r->err);
+        int8_t got[33];
+        cr_assert_eq(read_file(out, got, sizeof got), sizeof x);
+        cr_expect_eq(memcmp(got, x, sizeof x), 0, "--plan %s: the output is not the input", plan ? "rip" : "base");
+        if (plan)
+            cr_expect(strstr(r->out, "1 of 1 candidates in place") != NULL, "%s", r->out);
+    }
+}
+
+/*
 ** --input-f32: float32 values for an int8 input are quantized as the TFLM
 ** peer does (round half away from zero of v / scale, plus the zero point,
 ** clamped).  data_ops' input has scale 1 and zero point 0, so the bytes

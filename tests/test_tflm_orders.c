@@ -75,7 +75,9 @@ Test(tflm_orders, compressed_streams_equal_the_full_loops)
 ** only the very last output scalar (139, written after every read) may overlap: gap N_out - 1. */
 Test(tflm_orders, hand_1x1_conv)
 {
-    rip_kctx c = { .order = RIP_KO_REF_CONV, .g = { 1, 4, 5, 3, 4, 5, 7, 1, 1, 1, 1, 1, 1, 0, 0, 1, 1, 0 } };
+    rip_kctx c = { .order = RIP_KO_REF_CONV,
+                   .g = { .batches = 1, .h_in = 4, .w_in = 5, .c_in = 3, .h_out = 4, .w_out = 5, .c_out = 7, .k_h = 1,
+                          .k_w = 1, .s_h = 1, .s_w = 1, .d_h = 1, .d_w = 1, .groups = 1, .depth_mult = 1 } };
     int64_t gap;
     char err[RIP_ERR_LEN];
     cr_assert_eq(rip_kctx_gap(&c, &gap, err), RIP_OK);

@@ -135,9 +135,14 @@ static rip_status check_step(const rip_net *net, size_t s, rip_net_layout *L, ch
     if (pl->mode != RIP_NET_DUAL && !kernel_runs_in_place(net, st, pl, L))
         return net_op_fail(net, st->op, err, "the plan runs it %s its input, which its kernel cannot do there",
                            pl->mode == RIP_NET_OVER ? "over" : "below");
+    /* An ADD of a tensor with itself run over it: its other operand is the same buffer, read at the
+    ** same scalar before that scalar is written (rk_add), so the in-place check covers it too.  Every
+    ** other input must be disjoint from the output. */
+    const int32_t in_place = pl->mode == RIP_NET_DUAL ? -1 : st->in[pl->in].buf;
+    const int32_t same_operand = st->kind == RIP_NET_ADD ? in_place : -1;
     for (int32_t k = 0; out >= 0 && k < st->n_in; k++) {
         int32_t b = st->in[k].buf;
-        if (b < 0 || (pl->mode != RIP_NET_DUAL && k == pl->in))
+        if (b < 0 || (pl->mode != RIP_NET_DUAL && k == pl->in) || b == same_operand)
             continue;
         if (!disjoint(L->offset[b], net->buffers[b].size, L->offset[out], net->buffers[out].size))
             return net_op_fail(net, st->op, err, "the plan puts its output over input t%ld, which it reads",

@@ -142,7 +142,7 @@ static rip_status print_limits(const rip_tfl_model *m, const rip_tflm_alloc *a, 
     rip_tflm_limit *l;
     size_t n;
     rip_status st = rip_tflm_limits(m, a, f.lib, f.other, &l, &n, err);
-    char b[32], c[32], g[32];
+    char b[32], c[32], g[40];   /* g: b's digits and " B" */
     int64_t v;
     for (size_t i = 0; st == RIP_OK && i < n; i++) {
         f.only = (long)l[i].op;

@@ -64,6 +64,9 @@ if [ ! -f "$CMSIS/Include/arm_nnfunctions.h" ]; then echo "build-m33.sh: no CMSI
 if [ ! -r "$CASES" ]; then echo "build-m33.sh: $CASES: cannot read" >&2; exit 66; fi
 CXX=arm-none-eabi-g++ CC=arm-none-eabi-gcc
 if ! "$CXX" --version > /dev/null 2>&1; then echo "build-m33.sh: no $CXX" >&2; exit 69; fi
+# Absolute paths from here on: the compiler sees them, and PMAP maps them.
+TFLM=$(cd "$TFLM" && pwd) CMSIS=$(cd "$CMSIS" && pwd) SRC=$(cd "$SRC" && pwd)
+T=$TFLM/tflite-micro
 JOBS=${TFLM_M33_JOBS:-2}
 mkdir -p "$OUT"
 OUT=$(cd "$OUT" && pwd)
@@ -113,10 +116,14 @@ MEM=("-Wl,--defsym=__flash=$FLASH" "-Wl,--defsym=__flash_size=$FLASH_SIZE"
 
 # TFLM's flags for a Cortex-M build (as the host peer, without the x86 and
 # ctime defines); kernels -O2, the rest -Os; CMSIS-NN C at -O2.
+# The trees' paths are mapped to fixed names (-ffile-prefix-map): TFLM's
+# TF_LITE_ENSURE messages hold __FILE__, so without it the images' flash
+# sizes (results/tflm-link.tsv) would depend on where the checkouts are.
+PMAP=("-ffile-prefix-map=$TFLM=tflite-micro" "-ffile-prefix-map=$CMSIS=CMSIS-NN" "-ffile-prefix-map=$SRC=ripsim")
 CXXFLAGS=(-std=c++17 -fno-rtti -fno-exceptions -fno-threadsafe-statics -fno-unwind-tables
           -ffunction-sections -fdata-sections -DTF_LITE_STATIC_MEMORY -DKERNELS_OPTIMIZED_FOR_SPEED
-          "${KDEFS[@]}" "${ARCH[@]}" "${LIBC[@]}")
-CFLAGS=(-std=c11 -O2 -ffunction-sections -fdata-sections "${ARCH[@]}" "${LIBC[@]}")
+          "${KDEFS[@]}" "${ARCH[@]}" "${LIBC[@]}" "${PMAP[@]}")
+CFLAGS=(-std=c11 -O2 -ffunction-sections -fdata-sections "${ARCH[@]}" "${LIBC[@]}" "${PMAP[@]}")
 INC=("-I$T" "-I$T/third_party/flatbuffers/include" "-I$T/third_party/gemmlowp" "-I$T/third_party/ruy"
      "-I$CMSIS" "-I$CMSIS/Include")
 SYSINC=()

@@ -13,7 +13,8 @@
 # read-only data with the model and its input, the initial values of
 # .data).  Each row is checked: linked with the arena array sized
 # SRAM - ram_rest the image links, 16 bytes larger it overflows the RAM.
-# Sizes only: nothing depends on the machine's speed.
+# Sizes only: nothing depends on the machine's speed, nor on the trees'
+# paths (build-m33.sh maps them: -ffile-prefix-map).
 #
 # The link: picolibc's picolibc.ld (as build-m33.sh's QEMU images) with the
 # board's memory map given by its defsyms, plus a small script of ours

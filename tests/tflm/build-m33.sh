@@ -64,8 +64,10 @@ if [ ! -f "$CMSIS/Include/arm_nnfunctions.h" ]; then echo "build-m33.sh: no CMSI
 if [ ! -r "$CASES" ]; then echo "build-m33.sh: $CASES: cannot read" >&2; exit 66; fi
 CXX=arm-none-eabi-g++ CC=arm-none-eabi-gcc
 if ! "$CXX" --version > /dev/null 2>&1; then echo "build-m33.sh: no $CXX" >&2; exit 69; fi
-# Absolute paths from here on: the compiler sees them, and PMAP maps them.
-TFLM=$(cd "$TFLM" && pwd) CMSIS=$(cd "$CMSIS" && pwd) SRC=$(cd "$SRC" && pwd)
+# Physical absolute paths from here on: the compiler sees them, and PMAP
+# maps them (physical: gcc canonicalizes -isystem directories, resolving
+# symlinks, so a logical path through a symlink would escape the map).
+TFLM=$(cd "$TFLM" && pwd -P) CMSIS=$(cd "$CMSIS" && pwd -P) SRC=$(cd "$SRC" && pwd -P)
 T=$TFLM/tflite-micro
 JOBS=${TFLM_M33_JOBS:-2}
 mkdir -p "$OUT"

@@ -55,13 +55,13 @@ while [ $# -gt 0 ]; do
   esac
 done
 if [ -z "$TFLM" ] || [ -z "$CMSIS" ] || [ -z "$SRC" ] || [ -z "$CASES" ] || [ -z "$OUT" ]; then usage; fi
-T=$TFLM/tflite-micro
-if [ ! -f "$TFLM/lib_sources.txt" ] || [ ! -f "$T/tensorflow/lite/micro/micro_interpreter.h" ]; then
+if [ ! -f "$TFLM/lib_sources.txt" ] || [ ! -f "$TFLM/tflite-micro/tensorflow/lite/micro/micro_interpreter.h" ]; then
   echo "build-m33.sh: no TFLite Micro tree at $TFLM (lib_sources.txt, tflite-micro/)" >&2
   exit 66
 fi
 if [ ! -f "$CMSIS/Include/arm_nnfunctions.h" ]; then echo "build-m33.sh: no CMSIS-NN tree at $CMSIS" >&2; exit 66; fi
 if [ ! -r "$CASES" ]; then echo "build-m33.sh: $CASES: cannot read" >&2; exit 66; fi
+if [ ! -d "$SRC" ]; then echo "build-m33.sh: no project tree at $SRC" >&2; exit 66; fi
 CXX=arm-none-eabi-g++ CC=arm-none-eabi-gcc
 if ! "$CXX" --version > /dev/null 2>&1; then echo "build-m33.sh: no $CXX" >&2; exit 69; fi
 # Physical absolute paths from here on: the compiler sees them, and PMAP

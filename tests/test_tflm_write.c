@@ -235,7 +235,7 @@ Test(tflm_write, plan_for_writes_and_check_accepts)
     cr_expect(strstr(r->out, "tensor area  96 B"), "%s", r->out);
     cr_expect(strstr(r->out, "TFLM greedy  128 B"), "%s", r->out);
     cr_expect(strstr(r->out, "operator 2 (RESHAPE)"), "%s", r->out);
-    cr_expect(strstr(r->out, "scratch      not modelled"), "%s", r->out);
+    cr_expect(strstr(r->out, "scratch      0 requests, 0 B (reference kernels"), "%s", r->out);
     r = RUN("check", out, "--for", "tflm-reference");
     cr_expect_eq(r->status, 0, "%s", r->err);
     cr_expect(strstr(r->out, "verdict      safe"), "%s", r->out);
@@ -271,12 +271,15 @@ Test(tflm_write, plan_for_no_overlap_peak_and_limits)
     ** scope 2 keeps its 128: nothing; both: 96, the reference plan */
     r = RUN("plan", data_path("tflm_chain"), "--for", "tflm-cmsis-nn");
     cr_assert_eq(r->status, 0, "%s", r->err);
+    cr_expect(!strstr(r->out, "limited"), "the limits are opt-in (--limits): %s", r->out);
+    r = RUN("plan", data_path("tflm_chain"), "--for", "tflm-cmsis-nn", "--limits");
+    cr_assert_eq(r->status, 0, "%s", r->err);
     cr_expect(strstr(r->out, "limited      operator 0 (CONV_2D) input 0: cmsis-nn 62 B, reference 33 B, the smaller "
                              "alone saves 0 B\n"), "%s", r->out);
     cr_expect(strstr(r->out, "limited      operator 1 (CONV_2D) input 0: cmsis-nn 62 B, reference 3 B, the smaller "
                              "alone saves 32 B\n"), "%s", r->out);
     cr_expect(strstr(r->out, "friendly     96 B, 32 B less"), "%s", r->out);
-    r = RUN("plan", data_path("tflm_chain"), "--for", "tflm-reference");
+    r = RUN("plan", data_path("tflm_chain"), "--for", "tflm-reference", "--limits");
     cr_assert_eq(r->status, 0, "%s", r->err);
     cr_expect(strstr(r->out, "friendly     96 B, 0 B less"), "the smaller gaps are the reference kernels' here: %s",
               r->out);

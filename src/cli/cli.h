@@ -21,6 +21,7 @@
 #define RIP_EX_TEMPFAIL 75   /* try again later: a database locked by another process */
 
 #include <stdbool.h>
+#include <stdint.h>
 
 #include "status.h"
 
@@ -70,8 +71,15 @@ int rip_cmd_codegen(int argc, char **argv);
 int rip_cmd_model(int argc, char **argv);
 int rip_cmd_run(int argc, char **argv);
 int rip_cmd_check(int argc, char **argv);
-/* `ripsim plan MODEL --for LIB [--no-overlap] [--write OUT]` (cmd_tflm.c); lib indexes rip_tflm_lib_names. */
-int rip_cmd_plan_tflm(const char *model_path, int lib, bool no_overlap, const char *write_path);
+/* `ripsim plan MODEL --for LIB [--no-overlap] [--dsp] [--limits] [--tflm-arena BYTES] [--write OUT]`
+** (cmd_tflm.c); lib indexes rip_tflm_lib_names, tflm_arena -1 when not given, write_path NULL. */
+typedef struct rip_tflm_plan_args {
+    const char *model_path, *write_path;
+    int lib;
+    bool no_overlap, dsp, limits;
+    int64_t tflm_arena;
+} rip_tflm_plan_args;
+int rip_cmd_plan_tflm(const rip_tflm_plan_args *pa);
 extern const char *const rip_tflm_lib_names[];
 
 #endif

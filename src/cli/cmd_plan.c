@@ -502,6 +502,8 @@ typedef struct plan_args {
     int tflm_lib;                               /* --for: an index of rip_tflm_lib_names, -1 none */
     const char *write_path;                     /* --write (with --for) */
     bool no_overlap;                            /* --no-overlap (with --for) */
+    bool dsp, limits;                           /* --dsp, --limits (with --for) */
+    int64_t tflm_arena;                         /* --tflm-arena (with --for), -1 none */
     bool strategy_given, other_given;           /* options --for does not take */
     bool json, inclusive, no_rip, dual, taps, sigma_given, check, is_graph;
     int64_t align, seed, capacity;
@@ -526,12 +528,18 @@ static int check_args(const rip_cmd *cmd, plan_args *a)
         return usage_error("--write needs --for LIB");
     if (a->no_overlap && a->tflm_lib < 0)
         return usage_error("--no-overlap needs --for LIB");
+    if ((a->dsp || a->limits || a->tflm_arena >= 0) && a->tflm_lib < 0)
+        return usage_error("--dsp, --limits and --tflm-arena need --for LIB");
+    if (a->dsp && a->tflm_lib >= 0 && strcmp(rip_tflm_lib_names[a->tflm_lib], "tflm-cmsis-nn") != 0)
+        return usage_error("--dsp chooses CMSIS-NN's DSP path; it needs --for tflm-cmsis-nn");
+    if (a->limits && a->no_overlap)
+        return usage_error("--limits compares the libraries' overlaps; --no-overlap has none");
     if (a->tflm_lib >= 0) {
         if (!a->is_graph || !rip_tfl_file_is_model(a->graph_path))
             return usage_error("--for plans a TFLite model (MODEL.tflite)");
         if (a->strategy_given || a->json || a->draw || a->out_path || a->no_rip || a->dual || a->sigma_given ||
             a->other_given)
-            return usage_error("--for takes only --write and --no-overlap (its plan is exact, with TFLite Micro's own lifetimes)");
+            return usage_error("--for takes only --write, --no-overlap, --dsp, --limits and --tflm-arena (its plan is exact, with TFLite Micro's own lifetimes)");
         if (a->write_path && rip_same_file(a->write_path, a->graph_path))
             return usage_error("--write names the input MODEL.tflite; choose another file");
         return RIP_ARGS_CONTINUE;
@@ -570,7 +578,7 @@ static int check_args(const rip_cmd *cmd, plan_args *a)
 */
 static int parse_args(int argc, char **argv, plan_args *a)
 {
-    *a = (plan_args){.check = true, .align = -1, .seed = 1, .tflm_lib = -1};
+    *a = (plan_args){.check = true, .align = -1, .seed = 1, .tflm_lib = -1, .tflm_arena = -1};
     int strategy_ix = -1, sigma_ix = 0, draw_ix = -1;
     const char *strategy_names[32] = {NULL};
     static const char *const sigmas[] = {"gather", "taps", NULL};
@@ -588,10 +596,25 @@ static int parse_args(int argc, char **argv, plan_args *a)
                  "read/write orders allow (and a RESHAPE output at its input),\n"
                  "no runtime shift; printed beside\n"
                  "TFLM's own greedy plan, with the plan's peak (operator, live\n"
-                 "tensors) and the operators where the other library's kernel\n"
-                 "allows a smaller gap (limited; friendly: the area with the\n"
-                 "smaller gaps).  TFLM's scratch buffers and persistent\n"
-                 "data are not modelled (the tensor area is exact)"},
+                 "tensors), the kernels' scratch buffers and TFLM's arena head\n"
+                 "(tensors and scratch as TFLM places them) on both plans"},
+        {.name = "--dsp", .kind = RIP_OPT_FLAG, .dest = &a->dsp, .flag_value = true,
+         .help = "with --for tflm-cmsis-nn: the build runs CMSIS-NN's DSP path\n"
+                 "(a core with the DSP extension: Cortex-M33, M4, M7), whose\n"
+                 "depthwise and average-pool kernels request scratch; default\n"
+                 "the pure-C path (host, Cortex-M0/M0+).  The plan is the same\n"
+                 "(its overlaps are safe on both paths); only the head differs"},
+        {.name = "--tflm-arena", .kind = RIP_OPT_INT, .dest = &a->tflm_arena, .metavar = "BYTES", .lo = 1,
+         .hi = INT64_MAX,
+         .help = "with --for: the arena_used_bytes TFLM reports for MODEL.tflite\n"
+                 "unchanged on the target; prints the arena this plan needs\n"
+                 "there (BYTES - own head + this plan's head: TFLM's persistent\n"
+                 "tail is the same on every plan)"},
+        {.name = "--limits", .kind = RIP_OPT_FLAG, .dest = &a->limits, .flag_value = true,
+         .help = "with --for: also the operators where the other library's\n"
+                 "kernel allows a smaller gap (limited: what that gap alone\n"
+                 "saves; friendly: the area with every smaller gap), one\n"
+                 "exact plan each"},
         {.name = "--write", .kind = RIP_OPT_STR, .dest = &a->write_path, .metavar = "OUT.tflite",
          .help = "with --for: write MODEL.tflite carrying that plan as its\n"
                  "OfflineMemoryAllocation metadata, otherwise unchanged\n"
@@ -752,7 +775,10 @@ int rip_cmd_plan(int argc, char **argv)
     if (rc != RIP_ARGS_CONTINUE)
         return rc;
     if (a.tflm_lib >= 0)
-        return rip_cmd_plan_tflm(a.graph_path, a.tflm_lib, a.no_overlap, a.write_path);
+        return rip_cmd_plan_tflm(&(rip_tflm_plan_args){.model_path = a.graph_path, .lib = a.tflm_lib,
+                                                       .no_overlap = a.no_overlap, .dsp = a.dsp,
+                                                       .limits = a.limits, .tflm_arena = a.tflm_arena,
+                                                       .write_path = a.write_path});
 
     char err[RIP_ERR_LEN];
     rip_problem p;

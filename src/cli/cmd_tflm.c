@@ -2,12 +2,15 @@
 ** cmd_tflm.c — plans for an unchanged TensorFlow Lite Micro (src/tflm/):
 **
 **   ripsim plan MODEL.tflite --for tflm-reference|tflm-cmsis-nn [--no-overlap]
-**       [--write OUT.tflite] (rip_cmd_plan_tflm, reached from cmd_plan.c): an
-**       exact plan of the buffers TFLM places, with TFLM's lifetimes and
-**       16-byte sizes, and the overlaps the library's gap oracle allows (none
-**       with --no-overlap: only RESHAPE outputs at their inputs); printed
-**       beside TFLM's own greedy plan of the same buffers, with what limits
-**       it (its peak; the operators where the other library's kernel allows
+**       [--dsp] [--limits] [--tflm-arena BYTES] [--write OUT.tflite]
+**       (rip_cmd_plan_tflm, reached from cmd_plan.c): an exact plan of the
+**       buffers TFLM places, with TFLM's lifetimes and 16-byte sizes, and the
+**       overlaps the library's gap oracle allows (none with --no-overlap:
+**       only RESHAPE outputs at their inputs); printed beside TFLM's own
+**       greedy plan of the same buffers, with its peak, the kernels' scratch
+**       requests and TFLM's arena head on both plans (tflm_scratch.h; with
+**       --tflm-arena the arena this plan needs), and with --limits what
+**       limits it (the operators where the other library's kernel allows
 **       more, and the plans with the smaller of the two gaps: tflm_limits.h);
 **       with --write, OUT.tflite is MODEL.tflite carrying it as its
 **       OfflineMemoryAllocation metadata.
@@ -31,6 +34,7 @@
 #include "tflm/tflm_offline.h"
 #include "tflm/tflm_orders.h"
 #include "tflm/tflm_plan.h"
+#include "tflm/tflm_scratch.h"
 
 const char *const rip_tflm_lib_names[] = {"tflm-reference", "tflm-cmsis-nn", NULL};
 
@@ -70,6 +74,16 @@ static int load(const char *cmd, const char *path, rip_tfl_model *m, rip_tflm_al
     return 0;
 }
 
+/* "+1,234" / "-1,234" / "0" */
+static const char *signed_grouped(char *buf, size_t n, int64_t v)
+{
+    if (n < 2)
+        return "";
+    buf[0] = v < 0 ? '-' : '+';
+    grouped(buf + (v != 0), n - 1, v < 0 ? -v : v);
+    return buf;
+}
+
 static void print_area(const char *what, int64_t v, int64_t ref)
 {
     char b[32];
@@ -78,11 +92,6 @@ static void print_area(const char *what, int64_t v, int64_t ref)
         printf(" (%+.1f%% vs TFLM's greedy)", 100.0 * (double)(v - ref) / (double)ref);
     printf("\n");
 }
-
-static const char scratch_note[] =
-    "scratch      not modelled: TFLM places its kernels' scratch buffers (requested at prepare)\n"
-    "             online around this plan; persistent data (TFLM's tail) is not changed by it.\n"
-    "             TFLM's arena = tensor area with scratch + persistent: measure it with the TFLM peer\n";
 
 static const char *op_name(const rip_tfl_model *m, size_t o)
 {
@@ -164,8 +173,67 @@ static rip_status print_limits(const rip_tfl_model *m, const rip_tflm_alloc *a, 
     return st;
 }
 
-int rip_cmd_plan_tflm(const char *model_path, int lib, bool no_overlap, const char *write_path)
+/*
+** The scratch and head lines: lib's scratch requests (dsp: CMSIS-NN's DSP
+** path), TFLM's head on plan po and on its own plan, and with tflm_arena
+** (>= 0: TFLM's arena_used_bytes on the unchanged model) the arena po
+** needs.  RIP_OK; RIP_S_DATA (tflm_arena below the own head: not a figure
+** of this model) or RIP_S_NOMEM, with err.
+*/
+static rip_status print_head(const rip_tfl_model *m, const rip_tflm_alloc *a, const rip_tflm_plan_out *po, int lib,
+                             bool dsp, int64_t tflm_arena, char err[RIP_ERR_LEN])
 {
+    rip_tflm_scratch s;
+    rip_status st = rip_tflm_scratch_build(m, lib ? RIP_TFLM_CMSIS_NN : RIP_TFLM_REFERENCE, dsp, &s, err);
+    if (st != RIP_OK)
+        return st;
+    int64_t *fixed = malloc((a->n + 1) * sizeof *fixed), head = 0, own = 0;
+    if (fixed == NULL) {
+        snprintf(err, RIP_ERR_LEN, "arena head: out of memory");
+        st = RIP_S_NOMEM;
+        goto done;
+    }
+    for (size_t i = 0; i < a->n; i++)
+        fixed[i] = (size_t)a->buf[i].tensor < po->n_offset ? po->offset[a->buf[i].tensor] : -1;
+    if ((st = rip_tflm_head(a, fixed, &s, &head, err)) != RIP_OK || (st = rip_tflm_head(a, NULL, &s, &own, err)) != RIP_OK)
+        goto done;
+    char b[32], c[32], d[32];
+    printf("scratch      %zu request%s, %s B (%s kernels, %s)\n", s.n, s.n == 1 ? "" : "s",
+           grouped(b, sizeof b, s.total), lib ? "CMSIS-NN" : "reference",
+           !lib ? "host and Cortex-M alike" : dsp ? "DSP path: Cortex-M33, M4, M7" : "pure-C path: host, Cortex-M0/M0+");
+    for (size_t i = 0; i < s.n; i++)
+        printf("  operator %zu (%s): %s B\n", s.op[i], op_name(m, s.op[i]), grouped(b, sizeof b, s.bytes[i]));
+    const char *ge = s.unmodelled_op >= 0 ? ">= " : "";
+    printf("arena head   %s%s B with this plan, %s%s B with TFLM's own (%s B): tensors and scratch as TFLM places them\n",
+           ge, grouped(b, sizeof b, head), ge, grouped(c, sizeof c, own), signed_grouped(d, sizeof d, head - own));
+    if (s.unmodelled_op >= 0)
+        printf("not modelled %s: the heads leave its scratch out\n", s.why);
+    if (s.unmodelled_op >= 0)
+        printf("arena        not known: TFLM's arena is its head plus its persistent tail, and the head is not\n"
+               "             known while a kernel's scratch is not modelled\n");
+    else if (tflm_arena < 0)
+        printf("arena        TFLM's arena is its head plus its persistent tail, which no plan changes:\n"
+               "             this plan needs TFLM's arena_used_bytes on the unchanged model %s B (--tflm-arena)\n",
+               signed_grouped(d, sizeof d, head - own));
+    else if (tflm_arena < own) {
+        snprintf(err, RIP_ERR_LEN, "--tflm-arena %s B is below TFLM's own head of this model (%s B): not the "
+                 "arena_used_bytes TFLM reports for it", grouped(b, sizeof b, tflm_arena), grouped(c, sizeof c, own));
+        st = RIP_S_DATA;
+    } else
+        printf("arena        %s B: TFLM's arena_used_bytes %s B - own head %s B + this head\n",
+               grouped(b, sizeof b, tflm_arena - own + head), grouped(c, sizeof c, tflm_arena),
+               grouped(d, sizeof d, own));
+done:
+    free(fixed);
+    rip_tflm_scratch_free(&s);
+    return st;
+}
+
+int rip_cmd_plan_tflm(const rip_tflm_plan_args *pa)
+{
+    const char *model_path = pa->model_path, *write_path = pa->write_path;
+    const int lib = pa->lib;
+    const bool no_overlap = pa->no_overlap;
     rip_tfl_model m;
     rip_tflm_alloc a;
     int rc = load("plan", model_path, &m, &a);
@@ -208,12 +276,13 @@ int rip_cmd_plan_tflm(const char *model_path, int lib, bool no_overlap, const ch
             printf("  operator %zu: output tensor %d below input %d (tensor %d), at least %lld B\n", o->op, o->out,
                    o->k, o->in, (long long)o->gap);
     }
-    if ((st = print_peak(&m, &a, &po, err)) != RIP_OK || (!no_overlap && (st = print_limits(&m, &a, lib, po.area, err)) != RIP_OK)) {
+    if ((st = print_peak(&m, &a, &po, err)) != RIP_OK ||
+        (st = print_head(&m, &a, &po, lib, pa->dsp, pa->tflm_arena, err)) != RIP_OK ||
+        (pa->limits && (st = print_limits(&m, &a, lib, po.area, err)) != RIP_OK)) {
         fprintf(stderr, "ripsim plan: %s\n", err);
         rc = rip_exit_status(st);
         goto freed;
     }
-    fputs(scratch_note, stdout);
     if (write_path) {
         rip_out out;
         if ((rc = rip_out_open(&out, "plan", write_path)) != 0)

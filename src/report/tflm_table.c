@@ -14,13 +14,13 @@
 #define MAX_ROWS 128
 #define MAX_LINKS 512
 #define LINE_BYTES 8192
-#define N_COLS 18
+#define N_COLS 21
 #define N_LINK_COLS 5
 
 static const char *const cols[N_COLS] = {
     "case", "lib", "model", "tflm_arena", "tflm_min_arena", "greedy_area", "noov_area", "noov_arena",
     "noov_min_arena", "rip_area", "rip_lower_bound", "rip_arena", "rip_min_arena", "peak_op", "peak_end",
-    "peak_live", "friendly_area", "limits"};
+    "peak_live", "friendly_area", "limits", "tflm_head", "noov_head", "rip_head"};
 static const char *const link_cols[N_LINK_COLS] = {"case", "lib", "board", "ram_rest", "flash"};
 
 /* The boards: RAM and flash, bytes (RP2040: 264 KB SRAM, 2 MB flash; RP2350: 520 KB, 4 MB). */
@@ -30,7 +30,7 @@ static const char *const lib_names[2] = {"reference", "cmsis-nn"};
 
 /* Numeric columns of a row, in the order of cols. */
 enum { TFLM_ARENA, TFLM_MIN, GREEDY, NOOV_AREA, NOOV_ARENA, NOOV_MIN, RIP_AREA, RIP_BOUND, RIP_ARENA, RIP_MIN,
-       PEAK_END, FRIENDLY, N_NUM };
+       PEAK_END, FRIENDLY, TFLM_HEAD, NOOV_HEAD, RIP_HEAD, N_NUM };
 
 typedef struct row {
     char name[48], model[96], peak_op[96], peak_live[1024], limits[4096];
@@ -85,7 +85,7 @@ static const char *parse_row(char **f, table *t)
     if (t->n == MAX_ROWS)
         return "more than 128 rows";
     row *r = &t->r[t->n];
-    static const int num_col[N_NUM] = {3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 14, 16};
+    static const int num_col[N_NUM] = {3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 14, 16, 18, 19, 20};
     if (!copy(r->name, sizeof r->name, f[0]) || !copy(r->model, sizeof r->model, f[2]) ||
         !copy(r->peak_op, sizeof r->peak_op, f[13]) || !copy(r->peak_live, sizeof r->peak_live, f[15]) ||
         !copy(r->limits, sizeof r->limits, f[17]))
@@ -284,8 +284,9 @@ static void write_intro(FILE *o, const table *t, bool have_links)
             have_links ? "" : " (absent: no image was linked, the fit columns say \"no build\")", t->provenance);
     fprintf(o, "Arena: TFLM's `arena_used_bytes` after AllocateTensors: the planned tensors, the kernels' "
                "scratch buffers (placed by TFLM online, around the offline plan) and TFLM's persistent data. "
-               "ripsim plans only the tensors; the scratch and the persistent data are the same on every "
-               "plan (scratch may land a few bytes higher around an overlapping plan). Saved: TFLM's own "
+               "The head (the tensors and the scratch buffers, as TFLM places them) is what a plan changes; "
+               "`ripsim plan MODEL --for LIB` predicts it, and equals TFLM's own figure on every row (below); "
+               "the persistent tail, arena minus head, is the same on all three plans of a row. Saved: TFLM's own "
                "arena minus the arena on ripsim's overlapping plan, and its share of TFLM's own. The host is "
                "x86-64: TFLM's persistent structures hold pointers and `size_t`, twice their size on the "
                "Picos' 32-bit cores, so a device's arena is smaller than these by a few hundred to a few "
@@ -325,14 +326,19 @@ static void write_arenas(FILE *o, const table *t)
                "others ripsim's exact plans; bound: the live-bytes lower bound of the overlapping plan (no plan "
                "of these tensors with these overlaps goes below it). Smallest arena: the smallest arena "
                "AllocateTensors accepts, by bisection, on the own plan / no overlap / overlaps (above "
-               "`arena_used_bytes` where AllocateTensors needs temporary memory it releases).\n\n"
-               "| case | kernels | TFLM greedy | no overlap | overlaps | bound | smallest arena |\n"
-               "|---|---|---:|---:|---:|---:|---|\n");
+               "`arena_used_bytes` where AllocateTensors needs temporary memory it releases). Head: TFLM's "
+               "`GetNonPersistentUsedBytes` after AllocateTensors (the tensors and the kernels' scratch "
+               "buffers, which TFLM places online around the offline plan), measured by the peer on the own "
+               "plan / no overlap / overlaps; `ripsim plan --for` predicts each exactly "
+               "(`src/tflm/tflm_scratch.h`; the measurement fails otherwise), so the tensor area and the head "
+               "differ only by scratch that TFLM could not fit below the tensors' end.\n\n"
+               "| case | kernels | TFLM greedy | no overlap | overlaps | bound | head | smallest arena |\n"
+               "|---|---|---:|---:|---:|---:|---|---|\n");
     for (size_t i = 0; i < t->n; i++) {
         const row *r = &t->r[i];
-        fprintf(o, "| %s | %s | %lld | %lld | %lld | %lld | %lld / %lld / %lld |\n", r->name, lib_names[r->lib],
-                r->v[GREEDY], r->v[NOOV_AREA], r->v[RIP_AREA], r->v[RIP_BOUND], r->v[TFLM_MIN], r->v[NOOV_MIN],
-                r->v[RIP_MIN]);
+        fprintf(o, "| %s | %s | %lld | %lld | %lld | %lld | %lld / %lld / %lld | %lld / %lld / %lld |\n", r->name,
+                lib_names[r->lib], r->v[GREEDY], r->v[NOOV_AREA], r->v[RIP_AREA], r->v[RIP_BOUND], r->v[TFLM_HEAD],
+                r->v[NOOV_HEAD], r->v[RIP_HEAD], r->v[TFLM_MIN], r->v[NOOV_MIN], r->v[RIP_MIN]);
     }
 }
 

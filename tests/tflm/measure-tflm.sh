@@ -18,7 +18,10 @@
 #             modelled kernel orders allow).
 # The script fails (exit 1) when a planned run's outputs or any operator's
 # output CRC differ from the own run's, when a planned model is not run on
-# its offline plan, or when a run at the smallest arena gives other outputs.
+# its offline plan, when a run at the smallest arena gives other outputs,
+# when ripsim's predicted head (`arena head` of its plan: this plan's and
+# TFLM's own) is not TFLM's measured one, or when TFLM's persistent tail
+# (arena_used_bytes - head) differs between the three plans.
 # Columns (bytes unless said):
 #   case, lib (reference, cmsis-nn), model (the file's name)
 #   tflm_arena, tflm_min_arena        the own run's arena_used_bytes and the
@@ -40,6 +43,10 @@
 #                                     -) or needs more than the other library's
 #                                     allows; SAVED: the smaller gap there
 #                                     alone; - when none
+#   tflm_head, noov_head, rip_head    TFLM's arena head on each plan
+#                                     (the peer's arena_head_bytes:
+#                                     GetNonPersistentUsedBytes, the tensors
+#                                     and the kernels' scratch buffers)
 # Nothing here depends on the machine's speed.  Exit 0, 64 usage, 66 no
 # peer or ripsim, 1 a run failed or differed.
 set -euo pipefail
@@ -62,6 +69,7 @@ while IFS=$'\t' read -r name model input; do
                 m=$work/$kind.tflite
                 flag=()
                 [ "$kind" = noov ] && flag=(--no-overlap)
+                [ "$kind" = rip ] && flag=(--limits)
                 "$ripsim" plan "$model" --for "$lib" "${flag[@]}" --write "$m" >"$work/$kind.plan" ||
                     { echo "measure-tflm.sh: $name $lib: ripsim plan failed" >&2; exit 1; }
             fi
@@ -86,6 +94,10 @@ def plan_figures(text):
                      ("lower", r"^lower bound  ([\d,]+) B"), ("friendly", r"^friendly     ([\d,]+) B")):
         m = re.search(pat, text, re.M)
         f[key] = num(m.group(1)) if m else None
+    m = re.search(r"^arena head   ([\d,]+) B with this plan, ([\d,]+) B with TFLM's own", text, re.M)
+    if not m:
+        sys.exit("measure-tflm.sh: no exact arena head line in ripsim's plan")
+    f["head"], f["own_head"] = num(m.group(1)), num(m.group(2))
     m = re.search(r"^peak         (?:operator (\d+) \(([^)]*)\)|before operator 0), end ([\d,]+) B, \d+ tensors "
                   r"alive, [\d,]+ B:(.*)$", text, re.M)
     if not m:
@@ -119,10 +131,20 @@ for line in open(sys.argv[1]):
         if what != "own" and ([o["hex"] for o in r["outputs"]] != [o["hex"] for o in own["outputs"]] or
                               crcs(r) != crcs(own)):
             sys.exit("measure-tflm.sh: %s %s %s: an output differs from TFLM's own plan" % (name, lib, what))
+    for what, r, predicted in (("own", own, pr["own_head"]), ("own", own, pn["own_head"]),
+                               ("no-overlap", noov, pn["head"]), ("rip", rip, pr["head"])):
+        if r["arena_head_bytes"] != predicted:
+            sys.exit("measure-tflm.sh: %s %s %s: ripsim predicts a head of %d B, TFLM's is %d B" %
+                     (name, lib, what, predicted, r["arena_head_bytes"]))
+    tails = {r["arena_used_bytes"] - r["arena_head_bytes"] for r in (own, noov, rip)}
+    if len(tails) != 1:
+        sys.exit("measure-tflm.sh: %s %s: TFLM's persistent tail differs between the plans: %s" %
+                 (name, lib, sorted(tails)))
     rows.append([name, lib[5:], model, own["arena_used_bytes"], own["min_arena_bytes"], pr["greedy"],
                  pn["area"], noov["arena_used_bytes"], noov["min_arena_bytes"],
                  pr["area"], pr["lower"], rip["arena_used_bytes"], rip["min_arena_bytes"],
-                 pr["peak_op"], pr["peak_end"], pr["peak_live"], pr["friendly"], pr["limits"]])
+                 pr["peak_op"], pr["peak_end"], pr["peak_live"], pr["friendly"], pr["limits"],
+                 own["arena_head_bytes"], noov["arena_head_bytes"], rip["arena_head_bytes"]])
 if len(commits) != 1:
     sys.exit("measure-tflm.sh: the runs disagree on the TFLM commit")
 print("# results/tflm.tsv: ripsim's exact plans run by an unchanged TensorFlow Lite Micro, per case of")
@@ -131,7 +153,7 @@ print("# and operator outputs equal TFLM's own plan's).")
 print("# tflm_commit %s; made by tests/tflm/measure-tflm.sh build-tflm-peer build/ripsim" % commits.pop())
 print("\t".join(["case", "lib", "model", "tflm_arena", "tflm_min_arena", "greedy_area", "noov_area", "noov_arena",
                  "noov_min_arena", "rip_area", "rip_lower_bound", "rip_arena", "rip_min_arena", "peak_op", "peak_end",
-                 "peak_live", "friendly_area", "limits"]))
+                 "peak_live", "friendly_area", "limits", "tflm_head", "noov_head", "rip_head"]))
 for r in rows:
     print("\t".join(str(v) for v in r))
 PY

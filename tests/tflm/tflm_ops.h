@@ -23,6 +23,7 @@
 #include "tensorflow/lite/micro/micro_interpreter.h"
 #include "tensorflow/lite/micro/micro_mutable_op_resolver.h"
 #include "tensorflow/lite/micro/micro_op_resolver.h"
+#include "tensorflow/lite/micro/recording_micro_allocator.h"
 #include "tensorflow/lite/schema/schema_generated.h"
 #include "tensorflow/lite/schema/schema_utils.h"
 
@@ -189,6 +190,27 @@ inline bool AllocatesIn(const tflite::Model* model, const tflite::MicroOpResolve
   bool ok = interp->AllocateTensors() == kTfLiteOk;
   if (ok) interp->~MicroInterpreter();
   return ok;
+}
+
+// TFLM's arena head after AllocateTensors in the size bytes at arena (an
+// interpreter built in storage, as AllocatesIn): the non-persistent part,
+// from the arena's start, holding the planned tensors and the kernels'
+// scratch buffers (GetNonPersistentUsedBytes; arena_used_bytes adds the
+// persistent tail).  MicroInterpreter does not expose its allocator, so the
+// model is allocated once more with a RecordingMicroAllocator: its head is
+// planned by the same GreedyMemoryPlanner from the same requests (only its
+// persistent allocations are recorded, and larger).  0 when AllocateTensors
+// fails (the interpreter then left alive, as in AllocatesIn).
+inline size_t ArenaHeadBytes(const tflite::Model* model, const tflite::MicroOpResolver& resolver,
+                             uint8_t* arena, size_t size, void* storage) {
+  if (size < kArenaFloor) return 0;
+  tflite::RecordingMicroAllocator* allocator = tflite::RecordingMicroAllocator::Create(arena, size);
+  if (allocator == nullptr) return 0;
+  auto* interp = new (storage) tflite::MicroInterpreter(model, resolver, allocator);
+  if (interp->AllocateTensors() != kTfLiteOk) return 0;
+  const size_t head = allocator->GetSimpleMemoryAllocator()->GetNonPersistentUsedBytes();
+  interp->~MicroInterpreter();
+  return head;
 }
 
 // The smallest size for which fits(size) holds, given that fits(hi) does and

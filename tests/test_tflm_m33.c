@@ -19,6 +19,9 @@
 **     OfflineMemoryAllocation): the same outputs and operator CRCs as the
 **     host reference peer on the case's own model, and an arena below the
 **     own-plan image's where the plan saves bytes on the host;
+**   - TFLM's arena head on the M33 (the tensors and the DSP path's scratch
+**     buffers) is the one `ripsim plan --for tflm-cmsis-nn --dsp`
+**     predicts, on the own plan and on ripsim's;
 **   - the CMSIS-NN code linked is the DSP one: the image holds SMLAD, which
 **     only CMSIS-NN's ARM_MATH_DSP path emits here.
 ** The PRE_ALL hook of tflm_peer.h builds the host peer, then the images
@@ -80,6 +83,7 @@ static long long op_offset(const jm *doc, size_t i, size_t k)
 ** same model. */
 typedef struct arenas {
     long long m33, host;
+    long long m33_head;      /* TFLM's head on the M33 (GetNonPersistentUsedBytes, tflm_m33.cc) */
 } arenas;
 
 /* The image `name` (case c's input, model `model`: c's own or the plan
@@ -140,7 +144,7 @@ static arenas check_image(const char *name, const peer_case *c, const char *mode
                  "%s: the stack reached its end (into the arena's top)", name);
     cr_expect_eq(jn_bool(md, "offline_memory_allocation"), jn_bool(hd, "offline_memory_allocation"),
                  "%s: the image and the host disagree on the model's offline plan", name);
-    arenas a = {used, host};
+    arenas a = {used, host, jn_int(md, "arena_head_bytes")};
     jm_free(md);
     jm_free(rd);
     jm_free(hd);
@@ -148,6 +152,32 @@ static arenas check_image(const char *name, const peer_case *c, const char *mode
     run_free(&r);
     run_free(&h);
     return a;
+}
+
+/* ripsim's heads of model under CMSIS-NN's DSP path (`ripsim plan MODEL --for tflm-cmsis-nn --dsp`):
+** *plan on its written plan, *own on TFLM's own. */
+static void predicted_heads(const char *model, long long *plan, long long *own)
+{
+    const char *bin = getenv("RIPSIM_BIN");
+    cr_assert(bin && *bin, "RIPSIM_BIN unset in the suite's environment");
+    char cmd[2600], line[512], a[32], b[32];
+    snprintf(cmd, sizeof cmd, "'%s' plan '%s' --for tflm-cmsis-nn --dsp", bin, model);
+    FILE *p = popen(cmd, "r");
+    cr_assert_not_null(p);
+    bool found = false;
+    while (fgets(line, sizeof line, p))
+        if (sscanf(line, "arena head   %31[0-9,] B with this plan, %31[0-9,] B with TFLM's own", a, b) == 2)
+            found = true;
+    cr_assert_eq(pclose(p), 0, "%s failed", cmd);
+    cr_assert(found, "%s: no exact arena head line", cmd);
+    char *d = a, *e = b;
+    *plan = *own = 0;
+    for (; *d; d++)
+        if (*d != ',')
+            *plan = *plan * 10 + (*d - '0');
+    for (; *e; e++)
+        if (*e != ',')
+            *own = *own * 10 + (*e - '0');
 }
 
 static void check_case(const char *name)
@@ -175,8 +205,15 @@ static void check_rip_case(const char *name)
                      name, own.host - rip.host, rip.m33, own.m33);
     else
         cr_expect_leq(rip.m33, own.m33, "%s: M33 arena %lld, its own plan's %lld", name, rip.m33, own.m33);
-    printf("tflm_m33: %s: M33 arena_used %lld (own plan %lld), host CMSIS-NN %lld (own plan %lld)\n", name,
-           rip.m33, own.m33, rip.host, own.host);
+    /* the heads ripsim predicts for CMSIS-NN's DSP path are TFLM's on the M33, on both plans */
+    long long want_rip, want_own, head_rip = rip.m33_head, head_own = own.m33_head;
+    predicted_heads(c->model, &want_rip, &want_own);
+    cr_expect_eq(head_rip, want_rip, "%s: the M33's head on ripsim's plan %lld, ripsim predicts %lld", name, head_rip,
+                 want_rip);
+    cr_expect_eq(head_own, want_own, "%s: the M33's head on TFLM's own plan %lld, ripsim predicts %lld", name,
+                 head_own, want_own);
+    printf("tflm_m33: %s: M33 arena_used %lld (own plan %lld), host CMSIS-NN %lld (own plan %lld); M33 head %lld "
+           "(own %lld), as ripsim predicts\n", name, rip.m33, own.m33, rip.host, own.host, head_rip, head_own);
 }
 
 #define M33_CASE(name)                                                          \

@@ -15,7 +15,9 @@
 //      firmware/tools/icount.c counts; its outputs must equal the first's;
 //   4. on the device, the smallest arena AllocateTensors accepts (bisection
 //      over the same memory) and whether a run in exactly that arena gives
-//      the same outputs.
+//      the same outputs;
+//   5. TFLM's arena head (tflm_ops.h ArenaHeadBytes: the planned tensors and
+//      the kernels' scratch buffers) in the whole arena.
 // Exit status: 0; 65 the model is not one the image can run (not a
 // flatbuffer, an operator the tree has not, an input of the wrong size,
 // AllocateTensors refusing the arena); 70 Invoke failed or the repeated or
@@ -246,11 +248,16 @@ int Run() {
                   interp->Invoke() == kTfLiteOk && OutputsCrc(interp) == outputs_crc;
   printf("  \"min_arena_bytes\": %zu, \"min_arena_same_outputs\": %s,\n", min_arena,
          min_same ? "true" : "false");
+  // The head (tflm_ops.h), in the whole arena again: its contents are no longer needed.
+  if (min_same) interp->~MicroInterpreter();
+  const size_t head = min_same ? ArenaHeadBytes(model, resolver, arena, arena_size, g_storage) : 0;
+  printf("  \"arena_head_bytes\": %zu,\n", head);
   printf("  \"stack_bytes\": %zu, \"stack_peak_bytes\": %zu\n}\n",
          static_cast<size_t>(__stack - __heap_end), StackPeak());
   fflush(stdout);
   if (!repeat_same) return Fail(kExitSoftware, "the repeated invoke gave other outputs");
   if (!min_same) return Fail(kExitSoftware, "the run in the smallest arena (%zu bytes) gave other outputs", min_arena);
+  if (head == 0) return Fail(kExitSoftware, "AllocateTensors failed on the allocation for the head");
   return 0;
 }
 

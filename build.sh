@@ -56,10 +56,11 @@ setup() {
     meson compile -C "$dir" >/dev/null
 }
 
-# Run the test suites in DIR; end with one "N passed, M failed" line
-# counting Criterion tests (meson counts suites, Criterion counts tests),
-# naming the suites meson skipped (exit 77, e.g. cmsis_peer without a
-# CMSIS-NN tree) with the reason each printed.
+# Run the test suites in DIR; end with one "N passed, M failed, K skipped"
+# line counting Criterion tests (meson counts suites, Criterion counts
+# tests) and skips, then the skips one per line: every suite that exited 77
+# and every test that called rip_skip, each with the reason it printed
+# ("SUITE: skipped: WHY", "SUITE::TEST: skipped: WHY": tests/skip.h).
 run_tests() {
     local dir=$1 rc=0
     meson test -C "$dir" --print-errorlogs --num-processes 2 || rc=$?
@@ -69,9 +70,9 @@ run_tests() {
                 if ($i ~ /Failing:/) { gsub(/[^0-9]/, "", $i); f += $i }
                 if ($i ~ /Crashing:/) { gsub(/[^0-9]/, "", $i); f += $i }
             } }
-         /^[a-z_]+: skipped: / { why = why "\n  " $0 }
-         END { printf "criterion: %d passed, %d failed\n", p, f
-               if (why != "") printf "skipped suites:%s\n", why }' "$dir/meson-logs/testlog.txt"
+         /^[a-z_0-9]+(::[A-Za-z_0-9]+)?: skipped: / && !seen[$0]++ { s++; why = why "\n  " $0 }
+         END { printf "criterion: %d passed, %d failed, %d skipped\n", p, f, s
+               if (why != "") printf "skips:%s\n", why }' "$dir/meson-logs/testlog.txt"
     return "$rc"
 }
 

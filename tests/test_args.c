@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "args.h"
+#include "skip.h"
 
 static const rip_exit_doc exits[] = {{0, "fine"}, {64, "usage"}, {74, "cannot write"}};
 static const char *const colors[] = {"red", "green", "blue", NULL};
@@ -202,7 +203,7 @@ Test(args, help_that_cannot_be_written_is_74)
 {
     FILE *full = fopen("/dev/full", "w");
     if (full == NULL)
-        cr_skip_test("no /dev/full");
+        rip_skip("no /dev/full");
     char err[512] = "";
     FILE *e = fmemopen(err, sizeof err - 1, "w");
     char *argv[] = {(char *)"demo", (char *)"--help", NULL};

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "io/bmp.h"
+#include "skip.h"
 
 /* A BMP in memory: headers, optional palette, rows as given. */
 typedef struct bmp_buf {
@@ -193,7 +194,7 @@ Test(bmp, tflm_images_match_the_vendor_converter)
 {
     const char *tree = getenv("RIPSIM_TFLM_PATH");
     if (tree == NULL || system("python3 -c 'import struct' >/dev/null 2>&1") != 0)
-        cr_skip_test("needs RIPSIM_TFLM_PATH (the TFLM tree) and python3");
+        rip_skip("needs RIPSIM_TFLM_PATH (the TFLM tree) and python3");
     const char *names[] = {"person", "no_person"};
     for (int i = 0; i < 2; i++) {
         char bmp[1024], raw[64], cmd[3000];
@@ -202,7 +203,7 @@ Test(bmp, tflm_images_match_the_vendor_converter)
                  tree, names[i]);
         FILE *probe = fopen(bmp, "rb");
         if (probe == NULL)
-            cr_skip_test("no %s", bmp);
+            rip_skip("no %s", bmp);
         fclose(probe);
         snprintf(raw, sizeof raw, "/tmp/ripsim-bmp-%d-%s.raw", (int)getpid(), names[i]);
         snprintf(cmd, sizeof cmd, "python3 '%s/tools/bin2cc.py' --raw '%s' '%s'", tree, raw, bmp);

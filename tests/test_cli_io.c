@@ -21,6 +21,7 @@
 **     resolves, wherever --fig-dir is.
 */
 #include "run_cmd.h"
+#include "skip.h"
 
 #include <fcntl.h>
 #include <signal.h>
@@ -175,7 +176,7 @@ Test(cli_io, stdout_write_errors_are_74)
 {
     struct stat st;
     if (stat("/dev/full", &st) != 0 || !S_ISCHR(st.st_mode))
-        cr_skip_test("no /dev/full");
+        rip_skip("no /dev/full");
     const char *csv = repo("sweeps/layers/resnet50.csv"), *graph = repo("firmware/models/mcunet/mcunet-in3.csv");
     expect_write_error(RUN_TO("/dev/full", 0, NULL, "layers", csv, "--no-sim"), "layers");
     expect_write_error(RUN_TO("/dev/full", 0, NULL, "layers", csv, "--no-sim", "--format", "csv"), "layers csv");
@@ -199,7 +200,7 @@ Test(cli_io, out_to_a_full_device_is_74_and_the_device_survives)
 {
     struct stat st;
     if (stat("/dev/full", &st) != 0 || !S_ISCHR(st.st_mode))
-        cr_skip_test("no /dev/full");
+        rip_skip("no /dev/full");
     const char *link = tmp("full");
     cr_assert_eq(symlink("/dev/full", link), 0);
     run_result *r = RUN("tables", "table6", "--layers-dir", repo("sweeps/layers"), "--out", link);
@@ -396,7 +397,7 @@ Test(cli_io, fig1_to_stdout)
 Test(cli_io, progress_only_on_a_terminal)
 {
     if (system("command -v script >/dev/null 2>&1") != 0)
-        cr_skip_test("script(1) not installed (bsdutils)");
+        rip_skip("script(1) not installed (bsdutils)");
     const char *bin = getenv("RIPSIM_BIN");
     /* the plain engine by full bisection takes well over the 0.5 s after
     ** which a progress line appears (about 2 s here) */
@@ -574,7 +575,7 @@ Test(cli_io, fig1_without_rsvg_convert_drops_the_stale_png)
 Test(cli_io, fig1_png_keeps_its_mode)
 {
     if (system("command -v rsvg-convert >/dev/null 2>&1") != 0)
-        cr_skip_test("rsvg-convert not installed (librsvg2-bin): the PNG is not made");
+        rip_skip("rsvg-convert not installed (librsvg2-bin): the PNG is not made");
     char res[600], svg[700], png[700];
     folder("fig1-mode", res, sizeof res);
     snprintf(svg, sizeof svg, "%s/fig1.svg", res);

@@ -35,6 +35,7 @@
 #include "host_model.h"
 #include "net/net.h"
 #include "rk_crc32.h"
+#include "skip.h"
 #include "tmpdir.h"
 
 TEST_SUITE_WITH_TMPDIR(codegen_tflite, 1800);
@@ -442,7 +443,7 @@ Test(codegen_tflite, command_line_errors)
 Test(codegen_tflite, generated_code_compiles_for_cortex_m0plus_and_m33)
 {
     if (system("command -v arm-none-eabi-gcc >/dev/null 2>&1") != 0)
-        cr_skip_test("no arm-none-eabi-gcc: the Cortex-M builds are not checked");
+        rip_skip("no arm-none-eabi-gcc: the Cortex-M builds are not checked");
     static const char *const nets[] = {"inplace_chain", "data_ops", "ops", "convnet", "float_edges"};
     static const char *const cpus[] = {"-mcpu=cortex-m0plus -mthumb", "-mcpu=cortex-m33 -mthumb -mfloat-abi=softfp"};
     for (size_t i = 0; i < sizeof nets / sizeof nets[0]; i++) {
@@ -468,7 +469,7 @@ Test(codegen_tflite, generated_code_compiles_for_cortex_m0plus_and_m33)
 static void need_peer(void)
 {
     if (!getenv("TFLM_PEER_BUILD"))
-        cr_skip_test("no TFLite Micro tree (meson option tflm_path): the real models are not compared with TFLM");
+        rip_skip("no TFLite Micro tree (meson option tflm_path): the real models are not compared with TFLM");
 }
 
 /* The peer's report of case c: its output bytes concatenated (malloc'd). */

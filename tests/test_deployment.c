@@ -13,6 +13,7 @@
 #include "deployment.h"
 #include "rk_crc32.h"
 #include "run_cmd.h"
+#include "skip.h"
 #include "tmpdir.h"
 
 TEST_SUITE_WITH_TMPDIR(deployment, 60);
@@ -182,7 +183,7 @@ Test(deployment, committed_checksums_equal_between_plans)
     cr_assert_not_null(res);
     snprintf(path, sizeof path, "%s/deployment.json", res);
     if (access(path, F_OK) != 0)
-        cr_skip_test("no %s yet (./build.sh firmware writes it)", path);
+        rip_skip("no %s yet (./build.sh firmware writes it)", path);
     rip_deployment d;
     char err[RIP_ERR_LEN];
     cr_assert_eq(rip_deploy_read(path, false, &d, err), RIP_OK, "%s", err);
@@ -256,7 +257,7 @@ static int read_tflm_rows(const char *path, tflm_row *rows, int cap)
 Test(deployment, committed_real_models_compute_tflms_output)
 {
     if (access(result_path("real-models.json"), F_OK) != 0)
-        cr_skip_test("no results/real-models.json (./build.sh firmware writes it with the vendor tree)");
+        rip_skip("no results/real-models.json (./build.sh firmware writes it with the vendor tree)");
     tflm_row rows[64];
     int n = read_tflm_rows(result_path("tflm-peer.tsv"), rows, 64);
     cr_expect_eq(n, 10, "the ten cases of tests/tflm/cases.tsv");
@@ -316,7 +317,7 @@ Test(deployment, committed_real_models_compute_tflms_output)
 Test(deployment, real_models_table_regenerates_the_committed_file)
 {
     if (access(result_path("real-models.json"), F_OK) != 0)
-        cr_skip_test("no results/real-models.json (./build.sh firmware writes it with the vendor tree)");
+        rip_skip("no results/real-models.json (./build.sh firmware writes it with the vendor tree)");
     char out[300];
     snprintf(out, sizeof out, "%s", tmp("real-models.md"));
     run_result *r = RUN("tables", "real-models", "--out", out);

@@ -28,6 +28,7 @@
 #include "cli.h"
 #include "plan/graph.h"
 #include "plan/plan.h"
+#include "skip.h"
 
 TestSuite(milp, .timeout = 300);
 
@@ -1001,8 +1002,8 @@ Test(milp, memory_limit_gives_the_optimum_or_exit_71, .timeout = 600)
     ** pinned. */
     long lo = 1024, hi = 4L << 20;
     if (plan_in3_limited(hi, false, "tinyengine")->status != 0)
-        cr_skip_test("ripsim does not start under a 4 GiB address-space limit (a sanitizer build reserves "
-                     "terabytes of shadow memory): RLIMIT_AS not tested");
+        rip_skip("ripsim does not start under a 4 GiB address-space limit (a sanitizer build reserves "
+                 "terabytes of shadow memory): RLIMIT_AS not tested");
     while (hi - lo > 256) {
         long mid = lo + (hi - lo) / 2;
         if (plan_in3_limited(mid, false, "tinyengine")->status == 0)

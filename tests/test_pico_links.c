@@ -10,6 +10,7 @@
 #include <criterion/criterion.h>
 
 #include "deployment.h"
+#include "skip.h"
 #include "tmpdir.h"
 
 #include <unistd.h>
@@ -29,10 +30,10 @@ Test(pico_links, standins_fit_by_arena_size)
     char probe[800];
     snprintf(probe, sizeof probe, "%s/external/pico_sdk_import.cmake", sdk);
     if (access(probe, F_OK) != 0 || (env && !*env))
-        cr_skip_test("no pico-sdk (set PICO_SDK_PATH): board links not tested");
+        rip_skip("no pico-sdk (set PICO_SDK_PATH): board links not tested");
     if (system("command -v arm-none-eabi-gcc >/dev/null && command -v cmake >/dev/null && "
                "command -v ninja >/dev/null") != 0)
-        cr_skip_test("no arm-none-eabi-gcc, cmake or ninja: board links not tested (./build.sh firmware installs them)");
+        rip_skip("no arm-none-eabi-gcc, cmake or ninja: board links not tested (./build.sh firmware installs them)");
     char lines[300];
     snprintf(lines, sizeof lines, "%s", tmp("lines.txt"));
     snprintf(cmd, sizeof cmd,

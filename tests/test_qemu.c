@@ -55,10 +55,10 @@ __attribute__((constructor)) static void skip_without_tools(void)
     static const char *const tools[] = {"arm-none-eabi-gcc", "qemu-system-arm"};
     for (size_t i = 0; i < sizeof tools / sizeof tools[0]; i++) {
         if (!on_path(tools[i])) {
-            fprintf(stderr,
-                    "qemu suite skipped: %s not found (apt-get install gcc-arm-none-eabi "
-                    "picolibc-arm-none-eabi qemu-system-arm)\n",
-                    tools[i]);
+            printf("qemu: skipped: %s not found (apt-get install gcc-arm-none-eabi "
+                   "picolibc-arm-none-eabi qemu-system-arm)\n",
+                   tools[i]);
+            fflush(stdout);
             _exit(77);
         }
     }

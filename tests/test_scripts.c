@@ -16,6 +16,7 @@
 #include <string.h>
 #include <sys/wait.h>
 
+#include "skip.h"
 #include "tmpdir.h"
 
 TEST_SUITE_WITH_TMPDIR(scripts, 300);
@@ -98,7 +99,7 @@ Test(scripts, an_option_without_its_value_is_64)
 Test(scripts, shellcheck_finds_nothing)
 {
     if (system("command -v shellcheck >/dev/null 2>&1") != 0)
-        cr_skip_test("shellcheck not installed (apt-get install shellcheck): the scripts are not checked");
+        rip_skip("shellcheck not installed (apt-get install shellcheck): the scripts are not checked");
     char cmd[1200], err[8192];
     snprintf(cmd, sizeof cmd,
              "cd '%s/..' && shellcheck -f gcc firmware/tools/*.sh firmware/pico/*.sh sweeps/slurm/*.sh "

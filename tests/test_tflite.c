@@ -44,6 +44,7 @@
 #include "fbs_read.h"
 #include "json_need.h"
 #include "run_cmd.h"
+#include "skip.h"
 #include "tfl_check.h"
 #include "tfl_model.h"
 #include "tmpdir.h"
@@ -116,7 +117,7 @@ static void need_models(void)
 {
     find_models();
     if (n_models == 0)
-        cr_skip_test("no vendor models");
+        rip_skip("no vendor models");
 }
 
 /* The vendor model whose file name is name (skips the test when absent). */
@@ -128,7 +129,7 @@ static const char *model(const char *name)
         if (strcmp(slash + 1, name) == 0)
             return models[i];
     }
-    cr_skip_test("no %s among the vendor models", name);
+    rip_skip("no %s among the vendor models", name);
     return NULL;
 }
 
@@ -455,7 +456,7 @@ Test(tflite, flatc_reads_every_model_as_the_reader_does)
 {
     need_models();
     if (!have_flatc())
-        cr_skip_test("no flatc");
+        rip_skip("no flatc");
     for (int i = 0; i < n_models; i++)
         compare_with_flatc(models[i]);
     cr_expect_geq(n_models, 11, "the eleven models of the issue");

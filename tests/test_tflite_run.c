@@ -32,6 +32,7 @@
 #include "net/net.h"
 #include "ref_conv.h"
 #include "run_cmd.h"
+#include "skip.h"
 #include "tmpdir.h"
 
 TEST_SUITE_WITH_TMPDIR(tflite_run, 600);
@@ -636,7 +637,7 @@ Test(tflite_run, tab3_vww1_and_person_det_from_tinyengines_models)
     char path[1200];
     snprintf(path, sizeof path, "%s/%s", models ? models : "", cases[0].file);
     if (!models || !exists(path))
-        cr_skip_test("no TinyEngine models at %s (meson option models_path)", models ? models : "(unset)");
+        rip_skip("no TinyEngine models at %s (meson option models_path)", models ? models : "(unset)");
     for (size_t i = 0; i < 2; i++) {
         int64_t want[2];
         table3_peaks(cases[i].row, &want[0], &want[1]);

@@ -36,6 +36,7 @@
 
 #include "file_text.h"
 #include "json_need.h"
+#include "skip.h"
 #include "tmpdir.h"
 
 TEST_SUITE_WITH_TMPDIR(tflm_m33, 1800);
@@ -288,7 +289,7 @@ Test(tflm_m33, person_detect_vela_is_refused_naming_its_npu_operator)
     char elf[1200];
     snprintf(elf, sizeof elf, "%s/person_detect_vela.elf", m33_dir());
     if (access(elf, R_OK) != 0)
-        cr_skip_test("no person_detect_vela.tflite in the models folder");
+        rip_skip("no person_detect_vela.tflite in the models folder");
     run_out r = m33_run("person_detect_vela");
     cr_expect_eq(r.status, 65, "status %d: %s%s", r.status, r.out, r.err);
     cr_expect(strstr(r.out, "operator 0 is ethos-u") || strstr(r.err, "operator 0 is ethos-u"),

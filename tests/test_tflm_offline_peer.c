@@ -29,6 +29,7 @@
 #include <string.h>
 
 #include "json_need.h"
+#include "skip.h"
 #include "tmpdir.h"
 
 TEST_SUITE_WITH_TMPDIR(tflm_offline_peer, 3600);
@@ -205,7 +206,7 @@ Test(tflm_offline_peer, committed_measurement_is_the_peers)
     const char *bin = getenv("RIPSIM_BIN"), *root = getenv("RIPSIM_SOURCE_ROOT");
     cr_assert(bin && root, "RIPSIM_BIN and RIPSIM_SOURCE_ROOT must be set (meson test)");
     if (!have_cmsis())
-        cr_skip_test("no CMSIS-NN peer: results/tflm.tsv holds both libraries");
+        rip_skip("no CMSIS-NN peer: results/tflm.tsv holds both libraries");
     char cmd[4000], committed[1200];
     snprintf(cmd, sizeof cmd, "'%.1000s/tests/tflm/measure-tflm.sh' '%.1000s' '%.1000s'", root, peer_dir(), bin);
     run_out r = run_sh(cmd);
@@ -326,6 +327,6 @@ Test(tflm_offline_peer, tflms_own_person_detection_test_passes_on_ripsims_refere
 Test(tflm_offline_peer, tflms_own_person_detection_test_passes_on_ripsims_cmsis_nn_plan)
 {
     if (!have_cmsis())
-        cr_skip_test("no CMSIS-NN tree: the cmsis variant is not built");
+        rip_skip("no CMSIS-NN tree: the cmsis variant is not built");
     check_tflm_test_on_rip("cmsis");
 }

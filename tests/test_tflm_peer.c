@@ -34,6 +34,7 @@
 
 #include "json_need.h"
 #include "rk_crc32.h"
+#include "skip.h"
 #include "tmpdir.h"
 
 TEST_SUITE_WITH_TMPDIR(tflm_peer, 1800);
@@ -75,7 +76,7 @@ Test(tflm_peer, person_detect_scores_are_those_of_tflms_test_reference)
 Test(tflm_peer, person_detect_scores_are_those_of_tflms_test_cmsis_nn)
 {
     if (!have_cmsis())
-        cr_skip_test("no CMSIS-NN tree: the cmsis variant is not built");
+        rip_skip("no CMSIS-NN tree: the cmsis variant is not built");
     check_person_scores("cmsis");
 }
 
@@ -126,7 +127,7 @@ Test(tflm_peer, tflms_own_person_detection_test_passes_reference)
 Test(tflm_peer, tflms_own_person_detection_test_passes_cmsis_nn)
 {
     if (!have_cmsis())
-        cr_skip_test("no CMSIS-NN tree: the cmsis variant is not built");
+        rip_skip("no CMSIS-NN tree: the cmsis variant is not built");
     check_tflm_test("cmsis");
 }
 
@@ -191,7 +192,7 @@ Test(tflm_peer, arena_figures_are_tflms_own_and_stable_run_to_run)
 Test(tflm_peer, reference_and_cmsis_nn_agree_on_every_operator_of_every_model)
 {
     if (!have_cmsis())
-        cr_skip_test("no CMSIS-NN tree: the cmsis variant is not built");
+        rip_skip("no CMSIS-NN tree: the cmsis variant is not built");
     load_cases();
     for (int i = 0; i < n_cases; i++) {
         run_out a = peer_case_run("ref", &cases[i], NULL);

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "file_text.h"
+#include "skip.h"
 #include "tflite/tfl_model.h"
 
 /* tests/data/tflite/NAME.tflite */
@@ -73,7 +74,7 @@ static const char *vela_model(void)
     do {                                                                                      \
         if (!(x)) {                                                                           \
             printf("tflm_offline: skipped: %s\n", what);                                      \
-            cr_skip_test("%s", what);                                                         \
+            rip_skip("%s", what);                                                         \
         }                                                                                     \
     } while (0)
 

@@ -553,18 +553,14 @@ static void count_unsafe(sqlite3 *db, long unsafe[2])
     sqlite3_finalize(st);
 }
 
-static void progress(const rip_sweep_opts *o, int64_t done, int64_t total, int64_t fresh,
-                     double started, const long unsafe[2], bool final)
+/* Report progress (o->progress): layers done of total, with the unsafe verdicts so far. */
+static void progress(const rip_sweep_opts *o, int64_t done, int64_t total, const long unsafe[2])
 {
-    if (!o->progress)
+    if (o->progress.fn == NULL)
         return;
-    double el = now() - started, rate = el > 0 ? (double)fresh / el : 0;
-    double eta = rate > 0 ? (double)(total - done) / rate : 0;
-    fprintf(stderr, "\rsweep: %lld/%lld layers (%.1f%%)  %.0f layers/s  ETA %d:%02d  "
-            "unsafe: %ld paper bounds, %ld G&M Eq. 1   %s",
-            (long long)done, (long long)total, total ? 100.0 * (double)done / (double)total : 100.0,
-            rate, (int)eta / 60, (int)eta % 60, unsafe[0], unsafe[1], final ? "\n" : "");
-    fflush(stderr);
+    char what[96];
+    snprintf(what, sizeof what, "unsafe: %ld paper bounds, %ld G&M Eq. 1", unsafe[0], unsafe[1]);
+    rip_progress_report(&o->progress, done, total, what);
 }
 
 /*
@@ -649,7 +645,7 @@ static void note_stop(sqlite3 *db, const char *event, const rip_sweep_result *re
 */
 static rip_status write_pending(sqlite3 *db, sqlite3_stmt *st[ST_COUNT], sqlite3_stmt *q, sqlite3_stmt *qx,
                                 const rip_sweep_opts *o, const batch *b, long unsafe[2], rip_sweep_result *res,
-                                double started, double *tw, char err[RIP_ERR_LEN])
+                                double *tw, char err[RIP_ERR_LEN])
 {
     int64_t written = 0, executed = 0;
     double t1 = now();
@@ -663,7 +659,7 @@ static rip_status write_pending(sqlite3 *db, sqlite3_stmt *st[ST_COUNT], sqlite3
     res->seconds_write += *tw;
     res->computed += written;
     res->executed += executed;
-    progress(o, layers_done(o, res), res->in_shard, res->computed + res->executed, started, unsafe, false);
+    progress(o, layers_done(o, res), res->in_shard, unsafe);
     hook_batch_committed();
     return RIP_OK;
 }
@@ -747,7 +743,6 @@ rip_status rip_sweep_run(const rip_sweep_opts *o, rip_sweep_result *res, char er
 
     long unsafe[2] = {0, 0};
     count_unsafe(db, unsafe);
-    double started = now();
     /* a finished run (the checked counts say so) needs no pass over its batches */
     bool finished = res->already_done == res->in_shard && (!o->execute || res->executed_before == res->in_shard);
     /* Keep RING batches published; write the oldest once it is evaluated. */
@@ -799,7 +794,7 @@ rip_status rip_sweep_run(const rip_sweep_opts *o, rip_sweep_result *res, char er
             status = RIP_S_INTERNAL;
             goto done;
         }
-        status = write_pending(db, st, q, qx, o, pool.q[0], unsafe, res, started, &tw, err);
+        status = write_pending(db, st, q, qx, o, pool.q[0], unsafe, res, &tw, err);
         if (status != RIP_OK)
             goto done;
         pool_pop(&pool);
@@ -808,7 +803,7 @@ rip_status rip_sweep_run(const rip_sweep_opts *o, rip_sweep_result *res, char er
         pool_close(&pool);
         pool_up = false;
     }
-    progress(o, layers_done(o, res), res->in_shard, res->computed + res->executed, started, unsafe, true);
+    progress(o, layers_done(o, res), res->in_shard, unsafe);
     if (atomic_load(&stop_requested) && layers_done(o, res) < res->in_shard) {
         res->interrupted = true;
         status = RIP_S_INTERRUPTED;

@@ -15,6 +15,7 @@
 #include <stdint.h>
 
 #include "layer.h"
+#include "progress.h"
 #include "status.h"
 
 #define RIP_SWEEP_DEFAULT_SEED 20261129u
@@ -29,7 +30,8 @@ typedef struct rip_sweep_opts {
     int jobs;                /* worker threads, >= 1 */
     int64_t shard_index;     /* this process runs layers with */
     int64_t shard_count;     /*   idx % shard_count == shard_index */
-    bool progress;           /* a progress line on stderr */
+    rip_progress_cb progress; /* progress reports (core/progress.h: layers done of the shard's,
+                             ** with the unsafe counts so far); fn NULL: none */
     bool execute;            /* also execute every layer with the int8 kernels (table executions) */
     bool full_bisection;     /* truths by binary search over [0, N_out] instead of the
                                 confirmed one-pass gap (same truths, slower; sim.h) */

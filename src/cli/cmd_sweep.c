@@ -173,8 +173,9 @@ int rip_cmd_sweep(int argc, char **argv)
     rip_sweep_opts o = {
         .n_layers = RIP_SWEEP_DEFAULT_N, .seed = RIP_SWEEP_DEFAULT_SEED,
         .db_path = NULL, .jobs = cpus > 0 ? (int)(cpus < 64 ? cpus : 64) : 1,
-        .shard_index = 0, .shard_count = 1, .progress = isatty(2) == 1,
+        .shard_index = 0, .shard_count = 1,
     };
+    bool show = true;   /* the progress line, shown only when stderr is a terminal */
     int64_t seed = (int64_t)o.seed, jobs = o.jobs, shard[2] = {0, 1}, opt_pixels = 0;
     const rip_opt opts[] = {
         {.name = "--n", .kind = RIP_OPT_INT, .dest = &o.n_layers, .metavar = "N", .lo = 1, .hi = 1000000000,
@@ -188,7 +189,7 @@ int rip_cmd_sweep(int argc, char **argv)
         {.name = "--shard", .kind = RIP_OPT_CUSTOM, .dest = shard, .metavar = "I/K", .parse = parse_shard,
          .help = "run only layers with index % K == I (0 <= I < K), e.g. one\n"
                  "task of a Slurm array; combine shards with 'ripsim merge'"},
-        {.name = "--quiet", .kind = RIP_OPT_FLAG, .dest = &o.progress, .flag_value = false,
+        {.name = "--quiet", .kind = RIP_OPT_FLAG, .dest = &show, .flag_value = false,
          .help = "no progress line (it is shown only when stderr is a terminal)"},
         {.name = "--execute", .kind = RIP_OPT_FLAG, .dest = &o.execute, .flag_value = true,
          .help = "also execute every layer with the int8 kernels (in place at\n"
@@ -221,7 +222,11 @@ int rip_cmd_sweep(int argc, char **argv)
     char err[RIP_ERR_LEN];
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
+    rip_progress line;
+    rip_progress_init(&line, "sweep", "layers", show);
+    o.progress = rip_progress_callback(&line);
     rip_status s = rip_sweep_run(&o, &r, err);
+    rip_progress_end(&line);
     clock_gettime(CLOCK_MONOTONIC, &t1);
     if (s != RIP_OK) {
         fprintf(stderr, "ripsim sweep: %s\n", err);
@@ -231,7 +236,7 @@ int rip_cmd_sweep(int argc, char **argv)
     rip_optima_result opt = {0};
     if (opt_pixels > 0) {
         rip_progress pr;
-        rip_progress_init(&pr, "sweep", "optima", o.progress);
+        rip_progress_init(&pr, "sweep", "optima", show);
         rip_progress_cb cb = rip_progress_callback(&pr);
         s = rip_db_optima_fill(o.db_path, opt_pixels, &cb, &opt, err);
         rip_progress_end(&pr);

@@ -33,8 +33,8 @@ static void draw(rip_progress *p)
     double t = now(), elapsed = t - p->started;
     mmss(el, sizeof el, elapsed);
     if (p->total > 0) {
-        double rate = elapsed > 0 ? (double)p->done / elapsed : 0;
-        if (p->done > 0 && rate > 0)
+        double span = t - p->first_t, rate = span > 0 ? (double)(p->done - p->first_done) / span : 0;
+        if (p->done > p->first_done && rate > 0)
             mmss(eta, sizeof eta, (double)(p->total - p->done) / rate);
         else
             snprintf(eta, sizeof eta, "-:--");
@@ -73,6 +73,13 @@ void rip_progress_update(rip_progress *p, int64_t done, int64_t total, const cha
         return;
     pthread_mutex_lock(&p->mu);
     bool changed = what && strcmp(what, p->what) != 0;
+    if (!p->seen) {
+        /* the rate counts from the first report: what was done before it (a resumed run's layers,
+        ** or the first step) would make it look faster; from the start when nothing was done yet */
+        p->seen = true;
+        p->first_done = done;
+        p->first_t = done > 0 ? now() : p->started;
+    }
     p->done = done;
     p->total = total;
     if (what)

@@ -25,6 +25,9 @@ typedef struct rip_progress {
     const char *unit;        /* "rows", "models"; unused for unknown totals */
     double started, last;    /* monotonic seconds */
     int64_t done, total;
+    int64_t first_done;      /* done at the first update, at first_t: the rate counts from there, so */
+    double first_t;          /* work done before this run (a resumed sweep) does not inflate it */
+    bool seen;
     char what[160];
     bool drawn;              /* a line is on the screen */
     pthread_mutex_t mu;

@@ -83,7 +83,7 @@ int main(int argc, char **argv)
         snprintf(side, sizeof side, "%s-journal", path);
         unlink(side);
         rip_sweep_opts o = {.n_layers = n, .seed = seed, .db_path = path, .jobs = jobs_of[k],
-                            .shard_index = 0, .shard_count = 1, .progress = false};
+                            .shard_index = 0, .shard_count = 1};
         rip_sweep_result r;
         struct rusage r0, r1;
         getrusage(RUSAGE_SELF, &r0);

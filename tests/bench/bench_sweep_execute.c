@@ -103,7 +103,7 @@ int main(int argc, char **argv)
     snprintf(side, sizeof side, "%s-shm", path);
     unlink(side);
     rip_sweep_opts o = {.n_layers = n, .seed = seed, .db_path = path, .jobs = jobs,
-                        .shard_index = 0, .shard_count = 1, .progress = false, .execute = true};
+                        .shard_index = 0, .shard_count = 1, .execute = true};
     rip_sweep_result res;
     const double c0 = cpu_seconds(), t0 = now();
     const int status = rip_sweep_run(&o, &res, err);

@@ -31,7 +31,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     const char *path = fuzz_write_file(data, size, "sweep.db");
     rip_sweep_opts o = {
         .n_layers = FUZZ_SWEEP_N, .seed = FUZZ_SWEEP_SEED, .db_path = path, .jobs = 1,
-        .shard_index = 0, .shard_count = 1, .progress = false,
+        .shard_index = 0, .shard_count = 1,
     };
     rip_sweep_result res;
     char err[RIP_ERR_LEN] = "";

@@ -155,6 +155,16 @@ static arenas check_image(const char *name, const peer_case *c, const char *mode
     return a;
 }
 
+/* The value of "1,234,567" (digits and commas only). */
+static long long grouped_value(const char *s)
+{
+    long long v = 0;
+    for (; *s; s++)
+        if (*s != ',')
+            v = v * 10 + (*s - '0');
+    return v;
+}
+
 /* ripsim's heads of model under CMSIS-NN's DSP path (`ripsim plan MODEL --for tflm-cmsis-nn --dsp`):
 ** *plan on its written plan, *own on TFLM's own. */
 static void predicted_heads(const char *model, long long *plan, long long *own)
@@ -171,14 +181,8 @@ static void predicted_heads(const char *model, long long *plan, long long *own)
             found = true;
     cr_assert_eq(pclose(p), 0, "%s failed", cmd);
     cr_assert(found, "%s: no exact arena head line", cmd);
-    char *d = a, *e = b;
-    *plan = *own = 0;
-    for (; *d; d++)
-        if (*d != ',')
-            *plan = *plan * 10 + (*d - '0');
-    for (; *e; e++)
-        if (*e != ',')
-            *own = *own * 10 + (*e - '0');
+    *plan = grouped_value(a);
+    *own = grouped_value(b);
 }
 
 static void check_case(const char *name)

@@ -206,12 +206,11 @@ static rip_status print_head(const rip_tfl_model *m, const rip_tflm_alloc *a, co
     const char *ge = s.unmodelled_op >= 0 ? ">= " : "";
     printf("arena head   %s%s B with this plan, %s%s B with TFLM's own (%s B): tensors and scratch as TFLM places them\n",
            ge, grouped(b, sizeof b, head), ge, grouped(c, sizeof c, own), signed_grouped(d, sizeof d, head - own));
-    if (s.unmodelled_op >= 0)
+    if (s.unmodelled_op >= 0) {
         printf("not modelled %s: the heads leave its scratch out\n", s.why);
-    if (s.unmodelled_op >= 0)
         printf("arena        not known: TFLM's arena is its head plus its persistent tail, and the head is not\n"
                "             known while a kernel's scratch is not modelled\n");
-    else if (tflm_arena < 0)
+    } else if (tflm_arena < 0)
         printf("arena        TFLM's arena is its head plus its persistent tail, which no plan changes:\n"
                "             this plan needs TFLM's arena_used_bytes on the unchanged model %s B (--tflm-arena)\n",
                signed_grouped(d, sizeof d, head - own));

@@ -142,7 +142,7 @@ rip_status rip_tflm_alloc_build(const rip_tfl_model *m, rip_tflm_alloc *a, char 
             continue;
         a->buf_of[t] = (int32_t)a->n;
         a->buf[a->n++] = (rip_tflm_buf){.tensor = (int32_t)t, .bytes = bytes,
-                                        .size = (bytes + RIP_TFLM_ALIGN - 1) / RIP_TFLM_ALIGN * RIP_TFLM_ALIGN,
+                                        .size = rip_tflm_placed_size(bytes),
                                         .first = first[t], .last = last[t]};
     }
     st = RIP_OK;

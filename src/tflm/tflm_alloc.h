@@ -45,6 +45,12 @@
 
 #define RIP_TFLM_ALIGN 16
 
+/* What TFLM places for a buffer of bytes: rounded up to RIP_TFLM_ALIGN (micro_allocator.cc CreatePlan). */
+static inline int64_t rip_tflm_placed_size(int64_t bytes)
+{
+    return (bytes + RIP_TFLM_ALIGN - 1) / RIP_TFLM_ALIGN * RIP_TFLM_ALIGN;
+}
+
 typedef struct rip_tflm_buf {
     int32_t tensor;      /* index in subgraph 0 */
     int64_t bytes;       /* TfLiteEvalTensorByteLength */

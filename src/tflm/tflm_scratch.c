@@ -55,14 +55,24 @@ static void reduce_req(const rip_tfl_tensor *in, const rip_tfl_tensor *axis, con
     add(r, 4 * elements(axis));
 }
 
+/* The padding before rows and columns (TFLM's padding.height / .width) of a
+** window of filter f over NHWC input in; false when either is not rank 4 or
+** TFLite's arithmetic refuses the window. */
+static bool padding_before(const rip_tfl_tensor *in, const rip_tfl_tensor *f, int padding, int64_t s_h, int64_t s_w,
+                           int64_t d_h, int64_t d_w, int64_t *ph, int64_t *pw)
+{
+    int64_t out, after;
+    return in->rank == 4 && f->rank == 4 &&
+           rip_tfl_window(padding, in->shape[1], f->shape[1], s_h, d_h, &out, ph, &after) &&
+           rip_tfl_window(padding, in->shape[2], f->shape[2], s_w, d_w, &out, pw, &after);
+}
+
 /* CONV_2D under CMSIS-NN: arm_convolve_wrapper_s8_get_buffer_size, non-MVE (host and DSP alike). */
 static void cmsis_conv_req(const rip_tfl_operator *o, const rip_tfl_tensor *in, const rip_tfl_tensor *f, op_req *r)
 {
     const rip_tfl_conv_opts *p = &o->opt.conv;
-    int64_t oh, ow, ph, pw, after;
-    if (in->rank != 4 || f->rank != 4 ||
-        !rip_tfl_window(p->padding, in->shape[1], f->shape[1], p->stride_h, p->dilation_h, &oh, &ph, &after) ||
-        !rip_tfl_window(p->padding, in->shape[2], f->shape[2], p->stride_w, p->dilation_w, &ow, &pw, &after)) {
+    int64_t ph, pw;
+    if (!padding_before(in, f, p->padding, p->stride_h, p->stride_w, p->dilation_h, p->dilation_w, &ph, &pw)) {
         r->why = "its geometry is not one TFLite computes";
         return;
     }
@@ -76,10 +86,9 @@ static void cmsis_dw_req(const rip_tfl_operator *o, const rip_tfl_tensor *in, co
                          const rip_tfl_tensor *out, bool dsp, op_req *r)
 {
     const rip_tfl_dw_opts *p = &o->opt.dw;
-    int64_t oh, ow, ph, pw, after;
-    if (in->rank != 4 || f->rank != 4 || out->rank != 4 ||
-        !rip_tfl_window(p->padding, in->shape[1], f->shape[1], p->stride_h, p->dilation_h, &oh, &ph, &after) ||
-        !rip_tfl_window(p->padding, in->shape[2], f->shape[2], p->stride_w, p->dilation_w, &ow, &pw, &after)) {
+    int64_t ph, pw;
+    if (out->rank != 4 ||
+        !padding_before(in, f, p->padding, p->stride_h, p->stride_w, p->dilation_h, p->dilation_w, &ph, &pw)) {
         r->why = "its geometry is not one TFLite computes";
         return;
     }
@@ -230,7 +239,7 @@ rip_status rip_tflm_head(const rip_tflm_alloc *a, const int64_t *offline, const 
     for (size_t i = 0; i < ns; i++) {
         const int scope = (int)s->op[i] + 1;
         x.buf[a->n + i] = (rip_tflm_buf){.tensor = -1, .bytes = s->bytes[i],
-                                         .size = (s->bytes[i] + RIP_TFLM_ALIGN - 1) / RIP_TFLM_ALIGN * RIP_TFLM_ALIGN,
+                                         .size = rip_tflm_placed_size(s->bytes[i]),
                                          .first = scope, .last = scope};
         fixed[a->n + i] = -1;
     }

@@ -9,7 +9,10 @@
 #                                models, run them in QEMU, link them for the Pico
 #                                boards, rewrite results/deployment.json,
 #                                results/table3.md, results/real-models.json and
-#                                results/real-models.md
+#                                results/real-models.md (with the tool versions)
+#   ./build.sh firmware --check  the same into build/firmware/check, compared with
+#                                results/ (QEMU records always, board records
+#                                with a pico-sdk); results/ is not written
 #
 # Packages come from Debian (apt-get, as root or through sudo).  Builds go to
 # build/ (and build-asan/); nothing outside this checkout is written.
@@ -119,12 +122,14 @@ firmware_deployment() {
 
 # images_and_links GEN PREFIX LINES: the QEMU images of the models in GEN
 # (build folders PREFIX{qemu-m0,qemu-m33}), run and counted, and their Pico
-# links (PREFIXpico), one JSON line each appended to LINES, then GEN's
-# model.json objects (they give each record its scratch bytes; ripsim
+# links (PREFIXpico), one JSON line each appended to LINES, the versions
+# of the tools (firmware/tools/versions.sh; link-boards.sh adds the SDK's),
+# then GEN's model.json objects (they give each record its scratch bytes; ripsim
 # checks every line, sorts and writes the canonical file).  Status 0; 1
 # when an image that fits did not run to completion; 2 a build failed.
 images_and_links() {
     local gen=$1 prefix=$2 lines=$3 target rc=0
+    firmware/tools/versions.sh >>"$lines" || return 2
     for target in qemu-m0 qemu-m33; do
         firmware/tools/build-images.sh --target "$target" --gen-dir "$gen" --build "$prefix$target" >>"$lines" || rc=$?
         [ "$rc" -le 1 ] || { echo "build.sh: $target: the QEMU build of $gen failed" >&2; return 2; }
@@ -173,6 +178,59 @@ firmware_real_models() {
     return "$rc"
 }
 
+# compare_file F: results/F against its rebuild build/firmware/check/F, byte
+# for byte.  Status 0 identical, 1 not (the diff's head on stderr).
+compare_file() {
+    local f=$1 check=build/firmware/check
+    if cmp -s "$check/$f" "results/$f"; then
+        echo "firmware: results/$f: rebuilt identically" >&2
+        return 0
+    fi
+    diff -u "results/$f" "$check/$f" | head -n 40 >&2
+    echo "firmware: results/$f differs from a rebuild: stale or not deterministic (./build.sh firmware rewrites it)" >&2
+    return 1
+}
+
+# deploy_records FILE BOARDS: the record lines of a deployment file (QEMU
+# only unless BOARDS is 1), without their commas; deploy_tools FILE BOARDS:
+# its tool lines (the board tools only when BOARDS is 1).
+deploy_records() {
+    if [ "$2" -eq 1 ]; then grep '^{"model"' "$1"; else grep '^{"model".*"target": "qemu-' "$1"; fi | sed 's/,$//'
+}
+deploy_tools() {
+    if [ "$2" -eq 1 ]; then grep '^{"tool"' "$1"; else grep '^{"tool"' "$1" | grep -v '"tool": "\(pico-sdk\|newlib\)"'; fi |
+        sed 's/,$//'
+}
+
+# compare_records F BOARDS: the records of results/F (deployment.json,
+# real-models.json) against its rebuild, line by line: the QEMU records
+# always, the board records when BOARDS is 1.  The tool versions are
+# compared too; a version that differs is reported, and fails only when a
+# record differs as well (then it is the likely cause).  Status 0 equal, 1
+# a record differs or none was compared.
+compare_records() {
+    local f=$1 boards=$2 check=build/firmware/check n tools_differ=0 what="QEMU and board"
+    [ "$boards" -eq 1 ] || what=QEMU
+    n=$(deploy_records "$check/$f" "$boards" | wc -l)
+    if [ "$n" -eq 0 ]; then
+        echo "firmware: results/$f: the rebuild has no $what records: nothing compared" >&2
+        return 1
+    fi
+    if ! diff <(deploy_tools "results/$f" "$boards") <(deploy_tools "$check/$f" "$boards") >/dev/null; then
+        tools_differ=1
+        diff <(deploy_tools "results/$f" "$boards") <(deploy_tools "$check/$f" "$boards") | grep '^[<>]' | sed 's/^</  committed:/; s/^>/  rebuilt with:/' >&2
+    fi
+    if diff <(deploy_records "results/$f" "$boards") <(deploy_records "$check/$f" "$boards") >/dev/null; then
+        echo "firmware: results/$f: $n $what records rebuilt identically" \
+             "$([ "$tools_differ" -eq 0 ] && echo "with the same tool versions" || echo "(other tool versions, above)")" >&2
+        return 0
+    fi
+    diff <(deploy_records "results/$f" "$boards") <(deploy_records "$check/$f" "$boards") | head -n 20 | cut -c 1-300 >&2
+    echo "firmware: results/$f: $what records differ from a rebuild$([ "$tools_differ" -eq 0 ] ||
+        echo " (built with other tool versions, above)"): stale or not deterministic (./build.sh firmware rewrites it)" >&2
+    return 1
+}
+
 # firmware_tests: the QEMU images of the cross build (firmware/tools/,
 # their self-test suite on both cores); the pico-sdk links are the
 # pico_links suite of run_tests.  One "criterion"-style line is not printed:
@@ -190,32 +248,25 @@ firmware_tests() {
     # committed results: every image runs, the counts are deterministic, the
     # files are not stale.  The deployment suite checks the committed file's content
     # (checksums equal between plans, fits).
-    local check=build/firmware/check f
+    # Without a pico-sdk the board records are null: the QEMU records
+    # (counts, checksums) are compared all the same, the board records and
+    # the tables built on them (table3.md, real-models.md) are not.
+    local check=build/firmware/check boards=1
     rm -f "$check/real-models.json" "$check/real-models.md" "$check/tflm-peer.tsv"
     if firmware_deployment "$check"; then
         if grep -q '"target": "pico2*", [^}]*"fits": null' "$check/deployment.json"; then
-            # without a pico-sdk the board entries are null: the QEMU part ran,
-            # the committed board links cannot be reproduced here
-            echo "firmware: no pico-sdk found (PICO_SDK_PATH): board links not reproduced, results/ not compared" >&2
-            set --
-        else
-            set -- deployment.json table3.md
-            if [ -f "$check/real-models.json" ]; then
-                set -- "$@" real-models.json real-models.md
-                [ -f "$check/tflm-peer.tsv" ] && set -- "$@" tflm-peer.tsv
-            else
-                echo "firmware: the real models were not generated (no vendor tree): results/real-models.* not compared" >&2
-            fi
+            boards=0
+            echo "firmware: no pico-sdk found (PICO_SDK_PATH): QEMU records compared; board records, table3.md and real-models.md not" >&2
         fi
-        for f in "$@"; do
-            if cmp -s "$check/$f" "results/$f"; then
-                echo "firmware: results/$f: rebuilt identically" >&2
-            else
-                diff -u "results/$f" "$check/$f" | head -n 40 >&2
-                echo "firmware: results/$f differs from a rebuild: stale or not deterministic (./build.sh firmware rewrites it)" >&2
-                rc=1
-            fi
-        done
+        compare_records deployment.json "$boards" || rc=1
+        [ "$boards" -eq 0 ] || compare_file table3.md || rc=1
+        if [ -f "$check/real-models.json" ]; then
+            compare_records real-models.json "$boards" || rc=1
+            [ "$boards" -eq 0 ] || compare_file real-models.md || rc=1
+            [ ! -f "$check/tflm-peer.tsv" ] || compare_file tflm-peer.tsv || rc=1
+        else
+            echo "firmware: the real models were not generated (no vendor tree): results/real-models.* not compared" >&2
+        fi
     else
         rc=1
     fi
@@ -259,10 +310,16 @@ firmware)
     install_deps
     install_deps "${FW_PKGS[@]}"
     setup build
-    firmware_deployment
+    if [ "${2:-}" = "--check" ]; then
+        # rebuild into build/firmware/check and compare with results/ (the
+        # test run's comparison); results/ is not written
+        firmware_tests
+    else
+        firmware_deployment
+    fi
     ;;
 *)
-    echo "usage: ./build.sh main | ./build.sh test [--sanitize] | ./build.sh firmware" >&2
+    echo "usage: ./build.sh main | ./build.sh test [--sanitize] | ./build.sh firmware [--check]" >&2
     exit 64
     ;;
 esac

@@ -37,8 +37,12 @@ static char *slurp(const char *path)
     return buf;
 }
 
-/* A QEMU line (spaces, a timing key to drop), a Pico line, two model.json. */
+/* Tools (one repeated, as both QEMU builds print theirs), a QEMU line
+** (spaces, a timing key to drop), a Pico line, two model.json. */
 static const char lines[] =
+    "{\"tool\": \"qemu-system-arm\", \"version\": \"QEMU emulator version 7.2.22\"}\n"
+    "{\"tool\":\"pico-sdk\",\"version\":\"2.2.0\"}\n"
+    "{\"tool\": \"qemu-system-arm\", \"version\": \"QEMU emulator version 7.2.22\"}\n"
     "{\"model\": \"M-a\", \"plan\": \"rip\", \"target\": \"qemu-m0\", \"arena_bytes\": 768, \"ram_bytes\": 9000, "
     "\"fits\": true, \"ran\": true, \"checksum\": \"0badcafe\", \"instructions\": 1234, \"op_instructions\": [1000, 234], "
     "\"seconds\": 0.123}\n"
@@ -51,6 +55,8 @@ static const char lines[] =
 
 static const char canonical[] =
     "[\n"
+    "{\"tool\": \"pico-sdk\", \"version\": \"2.2.0\"},\n"
+    "{\"tool\": \"qemu-system-arm\", \"version\": \"QEMU emulator version 7.2.22\"},\n"
     "{\"model\": \"M-a\", \"plan\": \"base\", \"target\": \"pico\", \"arena_bytes\": 768, \"scratch_bytes\": 64, "
     "\"ram_bytes\": null, \"fits\": null, \"ran\": null, \"checksum\": null, \"instructions\": null, "
     "\"op_instructions\": null},\n"
@@ -73,6 +79,7 @@ Test(deployment, lines_become_the_canonical_sorted_file)
     char err[RIP_ERR_LEN];
     cr_assert_eq(rip_deploy_read(out, false, &d, err), RIP_OK, "%s", err);
     cr_expect_eq(d.n, 2);
+    cr_expect_eq(d.n_tools, 2);
     char *text = NULL;
     size_t len = 0;
     FILE *m = open_memstream(&text, &len);
@@ -126,6 +133,13 @@ Test(deployment, malformed_input_is_refused_with_file_line_key)
          ":1: seconds: unknown key", false},
         {"[\n{\"model\":\"A\"}\n", ":2: plan: missing", false},
         {"{}", "expected '['", false},
+        {"{\"tool\":\"gcc\",\"version\":\"12\"}\n{\"tool\":\"gcc\",\"version\":\"13\"}\n",
+         ":2: tool: given again with another version", true},
+        {"{\"tool\":\"gcc\"}\n", ":1: tool: a tool object has exactly the keys tool and version", true},
+        {"{\"tool\":\"gcc\",\"version\":\"12\",\"model\":\"A\"}\n", "exactly the keys tool and version", true},
+        {"{\"tool\":\"\",\"version\":\"12\"}\n", ":1: tool: expected a non-empty string", true},
+        {"[{\"tool\":\"gcc\",\"version\":\"12\"},\n{\"tool\":\"gcc\",\"version\":\"12\"}]",
+         ":2: tool: given twice", false},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
         expect_refused(i, cases[i].text, cases[i].lines, cases[i].want, NULL);
@@ -201,6 +215,33 @@ Test(deployment, committed_checksums_equal_between_plans)
     }
     rip_deploy_free(&d);
     cr_log_info("%d (model, core) pairs compared", compared);
+}
+
+/* The committed deployments say what built and ran them (issue 22 item 2):
+** the compiler, the C library, QEMU, the pico-sdk the boards were linked
+** with (2.2.0, the version the project deploys with) and its newlib. */
+Test(deployment, committed_files_name_their_tool_versions)
+{
+    static const char *const files[] = {"deployment.json", "real-models.json"};
+    static const char *const tools[] = {"arm-none-eabi-gcc", "newlib", "pico-sdk", "picolibc", "qemu-system-arm"};
+    const char *res = getenv("RIPSIM_RESULTS_DIR");
+    cr_assert_not_null(res);
+    for (size_t f = 0; f < sizeof files / sizeof files[0]; f++) {
+        char path[600];
+        snprintf(path, sizeof path, "%s/%s", res, files[f]);
+        rip_deployment d;
+        char err[RIP_ERR_LEN];
+        cr_assert_eq(rip_deploy_read(path, false, &d, err), RIP_OK, "%s", err);
+        cr_expect_eq(d.n_tools, sizeof tools / sizeof tools[0], "%s: %zu tools", files[f], d.n_tools);
+        for (size_t t = 0; t < d.n_tools && t < sizeof tools / sizeof tools[0]; t++) {
+            cr_expect_str_eq(d.tools[t].name, tools[t], "%s: tool %zu", files[f], t);
+            cr_expect(strcmp(d.tools[t].version, "not installed") != 0, "%s: %s not installed", files[f],
+                      d.tools[t].name);
+        }
+        if (d.n_tools == sizeof tools / sizeof tools[0])
+            cr_expect_str_eq(d.tools[2].version, "2.2.0", "%s: the boards were linked with pico-sdk 2.2.0", files[f]);
+        rip_deploy_free(&d);
+    }
 }
 
 /* ---- the real models (results/real-models.json, results/tflm-peer.tsv) ---- */

@@ -16,7 +16,10 @@
 # minimum heap, plus SCRATCH_X/SCRATCH_Y with the 2 KB core-0 stack), read
 # from the linker's --print-memory-usage, also when the link overflows;
 # fits: the link succeeded (false: "region `RAM' overflowed").  No emulator
-# runs these images, so ran, checksum and instructions are null.
+# runs these images, so ran, checksum and instructions are null.  First,
+# the tools of the links: {"tool":"pico-sdk","version":V} (V from the SDK's
+# pico_sdk_version.cmake, "none" without an SDK) and, with an SDK,
+# {"tool":"newlib","version":V} (the Debian package the SDK links).
 #
 # The SDK: $PICO_SDK_PATH, else a pico-sdk checkout beside the project
 # (shared/vendor/pico-sdk in the parent folder, as CI has); PICO_SDK_PATH set to the empty
@@ -104,4 +107,20 @@ for b in "${boards[@]}"; do
         printf '"ran":null,"checksum":null,"instructions":null,"op_instructions":null}\n'
     done >>"$lines"
 done
+# sdk_version: MAJOR.MINOR.REVISION[-PRE] of the SDK's pico_sdk_version.cmake.
+sdk_version() {
+    awk '/^[ \t]*set\(PICO_SDK_VERSION_(MAJOR|MINOR|REVISION|PRE_RELEASE_ID) / {
+            k = $1; sub(/.*VERSION_/, "", k); v = $2; sub(/\).*/, "", v); f[k] = v }
+         END { if (f["MAJOR"] == "" || f["MINOR"] == "" || f["REVISION"] == "") exit 1
+               printf "%s.%s.%s%s\n", f["MAJOR"], f["MINOR"], f["REVISION"], f["PRE_RELEASE_ID"] == "" ? "" : "-" f["PRE_RELEASE_ID"] }' \
+        "$sdk/pico_sdk_version.cmake"
+}
+if [ -n "$sdk" ]; then
+    v=$(sdk_version) || { echo "$0: $sdk/pico_sdk_version.cmake: no version" >&2; exit 1; }
+    printf '{"tool":"pico-sdk","version":"%s"}\n' "$v"
+    v=$(dpkg-query -W -f '${Version}' libnewlib-arm-none-eabi 2>/dev/null) || v="not a Debian package"
+    printf '{"tool":"newlib","version":"%s"}\n' "$v"
+else
+    printf '{"tool":"pico-sdk","version":"none"}\n'
+fi
 LC_ALL=C sort "$lines"

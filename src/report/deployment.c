@@ -25,7 +25,7 @@ typedef enum { V_NULL, V_BOOL, V_INT, V_STR, V_ARRAY } vkind;
 typedef struct value {
     vkind kind;
     int64_t i;          /* V_INT, V_BOOL (0/1) */
-    char str[64];       /* V_STR */
+    char str[128];      /* V_STR */
     int64_t *arr;       /* V_ARRAY (integers), n_arr of them; owned */
     size_t n_arr;
 } value;
@@ -171,8 +171,11 @@ static rip_status parse_value(cursor *c, const char *key, bool frac_ok, value *v
 }
 
 static const char *const keys[] = {"model", "plan", "target", "arena_bytes", "scratch_bytes", "ram_bytes",
-                                   "fits", "ran", "checksum", "instructions", "op_instructions"};
-enum { K_MODEL, K_PLAN, K_TARGET, K_ARENA, K_SCRATCH, K_RAM, K_FITS, K_RAN, K_SUM, K_INSTR, K_OPS, N_KEYS };
+                                   "fits", "ran", "checksum", "instructions", "op_instructions",
+                                   "tool", "version"};
+enum { K_MODEL, K_PLAN, K_TARGET, K_ARENA, K_SCRATCH, K_RAM, K_FITS, K_RAN, K_SUM, K_INSTR, K_OPS,
+       K_TOOL, K_VERSION, N_KEYS };
+#define TOOL_KEYS (1u << K_TOOL | 1u << K_VERSION)
 
 static bool one_of(const char *s, const char *const *set)
 {
@@ -182,8 +185,8 @@ static bool one_of(const char *s, const char *const *set)
     return false;
 }
 
-/* Store value v of key k into r; checks its type and range. */
-static rip_status store(cursor *c, int k, value *v, rip_deploy_rec *r)
+/* Store value v of key k into r (a tool object's keys into t); checks its type and range. */
+static rip_status store(cursor *c, int k, value *v, rip_deploy_rec *r, rip_deploy_tool *t)
 {
     static const char *const plans[] = {"base", "rip", NULL};
     static const char *const targets[] = {"qemu-m0", "qemu-m33", "pico", "pico2", NULL};
@@ -198,6 +201,13 @@ static rip_status store(cursor *c, int k, value *v, rip_deploy_rec *r)
         return RIP_OK;
     }
     switch (k) {
+    case K_TOOL: case K_VERSION:
+        if (v->kind != V_STR || v->str[0] == '\0')
+            return fail(c, keys[k], "expected a non-empty string");
+        if (strlen(v->str) >= (k == K_TOOL ? sizeof t->name : sizeof t->version))
+            return fail(c, keys[k], "string too long");
+        strcpy(k == K_TOOL ? t->name : t->version, v->str);
+        return RIP_OK;
     case K_MODEL: case K_PLAN: case K_TARGET:
         if (v->kind != V_STR || v->str[0] == '\0')
             return fail(c, keys[k], "expected a non-empty string");
@@ -239,11 +249,12 @@ static rip_status store(cursor *c, int k, value *v, rip_deploy_rec *r)
     }
 }
 
-/* One object into r; *seen marks the keys found (bit per key), *has_target
-** whether it has "target".  Unknown keys: an error when strict, else skipped. */
-static rip_status parse_object(cursor *c, bool strict, rip_deploy_rec *r, unsigned *seen)
+/* One object into r (a tool object's keys into t); *seen marks the keys
+** found (bit per key).  Unknown keys: an error when strict, else skipped. */
+static rip_status parse_object(cursor *c, bool strict, rip_deploy_rec *r, rip_deploy_tool *t, unsigned *seen)
 {
     memset(r, 0, sizeof *r);
+    memset(t, 0, sizeof *t);
     r->ram_bytes = r->checksum = r->instructions = -1;
     r->fits = r->ran = -1;
     *seen = 0;
@@ -270,7 +281,7 @@ static rip_status parse_object(cursor *c, bool strict, rip_deploy_rec *r, unsign
             s = fail(c, key, "given twice");
         else if (k < N_KEYS) {
             *seen |= 1u << k;
-            s = store(c, k, &v, r);
+            s = store(c, k, &v, r, t);
         } else if (strict)
             s = fail(c, key, "unknown key");
         free(v.arr);
@@ -365,6 +376,38 @@ static rip_status check_against_model(const char *path, const rip_deploy_rec *r,
     return RIP_OK;
 }
 
+/*
+** Add tool object t (keys seen) to d.  It has exactly "tool" and "version";
+** a tool repeats only in the lines (every build prints its own) and only
+** with the same version.  RIP_OK; RIP_S_DATA (err, at line); RIP_S_NOMEM.
+*/
+static rip_status add_tool(cursor *c, int64_t line, bool lines, unsigned seen, const rip_deploy_tool *t,
+                           rip_deployment *d)
+{
+    c->line = line;
+    if (seen != TOOL_KEYS)
+        return fail(c, "tool", "a tool object has exactly the keys tool and version");
+    for (size_t j = 0; j < d->n_tools; j++)
+        if (strcmp(d->tools[j].name, t->name) == 0) {
+            if (lines && strcmp(d->tools[j].version, t->version) == 0)
+                return RIP_OK;
+            return fail(c, "tool", lines ? "given again with another version" : "given twice");
+        }
+    rip_deploy_tool *nt = realloc(d->tools, (d->n_tools + 1) * sizeof *nt);
+    if (!nt) {
+        snprintf(c->err, RIP_ERR_LEN, "out of memory reading %.400s", c->path);
+        return RIP_S_NOMEM;
+    }
+    d->tools = nt;
+    d->tools[d->n_tools++] = *t;
+    return RIP_OK;
+}
+
+static int cmp_tool(const void *a, const void *b)
+{
+    return strcmp(((const rip_deploy_tool *)a)->name, ((const rip_deploy_tool *)b)->name);
+}
+
 rip_status rip_deploy_read(const char *path, bool lines, rip_deployment *d, char err[RIP_ERR_LEN])
 {
     memset(d, 0, sizeof *d);
@@ -390,9 +433,15 @@ rip_status rip_deploy_read(const char *path, bool lines, rip_deployment *d, char
         }
         first = false;
         rip_deploy_rec r;
+        rip_deploy_tool t;
         unsigned seen;
         int64_t line = (skip_ws(&c), c.line);
-        s = parse_object(&c, !lines, &r, &seen);
+        s = parse_object(&c, !lines, &r, &t, &seen);
+        if (s == RIP_OK && (seen & TOOL_KEYS)) {
+            free(r.ops);
+            s = add_tool(&c, line, lines, seen, &t, d);
+            continue;
+        }
         if (s == RIP_OK && lines && !(seen >> K_TARGET & 1u)) { /* a model.json */
             free(r.ops);
             if ((seen & need_info) != need_info) {
@@ -457,6 +506,8 @@ rip_status rip_deploy_read(const char *path, bool lines, rip_deployment *d, char
             s = check_against_model(path, &d->rec[j], &info[m], info_seen[m], err);
         }
     }
+    if (s == RIP_OK && d->n_tools > 0)
+        qsort(d->tools, d->n_tools, sizeof *d->tools, cmp_tool);
     if (s == RIP_OK && d->n > 0) {
         qsort(d->rec, d->n, sizeof *d->rec, cmp_rec);
         for (size_t j = 1; j < d->n && s == RIP_OK; j++)
@@ -487,6 +538,9 @@ static const char *tri(int v) { return v < 0 ? "null" : v ? "true" : "false"; }
 void rip_deploy_write(FILE *o, const rip_deployment *d)
 {
     fputs("[\n", o);
+    for (size_t j = 0; j < d->n_tools; j++)
+        fprintf(o, "{\"tool\": \"%s\", \"version\": \"%s\"}%s\n", d->tools[j].name, d->tools[j].version,
+                j + 1 < d->n_tools || d->n > 0 ? "," : "");
     for (size_t j = 0; j < d->n; j++) {
         const rip_deploy_rec *r = &d->rec[j];
         fprintf(o, "{\"model\": \"%s\", \"plan\": \"%s\", \"target\": \"%s\", \"arena_bytes\": %lld, "
@@ -527,6 +581,8 @@ void rip_deploy_free(rip_deployment *d)
     for (size_t j = 0; j < d->n; j++)
         free(d->rec[j].ops);
     free(d->rec);
+    free(d->tools);
     d->rec = NULL;
-    d->n = 0;
+    d->tools = NULL;
+    d->n = d->n_tools = 0;
 }

@@ -12,6 +12,13 @@
 ** instructions (per inference; null if not counted), op_instructions (per
 ** operator, an array, or null).
 **
+** A file also names the tools that built and ran its images, one object
+** {"tool": NAME, "version": TEXT} each (firmware/tools/versions.sh and
+** firmware/pico/link-boards.sh print them: arm-none-eabi-gcc, picolibc,
+** qemu-system-arm, pico-sdk and, with an SDK, newlib): the instruction counts
+** and links are those of these versions.  The canonical file lists them
+** first, sorted by name.
+**
 ** The JSON accepted is a strict subset: objects of keys with string
 ** (printable ASCII, no escapes), integer, true/false/null or integer-array
 ** values.  Errors are one line, `PATH:LINE: KEY: problem`.
@@ -37,9 +44,16 @@ typedef struct rip_deploy_rec {
     size_t n_ops;
 } rip_deploy_rec;
 
+typedef struct rip_deploy_tool {
+    char name[32];         /* e.g. "qemu-system-arm" */
+    char version[120];     /* what the tool says of itself, e.g. "QEMU emulator version 7.2.22 (...)" */
+} rip_deploy_tool;
+
 typedef struct rip_deployment {
     rip_deploy_rec *rec;   /* sorted by model, plan, target (strcmp) */
     size_t n;
+    rip_deploy_tool *tools; /* sorted by name, each once */
+    size_t n_tools;
 } rip_deployment;
 
 /*
@@ -50,7 +64,9 @@ typedef struct rip_deployment {
 ** generator (model, plan, scratch_bytes, other keys ignored) that give the
 ** scratch_bytes of the records of their model and plan; objects with
 ** "target" are records whose unknown keys (e.g. a tool's timing) are
-** dropped.  Either way a (model, plan, target) appears once.  On success *d
+** dropped; objects with "tool" are tool objects (a tool may repeat in the
+** lines, every build prints its own, but only with the same version).
+** Either way a (model, plan, target) appears once.  On success *d
 ** is the caller's (rip_deploy_free), sorted.  RIP_OK; RIP_S_NOINPUT when
 ** PATH cannot be read; RIP_S_DATA on bad content; RIP_S_NOMEM; err says
 ** what.

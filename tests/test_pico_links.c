@@ -3,7 +3,9 @@
 ** the hand-written stand-in models of tests/data/firmware/standin: a 768 B
 ** arena fits both boards, a 300,000 B arena overflows the Pico 1's 256 KB
 ** RAM region (a result, fits false, not an error) and fits the Pico 2's
-** 512 KB; RAM is read from the link, also when it overflows.  Skipped with
+** 512 KB; RAM is read from the link, also when it overflows; the SDK's
+** version is the one its pico_sdk_version.cmake sets (read here with
+** sscanf, not with the script's awk).  Skipped with
 ** a message when no pico-sdk or no arm toolchain is found.  Not built in
 ** sanitizer builds (nothing of ripsim's own C runs here).
 */
@@ -14,6 +16,26 @@
 #include "tmpdir.h"
 
 #include <unistd.h>
+
+/* MAJOR.MINOR.REVISION of the SDK at sdk, from its pico_sdk_version.cmake. */
+static void sdk_version(const char *sdk, char *out, size_t cap)
+{
+    char path[800], line[256];
+    snprintf(path, sizeof path, "%s/pico_sdk_version.cmake", sdk);
+    FILE *f = fopen(path, "r");
+    cr_assert_not_null(f, "%s", path);
+    int v[3] = {-1, -1, -1};
+    static const char *const part[] = {"MAJOR", "MINOR", "REVISION"};
+    while (fgets(line, sizeof line, f))
+        for (int k = 0; k < 3; k++) {
+            char want[64];
+            snprintf(want, sizeof want, " set(PICO_SDK_VERSION_%s %%d)", part[k]);
+            sscanf(line, want, &v[k]);
+        }
+    fclose(f);
+    cr_assert(v[0] >= 0 && v[1] >= 0 && v[2] >= 0, "%s: no version", path);
+    snprintf(out, cap, "%d.%d.%d", v[0], v[1], v[2]);
+}
 
 TEST_SUITE_WITH_TMPDIR(pico_links, 600);
 
@@ -46,6 +68,12 @@ Test(pico_links, standins_fit_by_arena_size)
     char err[RIP_ERR_LEN];
     cr_assert_eq(rip_deploy_read(lines, true, &d, err), RIP_OK, "%s", err);
     cr_expect_eq(d.n, 8, "2 models x 2 plans x 2 boards");
+    char version[64];
+    sdk_version(sdk, version, sizeof version);
+    cr_assert_eq(d.n_tools, 2, "the links name the pico-sdk and newlib");
+    cr_expect_str_eq(d.tools[0].name, "newlib");
+    cr_expect_str_eq(d.tools[1].name, "pico-sdk");
+    cr_expect_str_eq(d.tools[1].version, version, "the SDK's own version");
     static const struct { const char *model, *target; int fits; } want[] = {
         {"Standin-small", "pico", 1}, {"Standin-small", "pico2", 1},
         {"Standin-big", "pico", 0}, {"Standin-big", "pico2", 1},

@@ -301,7 +301,7 @@ static int make_tab2_db(const char *path)
     /* written as schema version 2, the way the rows were written before; read as version 4 */
     char err[RIP_ERR_LEN];
     int64_t from = 0, layers = 0;
-    if (rc == 0 && rip_db_migrate(path, &from, &layers, err) != RIP_OK) {
+    if (rc == 0 && rip_db_migrate(path, &from, &layers, NULL, err) != RIP_OK) {
         fprintf(stderr, "%s\n", err);
         rc = -1;
     }

@@ -7,10 +7,15 @@
 ** row, and renamed over it; a kill or failure leaves it as it was.
 */
 #include <stdio.h>
+#include <stdlib.h>
+#ifdef RIPSIM_TEST_HOOKS
+#include <signal.h>
+#endif
 
 #include "args.h"
 #include "cli.h"
 #include "db.h"
+#include "progress_line.h"
 
 static const char about[] =
     "Convert a sweep database written by an older ripsim (schema version 1 or 2:\n"
@@ -42,6 +47,22 @@ static const rip_exit_doc exits[] = {
     {75, "the database is locked by another process (waited 5 s; retry later)"},
 };
 
+/*
+** The migration's stages to the progress line.  Test hook (ripsim-testhooks
+** only, RIPSIM_TEST_HOOKS): RIPSIM_TEST_MIGRATE_KILL_AT=K raises SIGKILL when
+** stage K (0..4, db.h) is reported, so a test stops the migration at each
+** point it can be killed without racing a clock.
+*/
+static void on_stage(void *ctx, int64_t done, int64_t total, const char *what)
+{
+#ifdef RIPSIM_TEST_HOOKS
+    const char *k = getenv("RIPSIM_TEST_MIGRATE_KILL_AT");
+    if (k && *k && strtoll(k, NULL, 10) == done)
+        raise(SIGKILL);
+#endif
+    rip_progress_update(ctx, done, total, what);
+}
+
 int rip_cmd_migrate(int argc, char **argv)
 {
     const char *path = NULL;
@@ -62,7 +83,11 @@ int rip_cmd_migrate(int argc, char **argv)
     }
     char err[RIP_ERR_LEN];
     int64_t from = 0, layers = 0;
-    rip_status s = rip_db_migrate(path, &from, &layers, err);
+    rip_progress line;
+    rip_progress_init(&line, "migrate", "stages", true);
+    rip_progress_cb cb = {.fn = on_stage, .ctx = &line};
+    rip_status s = rip_db_migrate(path, &from, &layers, &cb, err);
+    rip_progress_end(&line);
     if (s != RIP_OK) {
         fprintf(stderr, "ripsim migrate: %s\n", err);
         return rip_exit_status(s);

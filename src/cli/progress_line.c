@@ -5,6 +5,7 @@
 
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <time.h>
@@ -15,6 +16,23 @@ static double now(void)
     struct timespec t;
     clock_gettime(CLOCK_MONOTONIC, &t);
     return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+/*
+** How long quick work stays silent, and how often the line is redrawn at
+** most (seconds).  Test hook (ripsim-testhooks only, RIPSIM_TEST_HOOKS):
+** RIPSIM_TEST_PROGRESS_AT_ONCE=1 draws every update from the first, so a
+** test sees the line whatever the machine's speed.
+*/
+static void delays(double *silent, double *every)
+{
+    *silent = 0.5;
+    *every = 0.1;
+#ifdef RIPSIM_TEST_HOOKS
+    const char *v = getenv("RIPSIM_TEST_PROGRESS_AT_ONCE");
+    if (v && strcmp(v, "1") == 0)
+        *silent = *every = 0;
+#endif
 }
 
 static void mmss(char *buf, size_t n, double s)
@@ -63,6 +81,7 @@ void rip_progress_init(rip_progress *p, const char *label, const char *unit, boo
     p->label = label;
     p->unit = unit ? unit : "";
     p->started = now();
+    delays(&p->silent, &p->every);
     pthread_mutex_init(&p->mu, NULL);
     pthread_cond_init(&p->cv, NULL);
 }
@@ -86,7 +105,7 @@ void rip_progress_update(rip_progress *p, int64_t done, int64_t total, const cha
         snprintf(p->what, sizeof p->what, "%s", what);
     /* quick work stays silent: nothing before half a second */
     double t = now();
-    if (t - p->started >= 0.5 && (changed || t - p->last >= 0.1 || (total > 0 && done >= total)))
+    if (t - p->started >= p->silent && (changed || t - p->last >= p->every || (total > 0 && done >= total)))
         draw(p);
     pthread_mutex_unlock(&p->mu);
 }

@@ -24,6 +24,7 @@ typedef struct rip_progress {
     const char *label;       /* "layers", "tables", "plan" */
     const char *unit;        /* "rows", "models"; unused for unknown totals */
     double started, last;    /* monotonic seconds */
+    double silent, every;    /* nothing drawn before silent s; redrawn at most once per every s */
     int64_t done, total;
     int64_t first_done;      /* done at the first update, at first_t: the rate counts from there, so */
     double first_t;          /* work done before this run (a resumed sweep) does not inflate it */

@@ -140,9 +140,13 @@ rip_status rip_db_open_read_unchecked(const char *path, sqlite3 **db, char err[R
 ** RIP_S_DATA (damaged, not ripsim, rows that do not convert: a layer that
 ** does not derive), RIP_S_NOINPUT, RIP_S_CANTCREATE (also: the owner
 ** cannot be kept), RIP_S_IO, RIP_S_BUSY, RIP_S_NOMEM, RIP_S_INTERNAL (the
-** simulator).
+** simulator).  progress (may be NULL) hears each of the four stages as it
+** starts, done 0..3 of 4 ("creating the converted copy", "converting the
+** rows", "checking the copy", "putting it in place"), and done 4 of 4
+** once the copy is in place: the points at which a test can stop it.
 */
-rip_status rip_db_migrate(const char *path, int64_t *from, int64_t *layers, char err[RIP_ERR_LEN]);
+rip_status rip_db_migrate(const char *path, int64_t *from, int64_t *layers, const rip_progress_cb *progress,
+                          char err[RIP_ERR_LEN]);
 
 /* Close, reporting nothing; NULL is fine. */
 void rip_db_close(sqlite3 *db);

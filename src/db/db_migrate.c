@@ -233,7 +233,8 @@ static rip_status convert(sqlite3 *db, const char *path, int64_t version, char e
     return RIP_OK;
 }
 
-rip_status rip_db_migrate(const char *path, int64_t *from, int64_t *layers, char err[RIP_ERR_LEN])
+rip_status rip_db_migrate(const char *path, int64_t *from, int64_t *layers, const rip_progress_cb *progress,
+                          char err[RIP_ERR_LEN])
 {
     char tmp[4200], uri[4200], why[RIP_ERR_LEN], real[4096];
     rip_db_found found;
@@ -263,6 +264,7 @@ rip_status rip_db_migrate(const char *path, int64_t *from, int64_t *layers, char
     }
     /* a link is converted through: the file it names is built beside and replaced */
     const char *target = rip_db_resolve(path, real, sizeof real);
+    rip_progress_report(progress, 0, 4, "creating the converted copy");
     if ((s = rip_db_temp_beside(target, "migrate", &sb, tmp, sizeof tmp, err)) != RIP_OK)
         return s;
     have_tmp = true;
@@ -281,6 +283,7 @@ rip_status rip_db_migrate(const char *path, int64_t *from, int64_t *layers, char
         s = RIP_S_NOINPUT;
         goto done;
     }
+    rip_progress_report(progress, 1, 4, "converting the rows");
     if ((s = convert(db, path, found.schema_version, err)) != RIP_OK)
         goto done;
     sqlite3_exec(db, "DETACH s", NULL, NULL, NULL);
@@ -288,10 +291,12 @@ rip_status rip_db_migrate(const char *path, int64_t *from, int64_t *layers, char
              (long long)found.layers);
     rip_db_log(db, "migrate", why);
     rip_db_found check;
+    rip_progress_report(progress, 2, 4, "checking the copy");
     if ((s = rip_db_check_now(db, path, &check, err)) != RIP_OK)
         goto done;
     sqlite3_close_v2(db); /* every commit is on disk (synchronous=FULL) */
     db = NULL;
+    rip_progress_report(progress, 3, 4, "putting it in place");
     if (rip_db_replace(tmp, target) != 0) {
         snprintf(err, RIP_ERR_LEN, "%.200s: cannot put the converted database in place (%.100s)", path,
                  strerror(errno));
@@ -299,6 +304,7 @@ rip_status rip_db_migrate(const char *path, int64_t *from, int64_t *layers, char
         goto done;
     }
     have_tmp = false;
+    rip_progress_report(progress, 4, 4, "converted");
 done:
     sqlite3_close_v2(db);
     if (have_tmp)

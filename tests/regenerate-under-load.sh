@@ -93,6 +93,9 @@ if [ ! -f results/sweep.db ]; then
 fi
 run claims $r claims --db results/sweep.db --out "$out/claims.md" --fig-dir "$out" &&
     check claims claims.md fig_verdicts.svg fig_margins.svg fig_rip_hb.svg
+run shard-exec $r sweep --shard 0/10 --execute --quiet --db "$out/shard0.db" &&
+    nice -n 19 $r report --db "$out/shard0.db" >"$out/sweep-report-shard0of10.md" 2>"$out/report0.err" &&
+    check sweep-report-shard0of10 sweep-report-shard0of10.md
 if [ "$report" -eq 1 ]; then
     run sweep-exec $r sweep --execute --quiet --db "$out/exec.db" &&
         nice -n 19 $r report --db "$out/exec.db" >"$out/sweep-report.md" 2>"$out/report.err" &&

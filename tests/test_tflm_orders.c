@@ -18,6 +18,7 @@
 #include "kgeom_draw.h"
 #include "model_paths.h"
 #include "pcg32.h"
+#include "skip.h"
 #include "tfl_check.h"
 #include "tflm_orders.h"
 
@@ -121,9 +122,8 @@ Test(tflm_orders, person_detect_agrees_with_tflm_runs)
 {
     rip_tfl_model m = { 0 };
     if (!load_person_detect(&m)) {
-        cr_log_warn("tflm_orders: skipped: no TFLite Micro tree (RIPSIM_TFLM_PATH)");
         rip_tfl_model_free(&m);
-        return;
+        rip_skip("no person_detect.tflite in a TFLite Micro tree (RIPSIM_TFLM_PATH)");
     }
     const int64_t r2 = gap_of(&m, 2, RIP_TFLM_REFERENCE), c2 = gap_of(&m, 2, RIP_TFLM_CMSIS_NN);
     cr_assert(r2 > 18432 && r2 <= 18448, "op 2 reference gap %lld", (long long)r2);
@@ -145,7 +145,7 @@ Test(tflm_orders, out_of_range_is_bad_data)
     rip_tfl_model m = { 0 };
     if (!load_person_detect(&m)) {
         rip_tfl_model_free(&m);
-        return;
+        rip_skip("no person_detect.tflite in a TFLite Micro tree (RIPSIM_TFLM_PATH)");
     }
     int64_t gap = 5;
     char err[RIP_ERR_LEN] = "";
@@ -200,8 +200,7 @@ Test(tflm_orders, every_real_model_input_has_a_gap, .timeout = 600)
 {
     walk w = { 0 };
     if (each_model(every_input, &w) == 0) {
-        printf("tflm_orders: real models: skipped: no models (RIPSIM_MODELS_PATH, RIPSIM_TFLM_PATH)\n");
-        return;
+        rip_skip("no real models (RIPSIM_MODELS_PATH, RIPSIM_TFLM_PATH)");
     }
     printf("tflm_orders: real models: %ld operator inputs; modelled: %ld reference, %ld CMSIS-NN; gap -1 (never "
            "overlapped): %ld reference, %ld CMSIS-NN\n", w.inputs, w.modelled[0], w.modelled[1], w.none[0], w.none[1]);

@@ -30,6 +30,7 @@
 #include "kgeom_draw.h"
 #include "model_paths.h"
 #include "sim.h"
+#include "skip.h"
 #include "tfl_check.h"
 #include "tflm_orders.h"
 
@@ -150,8 +151,7 @@ Test(tflm_thm4, every_conv_of_the_real_models)
 {
     finding f = { 0 };
     if (each_model(model_convs, &f) == 0) {
-        printf("tflm_thm4: real models: skipped: no models (RIPSIM_MODELS_PATH, RIPSIM_TFLM_PATH)\n");
-        return;
+        rip_skip("no real models (RIPSIM_MODELS_PATH, RIPSIM_TFLM_PATH)");
     }
     report("real models", &f);
 }

@@ -37,17 +37,20 @@ static inline int32_t rnd(rip_pcg32 *g, int32_t lo, int32_t hi)
     return (int32_t)rip_pcg32_range(g, lo, hi);
 }
 
+/* True with probability percent/100 (one draw of g). */
 static inline bool chance(rip_pcg32 *g, uint32_t percent)
 {
     return rip_pcg32_below(g, 100) < percent;
 }
 
+/* n uniform int8 values from g into p. */
 static inline void fill_i8(rip_pcg32 *g, int8_t *p, size_t n)
 {
     for (size_t i = 0; i < n; i++)
         p[i] = (int8_t)rnd(g, -128, 127);
 }
 
+/* calloc of n items of size (at least one byte); fails the test when out of memory. */
 static inline void *xcalloc(size_t n, size_t size)
 {
     void *p = calloc(n ? n : 1, size ? size : 1);
@@ -240,6 +243,8 @@ static inline void compare3(tally *t, long idx, const char *desc, const int8_t *
     }
 }
 
+/* Prints the kind's one-line summary (notes appended when not NULL) and fails the
+** test unless N_LAYERS layers ran and none differed or was refused. */
 static inline void finish(const tally *t, const char *notes)
 {
     printf("cmsis_peer: %s: %ld layers, %ld output bytes compared (%.1f%% at a clamp bound), "

@@ -22,6 +22,7 @@
 #include "run_cmd.h"
 #include "tmpdir.h"
 
+/* firmware/models/mcunet/<model>.csv under the source root (one of 4 rotating buffers). */
 static inline const char *graph_path(const char *model)
 {
     static char buf[4][600];
@@ -66,6 +67,7 @@ static inline int64_t json_int(const char *json, const char *key)
     return atoll(p + strlen(pat));
 }
 
+/* Do files a and b hold the same bytes?  Fails the test when either is missing. */
 static inline bool same_file(const char *a, const char *b)
 {
     size_t na, nb;

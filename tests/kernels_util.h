@@ -32,6 +32,7 @@
 
 typedef struct rng { uint64_t s; } rng;
 
+/* The next 64 bits of g's splitmix64 sequence. */
 static inline uint64_t rng_next(rng *g)
 {
     uint64_t z = (g->s += 0x9E3779B97F4A7C15ull);
@@ -46,12 +47,14 @@ static inline int64_t rng_int(rng *g, int64_t lo, int64_t hi)
     return lo + (int64_t)(rng_next(g) % (uint64_t)(hi - lo + 1));
 }
 
+/* n values uniform in [lo, hi] from g into p. */
 static inline void fill_s8(rng *g, int8_t *p, size_t n, int lo, int hi)
 {
     for (size_t i = 0; i < n; i++)
         p[i] = (int8_t)rng_int(g, lo, hi);
 }
 
+/* malloc of n bytes (at least one); fails the test when out of memory. */
 static inline void *xmalloc(size_t n)
 {
     void *p = malloc(n ? n : 1);
@@ -75,6 +78,7 @@ static inline void draw_quant(rng *g, int n, int32_t *mult, int32_t *shift)
     }
 }
 
+/* An activation range into *lo <= *hi: the full int8 range 2 times in 3, else random. */
 static inline void draw_act(rng *g, int32_t *lo, int32_t *hi)
 {
     if (rng_int(g, 0, 2) != 0) {
@@ -97,6 +101,7 @@ typedef struct conv_case {
     rk_quant q;
 } conv_case;
 
+/* Fills k's kernel parameters and dimensions (k->p, k->in, k->out) from its geometry k->g. */
 static inline void case_params(conv_case *k)
 {
     const ref_conv *g = &k->g;
@@ -137,6 +142,7 @@ static inline void case_data(rng *r, conv_case *k, bool dw)
     k->q.shift = k->shift;
 }
 
+/* Frees k's buffers (input, filter, bias, multipliers, shifts). */
 static inline void case_free(conv_case *k)
 {
     free(k->input);

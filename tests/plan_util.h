@@ -19,6 +19,8 @@
 
 extern char tmpdir[256];
 
+/* Writes text to tmpdir/name; returns the path (one of 8 rotating buffers).
+** Fails the test when the file cannot be written. */
 static inline const char *write_file(const char *name, const char *text)
 {
     static char paths[8][320];
@@ -64,6 +66,8 @@ static inline rip_plan *plan_with(const rip_problem *p, const char *name, uint64
     return plan;
 }
 
+/* Loads the graph CSV at path into the problem *p (RiP, in-place depthwise and
+** alignment as given); fails the test with the loader's message on an error. */
 static inline void load_graph(const char *path, bool rip, bool dw, int64_t align, rip_problem *p)
 {
     char err[RIP_ERR_LEN];

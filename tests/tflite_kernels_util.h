@@ -35,12 +35,14 @@ static inline void *xmalloc(size_t n)
     return p;
 }
 
+/* n values uniform in [lo, hi] (splitmix.h's rng_state) into p. */
 static inline void fill_s8(int8_t *p, size_t n, int lo, int hi)
 {
     for (size_t i = 0; i < n; i++)
         p[i] = (int8_t)rng_int(lo, hi);
 }
 
+/* The shape of the given rank with extents d[0..rank-1]. */
 static inline rk_shape shape_of(int rank, const int32_t *d)
 {
     rk_shape s = {.rank = rank};
@@ -49,6 +51,7 @@ static inline rk_shape shape_of(int rank, const int32_t *d)
     return s;
 }
 
+/* The number of elements of s (the product of its extents). */
 static inline int64_t count_of(rk_shape s)
 {
     int64_t n = 1;

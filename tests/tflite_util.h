@@ -36,6 +36,7 @@ extern char models[MAX_MODELS][1400];
 
 extern int n_models;
 
+/* qsort comparison of two strings stored in place (char arrays). */
 static inline int cmp_str(const void *a, const void *b)
 {
     return strcmp((const char *)a, (const char *)b);
@@ -71,6 +72,7 @@ static inline void find_models(void)
     qsort(models, (size_t)n_models, sizeof models[0], cmp_str);
 }
 
+/* Finds the vendor models; skips the test (rip_skip) when there are none. */
 static inline void need_models(void)
 {
     find_models();
@@ -91,6 +93,8 @@ static inline const char *model(const char *name)
     return NULL;
 }
 
+/* The whole file at path (malloc'd, one spare byte), its size in *len; fails
+** the test when it cannot be read. */
 static inline uint8_t *slurp(const char *path, size_t *len)
 {
     FILE *f = fopen(path, "rb");
@@ -107,6 +111,7 @@ static inline uint8_t *slurp(const char *path, size_t *len)
     return b;
 }
 
+/* Writes the len bytes of b to path; fails the test on an error. */
 static inline void spit(const char *path, const uint8_t *b, size_t len)
 {
     FILE *f = fopen(path, "wb");
@@ -143,6 +148,7 @@ static inline size_t vector_at(const uint8_t *b, size_t pos)
     return pos + off;   /* the count; elements follow */
 }
 
+/* Stores v at p as 4 little-endian bytes. */
 static inline void put32(uint8_t *p, uint32_t v)
 {
     p[0] = (uint8_t)v;
@@ -308,6 +314,8 @@ typedef struct tiny_knobs {
 
 static const tiny_knobs tiny_default = {.conv_options_type = 1, .conv_options_table = true};
 
+/* Writes one Tensor table (shape, type, buffer, name, and quantization with
+** n_scale scales along qdim when n_scale > 0, external buffer when not 0); returns its position. */
 static inline size_t tiny_tensor(fbb *f, const char *name, int type, uint32_t buffer, uint32_t n_shape,
                           const int64_t *shape, uint32_t n_scale, const float *scale, int32_t qdim, uint32_t external)
 {
@@ -333,6 +341,7 @@ static inline size_t tiny_tensor(fbb *f, const char *name, int type, uint32_t bu
     return t;
 }
 
+/* Writes the small model with the knobs k into f; returns its size in bytes. */
 static inline size_t tiny_model(fbb *f, const tiny_knobs *k)
 {
     fb_begin(f, "TFL3");

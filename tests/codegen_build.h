@@ -38,14 +38,14 @@ static const char *root(void)
 }
 
 /* system(cmd) after flushing every stream (so no output is written twice). */
-static int sh(const char *cmd)
+static inline int sh(const char *cmd)
 {
     fflush(NULL);
     return system(cmd);
 }
 
 /* Is arm-none-eabi-gcc with picolibc installed?  Said once when not. */
-static bool have_cross(void)
+static inline bool have_cross(void)
 {
     static int have = -1;
     if (have < 0) {

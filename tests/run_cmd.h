@@ -22,7 +22,7 @@ typedef struct {
 } run_result;
 
 /* Read both pipes until both close (poll, so neither can fill and block). */
-static void run_drain(int fo, int fe, run_result *r)
+static inline void run_drain(int fo, int fe, run_result *r)
 {
     size_t no = 0, ne = 0;
     struct pollfd p[2] = {{fo, POLLIN, 0}, {fe, POLLIN, 0}};
@@ -54,7 +54,7 @@ static void run_drain(int fo, int fe, run_result *r)
 ** NULL-terminated or NULL) and, when as_limit > 0, its address space
 ** limited to as_limit bytes (RLIMIT_AS, set in the child before exec: the
 ** same limit as `ulimit -v`, from the first instruction on). */
-static run_result *run_env_limited(const char *const *env, const char *const *args, rlim_t as_limit)
+static inline run_result *run_env_limited(const char *const *env, const char *const *args, rlim_t as_limit)
 {
     static run_result r;
     const char *bin = getenv("RIPSIM_BIN");
@@ -103,7 +103,7 @@ static run_result *run_env_limited(const char *const *env, const char *const *ar
 }
 
 /* run_env_limited without a limit. */
-static run_result *run_env(const char *const *env, const char *const *args)
+static inline run_result *run_env(const char *const *env, const char *const *args)
 {
     return run_env_limited(env, args, 0);
 }
@@ -125,7 +125,7 @@ static inline run_result *run_env_hooks(const char *const *env, const char *cons
     return r;
 }
 
-static int count_lines(const char *s)
+static inline int count_lines(const char *s)
 {
     int n = 0;
     for (; *s; s++)

@@ -17,7 +17,16 @@
 #include <string.h>
 #include <sys/stat.h>
 
+/* A suite in several files shares one folder: its file with
+** TEST_SUITE_WITH_TMPDIR defines TMPDIR_SHARED before including this
+** header (tmpdir is defined there), its other files TMPDIR_EXTERN. */
+#if defined(TMPDIR_EXTERN)
+extern char tmpdir[256];
+#elif defined(TMPDIR_SHARED)
+char tmpdir[256];
+#else
 static char tmpdir[256];
+#endif
 
 #define TEST_SUITE_WITH_TMPDIR(name, seconds)                                  \
     static void make_tmpdir(void)                                              \

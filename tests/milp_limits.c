@@ -26,7 +26,15 @@ static void load_graph(const char *rel, bool rip, bool dw, rip_problem *p)
     cr_assert_eq(rc, 0, "%s", err);
 }
 
-Test(milp, time_limit_is_respected)
+/*
+** The time-limit tests below assert what a limit guarantees on any machine
+** (a checked plan, no better than the optimum, not called optimal without
+** proof), never how fast it came: a busy machine may take longer.  How
+** long they take is logged (cr_log_info) and bounded only by each test's
+** timeout, a safety net that fails the test (the bug of issue 8 took 50 s
+** and 108 s for a 1 s limit); never an assertion (issue 22 item 6).
+*/
+Test(milp, time_limit_is_respected, .timeout = 120)
 {
     /* 14 buffers whose optimum (47) lies above the bound (44): exact proves
     ** 47 at once; CBC needs tens of seconds to close the big-M gap, so with
@@ -42,14 +50,17 @@ Test(milp, time_limit_is_respected)
     rip_plan_opts o = {.time_limit = 2};
     rip_plan *m = run(&p, "milp", &o, false);
     cr_expect_geq(m->peak, 47);
-    cr_expect_lt(m->seconds, 5.0, "%.2f s for a 2 s limit", m->seconds);
+    char err[RIP_ERR_LEN];
+    cr_expect_eq(rip_plan_check(&p, m, false, err), RIP_OK, "%s", err);
+    cr_expect(!m->optimal || m->peak == 47, "called optimal at %lld", (long long)m->peak);
+    cr_log_info("milp --time-limit 2 on 14 buffers: %.2f s, peak %lld", m->seconds, (long long)m->peak);
     rip_plan_free(e);
     rip_plan_free(m);
     rip_problem_free(&p);
 }
 
 /* Run `ripsim plan ARGS... --strategy milp --time-limit 1` on path and
-** require a checked plan within 5 s of wall clock. */
+** require a checked plan, nothing on stderr; the wall time is logged. */
 static void plan_within_bound(const char *what, const char *a1, const char *a2)
 {
     double t = wall_now();
@@ -59,11 +70,10 @@ static void plan_within_bound(const char *what, const char *a1, const char *a2)
     cr_expect_eq(r->status, 0, "%s: status %d: %s", what, r->status, r->err);
     cr_expect(strstr(r->out, "check        passed") != NULL, "%s: no checked plan: %s", what, r->out);
     cr_expect_eq(count_lines(r->err), 0, "%s: %s", what, r->err);
-    cr_expect_lt(took, 5.0, "%s: %.1f s of wall clock for --time-limit 1", what, took);
-    fprintf(stderr, "milp --time-limit 1, %s: %.2f s wall\n", what, took);
+    cr_log_info("milp --time-limit 1, %s: %.2f s wall", what, took);
 }
 
-Test(milp, time_limit_bounds_the_whole_call)
+Test(milp, time_limit_bounds_the_whole_call, .timeout = 120)
 {
     char dir[] = "/tmp/ripsim-milp-limit-XXXXXX", ivs[128], graph[128];
     cr_assert_not_null(mkdtemp(dir));
@@ -122,15 +132,13 @@ static void random_300(rip_problem *p)
 /* The same bound through the library, with the plan checked: a result
 ** found within the limit comes back valid, and is called optimal only
 ** when it meets the lower bound (CBC cannot have proved anything here). */
-Test(milp, time_limit_returns_a_checked_plan)
+Test(milp, time_limit_returns_a_checked_plan, .timeout = 120)
 {
     rip_problem p;
     random_300(&p);
     rip_plan_opts o = {.time_limit = 1};
-    double t0 = wall_now();
     rip_plan *m = run(&p, "milp", &o, false);
-    double took = wall_now() - t0;
-    cr_expect_lt(took, 5.0, "%.1f s of wall clock for a 1 s limit", took);
+    cr_log_info("milp --time-limit 1 on 300 tensors: %.2f s", m->seconds);
     char err[RIP_ERR_LEN];
     cr_expect_eq(rip_plan_check(&p, m, false, err), 0, "%s", err);
     cr_expect_geq(m->peak, rip_problem_lower_bound(&p));
@@ -159,7 +167,7 @@ Test(milp, table3_every_mcunet_model)
             cr_expect_eq(m->peak, want, "%s %s: milp %lld, Tab. 3 %lld", r[i].file, rip ? "RiP" : "Base",
                          (long long)m->peak, want);
             cr_expect(m->optimal, "%s", r[i].file);
-            cr_expect_lt(m->seconds, 10.0, "%s: %.2f s", r[i].file, m->seconds);
+            cr_log_info("%s %s: %.2f s", r[i].file, rip ? "RiP" : "Base", m->seconds);
             cr_expect_lt(m->n_binaries, (int64_t)(3 * p.n * (p.n - 1) / 2));
             rip_plan_free(m);
             rip_problem_free(&p);

@@ -87,9 +87,9 @@ static inline size_t meeting_pairs(const rip_problem *p)
 ** start heuristics, neighbourhood search, CBC), not just CBC's branch and
 ** bound.  Before, `--time-limit 2` ran 50 s on 300 intervals and 108 s on
 ** one conv feeding 300 relus: CBC's first LP of 45,000 pair binaries does
-** not look at the clock.  The bound is measured here, on the wall clock
-** around the whole command (process start, loading, checking and printing
-** included), with a generous margin: a bound, not a benchmark.
+** not look at the clock.  The tests log the wall clock around the whole
+** command (process start, loading, checking and printing included); only
+** their timeouts bound it, as a safety net, never an assertion.
 */
 static inline double wall_now(void)
 {

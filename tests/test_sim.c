@@ -140,7 +140,8 @@ Test(sim, appendix_i_full_size_dense_gather)
 ** So gather first never corrupts (truth 0), while taps-from-workspace
 ** corrupts at q = 0 (pixel 0 is read by output 0 itself) and, by the same
 ** inequalities shifted by one pixel, delta = 64 = cout clears everything.
-** Also: all seven truths with the fast engine well within the time budget.
+** Also: all seven truths with the fast engine (their CPU time logged, not
+** asserted: the benchmark sim-per-config-vgg16-conv1_2 measures speed).
 */
 Test(sim, vgg_conv1_2_padded_by_hand_and_fast)
 {
@@ -153,7 +154,7 @@ Test(sim, vgg_conv1_2_padded_by_hand_and_fast)
     cr_expect_eq(g[RIP_EXEC_PADDED_GATHER], 0);
     cr_expect_eq(g[RIP_EXEC_PADDED_TAPS], 64);
     cr_expect_eq(g[RIP_EXEC_DENSE_GATHER], 14400);
-    cr_expect(secs < 5.0, "seven fast truths on VGG conv1_2 took %.2f s", secs);
+    cr_log_info("seven fast truths on VGG conv1_2: %.2f CPU-s", secs);
 }
 
 /*

@@ -12,21 +12,11 @@
 
 #include "cli.h"
 #include "plan/graph.h"
+#include "data_path.h"
 #include "plan/plan.h"
 
 /* ---- helpers ---- */
 
-/* RIPSIM_RESULTS_DIR/../rel */
-static inline const char *data_path(const char *rel)
-{
-    static char paths[8][512];
-    static int next;
-    char *p = paths[next++ % 8];
-    const char *res = getenv("RIPSIM_RESULTS_DIR");
-    cr_assert_not_null(res, "RIPSIM_RESULTS_DIR must be set");
-    snprintf(p, 512, "%s/../%s", res, rel);
-    return p;
-}
 
 /* A hand-made problem: tensors "t0".."t<n-1>" with [first, last] and size. */
 typedef struct hand_tensor {

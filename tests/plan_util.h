@@ -13,6 +13,7 @@
 
 #include "plan/check_replay.h"
 #include "plan/graph.h"
+#include "data_path.h"
 #include "plan/plan.h"
 
 /* ---- helpers ---- */
@@ -34,17 +35,6 @@ static inline const char *write_file(const char *name, const char *text)
     return p;
 }
 
-/* RIPSIM_RESULTS_DIR/../rel */
-static inline const char *data_path(const char *rel)
-{
-    static char paths[8][512];
-    static int next;
-    char *p = paths[next++ % 8];
-    const char *res = getenv("RIPSIM_RESULTS_DIR");
-    cr_assert_not_null(res, "RIPSIM_RESULTS_DIR must be set");
-    snprintf(p, 512, "%s/../%s", res, rel);
-    return p;
-}
 
 /* Run strategy `name` on p; the plan must pass the checker (simulate for
 ** graphs).  The caller frees the plan. */

@@ -17,7 +17,6 @@
 
 /* ---- helpers ---- */
 
-
 /* A hand-made problem: tensors "t0".."t<n-1>" with [first, last] and size. */
 typedef struct hand_tensor {
     int64_t first, last, size;

@@ -32,9 +32,12 @@ static inline const char *graph_path(const char *model)
     return buf[k];
 }
 
-/* The whole of a (small) file; NULL when missing.  *n receives its bytes. */
+/* The whole of a (small) file; NULL when missing.  *n receives its bytes
+** (0 when missing). */
 static inline char *slurp(const char *path, size_t *n)
 {
+    if (n)
+        *n = 0;
     FILE *f = fopen(path, "rb");
     if (!f)
         return NULL;

@@ -110,18 +110,10 @@ rip_status rip_cg_plan(const char *path, rip_cg_plan_kind k, rip_graph *g, rip_p
     rip_graph_opts go = {.rip = k == RIP_CG_RIP, .inplace_depthwise = true, .sigma_taps = false, .align = 4};
     rip_plan_opts po = {.seed = 1, .time_limit = 120, .reproducible = true};
     char why[RIP_ERR_LEN];
-    const rip_strategy *st = rip_strategy_by_name(strategy);
     if ((s = rip_cg_check_graph(g, path, err)) != RIP_OK || (s = rip_problem_from_graph(g, &go, p, err)) != RIP_OK)
         goto fail;
-    if (!st || !(*plan = rip_plan_new(p, strategy))) {
-        snprintf(err, RIP_ERR_LEN, st ? "out of memory" : "no strategy %s", strategy);
-        s = st ? RIP_S_NOMEM : RIP_S_INTERNAL;
-        goto fail;
-    }
-    if ((s = rip_strategy_run(st, p, &po, *plan, why)) == RIP_OK && (s = rip_plan_check(p, *plan, true, why)) == RIP_S_FAILED)
-        s = RIP_S_INTERNAL; /* a strategy made an invalid plan: a bug */
-    if (s != RIP_OK) {
-        snprintf(err, RIP_ERR_LEN, "%.200s, %s: %.250s", path, strategy, why);
+    if ((s = rip_plan_solve_checked(p, strategy, &po, true, plan, why)) != RIP_OK) {
+        snprintf(err, RIP_ERR_LEN, "%.200s, %.300s", path, why);
         goto fail;
     }
     return RIP_OK;

@@ -34,7 +34,7 @@ rip_status rip_net_plan(const rip_net *net, rip_net_plan_kind k, rip_problem *p_
     rip_status rc = rip_net_problem(net, &go, &p, err);
     if (rc != RIP_OK)
         return rc;
-    rc = rip_plan_solve_checked(&p, rip_net_plan_strategy(k), &po, &plan, why);
+    rc = rip_plan_solve_checked(&p, rip_net_plan_strategy(k), &po, true, &plan, why);
     if (rc != RIP_OK)
         snprintf(err, RIP_ERR_LEN, "%.150s: %.350s", net->model->label, why);
     else

@@ -242,13 +242,18 @@ rip_status rip_strategy_run(const rip_strategy *s, const rip_problem *p, const r
                      char err[RIP_ERR_LEN]);
 
 /*
-** Run the strategy named `strategy` on p and check its plan with
-** rip_plan_check (simulated gaps).  RIP_OK with *out (free with
-** rip_plan_free); RIP_S_INTERNAL for an unknown strategy or a plan that
-** fails the check (a bug), or the strategy's status, with err "STRATEGY:
-** why"; *out NULL then.
+** The planning entry point of every caller outside src/plan/: run the
+** strategy named `strategy` on p (rip_strategy_run) and check its plan
+** with rip_plan_check(p, plan, simulate, ...): simulate re-derives every
+** used GAP with the simulator and replays ALIAS pairs; without it the
+** placement, overlaps, shifts and peak are still checked.  A lower bound
+** (plan->bound_only) is no placement and has nothing to check.  RIP_OK
+** with *out (free with rip_plan_free); RIP_S_INTERNAL for an unknown
+** strategy or a plan that fails the check (a bug), RIP_S_NOMEM when the
+** check runs out of memory, or the strategy's status, with err
+** "STRATEGY: why"; *out NULL then.
 */
-rip_status rip_plan_solve_checked(const rip_problem *p, const char *strategy, const rip_plan_opts *o,
+rip_status rip_plan_solve_checked(const rip_problem *p, const char *strategy, const rip_plan_opts *o, bool simulate,
                                   rip_plan **out, char err[RIP_ERR_LEN]);
 
 void rip_problem_free(rip_problem *p);

@@ -96,7 +96,7 @@ rip_status rip_strategy_run(const rip_strategy *s, const rip_problem *p, const r
     return RIP_OK;
 }
 
-rip_status rip_plan_solve_checked(const rip_problem *p, const char *strategy, const rip_plan_opts *o,
+rip_status rip_plan_solve_checked(const rip_problem *p, const char *strategy, const rip_plan_opts *o, bool simulate,
                                   rip_plan **out, char err[RIP_ERR_LEN])
 {
     *out = NULL;
@@ -108,7 +108,7 @@ rip_status rip_plan_solve_checked(const rip_problem *p, const char *strategy, co
     }
     char why[RIP_ERR_LEN];
     rip_status st = rip_strategy_run(s, p, o, plan, why);
-    if (st == RIP_OK && (st = rip_plan_check(p, plan, true, why)) == RIP_S_FAILED)
+    if (st == RIP_OK && !plan->bound_only && (st = rip_plan_check(p, plan, simulate, why)) == RIP_S_FAILED)
         st = RIP_S_INTERNAL; /* a strategy made an invalid plan: a bug */
     if (st != RIP_OK) {
         snprintf(err, RIP_ERR_LEN, "%s: %.400s", strategy, why);

@@ -26,7 +26,7 @@ rip_status rip_plan_graph_file(const char *path, bool rip, bool inplace_depthwis
     if (status != RIP_OK)
         return (rip_status)status;
     char why[RIP_ERR_LEN];
-    rip_status st = rip_plan_solve_checked(p, strategy, po, out, why);
+    rip_status st = rip_plan_solve_checked(p, strategy, po, true, out, why);
     if (st != RIP_OK) {
         snprintf(err, RIP_ERR_LEN, "%.200s, %.250s", path, why);
         rip_problem_free(p);

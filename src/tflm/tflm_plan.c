@@ -280,35 +280,15 @@ nomem:
 static rip_status solve(const rip_problem *p, rip_plan **plan, char err[RIP_ERR_LEN])
 {
     const char *name = p->n_cand ? "milp" : "exact";
-    const rip_strategy *s = rip_strategy_by_name(name);
-    *plan = NULL;
-    if (!s) {
-        snprintf(err, RIP_ERR_LEN, "strategy %s missing", name);
-        return RIP_S_INTERNAL;
-    }
     rip_plan_opts o = {.reproducible = true};
     if (p->n_cand)
         o.time_limit = TFLM_MILP_SAFETY_S;
     else
         o.node_limit = TFLM_EXACT_NODES;
-    rip_plan *pl = rip_plan_new(p, name);
-    if (!pl) {
-        snprintf(err, RIP_ERR_LEN, "out of memory");
-        return RIP_S_NOMEM;
-    }
-    char why[RIP_ERR_LEN];
-    rip_status st = rip_strategy_run(s, p, &o, pl, why);
-    if (st == RIP_OK && (st = rip_plan_check(p, pl, false, why)) != RIP_OK && st != RIP_S_NOMEM)
-        st = RIP_S_INTERNAL;
+    rip_status st = rip_plan_solve_checked(p, name, &o, false, plan, err);
     if (st == RIP_S_FAILED)   /* milp's safety net expired: no plan that another machine would also find */
         st = RIP_S_INTERNAL;
-    if (st != RIP_OK) {
-        snprintf(err, RIP_ERR_LEN, "%s: %.200s", name, why);
-        rip_plan_free(pl);
-        return st;
-    }
-    *plan = pl;
-    return RIP_OK;
+    return st;
 }
 
 static void problem_release(rip_problem *p)

@@ -7,6 +7,7 @@
 */
 #include <time.h>
 
+#include "paper_data.h"
 #include "run_cmd.h"
 
 static char *slurp(const char *path)
@@ -213,4 +214,103 @@ Test(tables, fig1_regenerates_the_committed_svg, .timeout = 600)
     free(want);
     free(got);
     cleanup(out, "fig1.png");
+}
+
+/* ---- the paper's numbers (paper_data.h) against the models' reference CSVs ----
+** firmware/models/{mcunet,keras}: table3_reference.csv, table7_reference.csv and
+** table3_deployment_reference.csv
+** were typed from the paper separately, with their provenance; the library
+** reads paper_data.h, so the two copies must agree cell for cell. */
+
+/* The line of `csv` whose first field is `key` (a static buffer), or NULL. */
+static const char *csv_row(const char *csv, const char *key)
+{
+    static char line[1024];
+    size_t k = strlen(key);
+    for (const char *p = csv; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL) {
+        if (strncmp(p, key, k) == 0 && p[k] == ',') {
+            size_t n = strcspn(p, "\n");
+            cr_assert_lt(n, sizeof line);
+            memcpy(line, p, n);
+            line[n] = '\0';
+            return line;
+        }
+    }
+    return NULL;
+}
+
+/* Field i (0-based) of a CSV line without quotes, into buf. */
+static const char *csv_field(const char *line, int i, char *buf, size_t len)
+{
+    const char *p = line;
+    for (int j = 0; j < i; j++) {
+        p = strchr(p, ',');
+        cr_assert_not_null(p, "field %d of %s", i, line);
+        p++;
+    }
+    size_t n = strcspn(p, ",");
+    cr_assert_lt(n, len);
+    memcpy(buf, p, n);
+    buf[n] = '\0';
+    return buf;
+}
+
+Test(tables, paper_data_tab3_is_the_reference_csv)
+{
+    char results[512], layers[512], path[1100], f[64];
+    paths(results, layers, sizeof results);
+    snprintf(path, sizeof path, "%s/../firmware/models/mcunet/table3_reference.csv", results);
+    char *ref = slurp(path);
+    snprintf(path, sizeof path, "%s/../firmware/models/mcunet/table3_deployment_reference.csv", results);
+    char *cost = slurp(path);
+    int n = 0;
+#define TAB3_CHECK(file, name, buffer, base, rip, num, den, p2, p1, base_fits, rip_fits)                         \
+    do {                                                                                                     \
+        const char *r = csv_row(ref, file);                                                                  \
+        cr_assert_not_null(r, "%s not in table3_reference.csv", file);                                       \
+        cr_expect_eq(atoll(csv_field(r, 4, f, sizeof f)), buffer, "%s buffer", file);                        \
+        cr_expect_eq(atoll(csv_field(r, 5, f, sizeof f)), base, "%s base", file);                            \
+        cr_expect_eq(atoll(csv_field(r, 6, f, sizeof f)), rip, "%s rip", file);                              \
+        cr_expect_eq((long long)(rip) * (den), (long long)(base) * (num), "%s: RiP/Base is %d/%d", file, num, den); \
+        const char *c = csv_row(cost, file);                                                                 \
+        cr_assert_not_null(c, "%s not in table3_deployment_reference.csv", file);                            \
+        cr_expect_str_eq(csv_field(c, 3, f, sizeof f), p2, "%s Pico 2 ratio", file);                         \
+        cr_expect_str_eq(csv_field(c, 6, f, sizeof f), p1, "%s Pico 1 ratio", file);                         \
+        cr_expect_eq(*csv_field(c, 4, f, sizeof f) != '\0', base_fits, "%s: a Pico 1 base time", file);       \
+        cr_expect_eq(*csv_field(c, 5, f, sizeof f) != '\0', rip_fits, "%s: a Pico 1 RiP time", file);         \
+        n++;                                                                                                 \
+    } while (0);
+    RIP_PAPER_TAB3(TAB3_CHECK)
+#undef TAB3_CHECK
+    cr_expect_eq(n, 11);
+    free(ref);
+    free(cost);
+}
+
+Test(tables, paper_data_tab7_is_the_reference_csv)
+{
+    char results[512], layers[512], path[1100], f[64];
+    paths(results, layers, sizeof results);
+    snprintf(path, sizeof path, "%s/../firmware/models/keras/table7_reference.csv", results);
+    char *ref = slurp(path);
+    int n = 0;
+    /* the CSV is in Tab. 7's order: row n + 1 (after the header) is the paper's row n */
+#define TAB7_CHECK(name, ops, res, vars, constr, dual_s, rip_s, dual_kb, rip_kb, ratio, inplace, shift)          \
+    do {                                                                                                     \
+        const char *r = ref;                                                                                 \
+        for (int j = 0; j <= n; j++)                                                                         \
+            r = strchr(r, '\n') + 1;                                                                         \
+        char line[1024];                                                                                     \
+        snprintf(line, sizeof line, "%.*s", (int)strcspn(r, "\n"), r);                                       \
+        cr_expect_eq(atoi(csv_field(line, 4, f, sizeof f)), ops, "%s ops", name);                            \
+        cr_expect_eq(atoi(csv_field(line, 5, f, sizeof f)), res, "%s res", name);                            \
+        cr_expect_eq(atol(csv_field(line, 6, f, sizeof f)), vars, "%s vars", name);                          \
+        cr_expect_eq(strtod(csv_field(line, 7, f, sizeof f), NULL), dual_kb, "%s dual KB", name);            \
+        cr_expect_eq(strtod(csv_field(line, 8, f, sizeof f), NULL), rip_kb, "%s RiP KB", name);              \
+        n++;                                                                                                 \
+    } while (0);
+    RIP_PAPER_TAB7(TAB7_CHECK)
+#undef TAB7_CHECK
+    cr_expect_eq(n, 33);
+    free(ref);
 }

@@ -23,6 +23,7 @@
 
 #include "compare.h"
 #include "optimum.h"
+#include "paper_data.h"
 #include "layer_csv.h"
 #include "paper_tables.h"
 #include "spec.h"
@@ -174,17 +175,14 @@ done:
     return s;
 }
 
-/* The layers the paper names in its text, by tag. */
+/* The layers the paper names in its text, by tag: Tab. 2's (paper_data.h)
+** first. */
+#define TAB2_LAYER(lim, cin, cout, k, hw, xs, eq1, truth, err, tag) \
+    {tag, "cin=" #cin ",cout=" #cout ",h=" #hw ",k=" #k},
 static const struct {
     const char *tag, *spec;
 } paper_layers[] = {
-    {"tab2_conv0", "cin=1,cout=5,h=14,k=3"},
-    {"tab2_conv1", "cin=5,cout=8,h=12,k=3"},
-    {"tab2_conv2", "cin=8,cout=11,h=10,k=3"},
-    {"tab2_lim2_a", "cin=3,cout=4,h=8,k=5"},
-    {"tab2_lim2_b", "cin=8,cout=9,h=9,k=7"},
-    {"tab2_lim2_c", "cin=16,cout=17,h=12,k=9"},
-    {"tab2_lim2_d", "cin=16,cout=17,h=18,k=15"},
+    RIP_PAPER_TAB2(TAB2_LAYER)
     {"sec31_cout6", "cin=3,cout=6,h=5,k=3"},
     {"sec31_cout8", "cin=3,cout=8,h=5,k=3"},
     {"sec31_16to64", "cin=16,cout=64,h=8,k=3"},
@@ -193,24 +191,15 @@ static const struct {
     {"appI_inception_stem", "cin=32,cout=64,h=147,k=3,p=1"},
 };
 
-/* The paper's Tab. 3 (bytes) and its Pico 1 column (a time reported). */
+/* The paper's Tab. 3 (bytes) and its Pico 1 column (a time reported), from paper_data.h. */
+#define TAB3_ROW(file, label, buffer, base, rip, num, den, p2, p1, base_fits, rip_fits) \
+    {file, label, buffer, base, rip, num, den, base_fits, rip_fits},
 static const struct {
     const char *file, *label;
     int64_t buffer, base, rip, num, den;
     int base_fits, rip_fits;
-} tab3[] = {
-    {"mcunet-in0", "MCUNet-in0", 3984, 46080, 36864, 4, 5, 1, 1},
-    {"mcunet-in1", "MCUNet-in1", 5864, 92160, 73728, 4, 5, 1, 1},
-    {"mcunet-in2", "MCUNet-in2", 14976, 204800, 179200, 7, 8, 1, 1},
-    {"mcunet-in3", "MCUNet-in3", 18536, 247808, 185856, 3, 4, 0, 1},
-    {"mcunet-in4", "MCUNet-in4", 16520, 409600, 307200, 3, 4, 0, 0},
-    {"mbv2-w0.35", "MbV2-w0.35", 11816, 290304, 248832, 6, 7, 0, 0},
-    {"proxyless-w0.3", "Proxyless-w0.3", 17792, 247808, 185856, 3, 4, 0, 1},
-    {"mcunet-vww0", "MCUNet-VWW0", 3456, 57344, 49152, 6, 7, 1, 1},
-    {"mcunet-vww1", "MCUNet-VWW1", 4392, 89600, 76800, 6, 7, 1, 1},
-    {"mcunet-vww2", "MCUNet-VWW2", 11816, 165888, 145152, 7, 8, 1, 1},
-    {"person-det", "Person-Det", 11688, 245760, 163840, 2, 3, 0, 1},
-};
+} tab3[] = {RIP_PAPER_TAB3(TAB3_ROW)};
+#undef TAB3_ROW
 
 /* One plan's peak (and, for the caller who asks, its in-place and shift
 ** counts and tensor count); -1 never: a failure is a status with err. */

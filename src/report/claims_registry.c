@@ -15,6 +15,11 @@
 ** N_in + N_out otherwise, differs when the domain is empty.
 */
 #include "claims.h"
+#include "paper_data.h"
+
+/* One row of Tab. 2 (paper_data.h) in the SQL of claim C07. */
+#define TAB2_SQL_ROW(lim, cin, cout, k, hw, xs, eq1, truth, err, tag) \
+    "\n       UNION ALL SELECT '" tag "', " #eq1 ", " #truth
 
 #define ALL(FROM, DOM, HOLDS, NOUN)                                                                           \
     "WITH d AS (SELECT * FROM " FROM " WHERE " DOM "),\n"                                                     \
@@ -116,12 +121,11 @@ static const rip_claim registry[] = {
      "Tab. 2: G&M and Truth for G&M's deployed MNIST network (conv_0-conv_2) and four layers whose critical leg "
      "exceeds the output grid.",
      "tab2_values", RIP_CLAIM_AUX, RIP_CLAIM_SQL,
-     "WITH p(tag, gm, truth) AS (VALUES ('tab2_conv0', 531, 533), ('tab2_conv1', 148, 149),\n"
-     "       ('tab2_conv2', 45, 46), ('tab2_lim2_a', 79, 7), ('tab2_lim2_b', 2081, 11),\n"
-     "       ('tab2_lim2_c', 15520, 20), ('tab2_lim2_d', 48640, 20)),\n"
+     "WITH p(tag, gm, truth) AS (SELECT NULL, NULL, NULL WHERE 0" RIP_PAPER_TAB2(TAB2_SQL_ROW) "),\n"
      "     j AS (SELECT p.*, l.gm2019_eq1 AS our_gm, l.herringbone_taps AS our_truth FROM p JOIN pl l ON l.network = p.tag)\n"
-     "SELECT CASE WHEN sum(gm = our_gm AND truth = our_truth) = 7 THEN 'agrees' ELSE 'differs' END,\n"
-     "       printf('%d of 7 rows equal in both G&M and Truth%s', sum(gm = our_gm AND truth = our_truth),\n"
+     "SELECT CASE WHEN sum(gm = our_gm AND truth = our_truth) = (SELECT count(*) FROM p) THEN 'agrees' ELSE 'differs' END,\n"
+     "       printf('%d of %d rows equal in both G&M and Truth%s', sum(gm = our_gm AND truth = our_truth),\n"
+     "              (SELECT count(*) FROM p),\n"
      "              coalesce('; not: ' || group_concat(CASE WHEN gm <> our_gm OR truth <> our_truth\n"
      "                THEN tag || ' ' || our_gm || '/' || our_truth || ' (paper ' || gm || '/' || truth || ')' END, ', '), '')),\n"
      "       NULL FROM j",
@@ -279,7 +283,7 @@ static const rip_claim registry[] = {
               "D(H-1,W-1) = sigma otherwise"},
     /* ---------------------------------------------------------- Sec. 5.2, App. G */
     {"C28", "Sec. 5.2", "Of the 10,000, 22.6% fall inside the restrictions of [9].", "restricted_share",
-     RIP_CLAIM_SWEEP, RIP_CLAIM_SHARE, "SELECT sum(restricted), count(*) FROM cl", 22.6, "layers restricted", NULL},
+     RIP_CLAIM_SWEEP, RIP_CLAIM_SHARE, "SELECT sum(restricted), count(*) FROM cl", RIP_PAPER_RESTRICTED_PCT, "layers restricted", NULL},
     {"C29", "Sec. 5.2; App. G.1",
      "No configuration produced an unsafe gap. [...] No sweep in this paper has produced an unsafe verdict.",
      "no_unsafe_bound", RIP_CLAIM_SWEEP, RIP_CLAIM_SQL,
@@ -298,11 +302,11 @@ static const rip_claim registry[] = {
      0, NULL, "read on the simulator (the default sweep stores no kernel executions)"},
     {"C31", "Sec. 5.2", "The dense bound is tight on 99.1% when taps are read directly from the workspace.",
      "dense_taps_tight_share", RIP_CLAIM_SWEEP, RIP_CLAIM_SHARE,
-     "SELECT sum(thm13_taps = rip_dense_taps), count(*) FROM cl WHERE thm13_taps IS NOT NULL", 99.1,
+     "SELECT sum(thm13_taps = rip_dense_taps), count(*) FROM cl WHERE thm13_taps IS NOT NULL", RIP_PAPER_DENSE_TIGHT_PCT,
      "judged layers tight", NULL},
     {"C32", "Sec. 5.2", "The bound remains safe there, overshooting by 91.85 scalars on average.",
      "dense_taps_mean_overshoot", RIP_CLAIM_SWEEP, RIP_CLAIM_MEAN,
-     "SELECT thm13_taps - rip_dense_taps FROM cl WHERE thm13_taps > rip_dense_taps", 91.85,
+     "SELECT thm13_taps - rip_dense_taps FROM cl WHERE thm13_taps > rip_dense_taps", RIP_PAPER_DENSE_OVERSHOOT,
      "scalars over the loose layers", NULL},
     {"C33", "Sec. 5.2",
      "Gathering the receptive field into a temporary buffer first removes the exception and the bound is tight on "
@@ -371,9 +375,9 @@ static const rip_claim registry[] = {
      "The generator weights sum to 100 [...]. They fall in three tiers. The first, 35% [...]. The second, 45% "
      "[...]. The third, 20%.",
      "tab5_weights", RIP_CLAIM_SWEEP, RIP_CLAIM_SQL,
-     "SELECT CASE WHEN sum(weight) = 100 AND sum(CASE tier WHEN 1 THEN weight END) = 35\n"
-     "             AND sum(CASE tier WHEN 2 THEN weight END) = 45 AND sum(CASE tier WHEN 3 THEN weight END) = 20\n"
-     "             AND count(*) = 20 THEN 'agrees' ELSE 'differs' END,\n"
+     "SELECT CASE WHEN sum(weight) = 100 AND sum(CASE tier WHEN 1 THEN weight END) = " RIP_PAPER_STR(RIP_PAPER_TIER1_PCT) "\n"
+     "             AND sum(CASE tier WHEN 2 THEN weight END) = " RIP_PAPER_STR(RIP_PAPER_TIER2_PCT) " AND sum(CASE tier WHEN 3 THEN weight END) = " RIP_PAPER_STR(RIP_PAPER_TIER3_PCT) "\n"
+     "             AND count(*) = " RIP_PAPER_STR(RIP_PAPER_GENERATORS) " THEN 'agrees' ELSE 'differs' END,\n"
      "       printf('%d generators, weights sum to %d: tiers %d/%d/%d', count(*), sum(weight),\n"
      "              sum(CASE tier WHEN 1 THEN weight END), sum(CASE tier WHEN 2 THEN weight END),\n"
      "              sum(CASE tier WHEN 3 THEN weight END)), NULL FROM generators",
@@ -381,7 +385,7 @@ static const rip_claim registry[] = {
     {"C44", "App. G.2", "We draw 10,000 layer configurations from the twenty generators of Tab. 5, with input "
                         "spatial extent up to 128 and a fixed seed.",
      "sweep_composition", RIP_CLAIM_SWEEP, RIP_CLAIM_SQL,
-     "SELECT CASE WHEN count(*) = 10000 AND count(DISTINCT generator) = 20 AND max(max(h_in, w_in)) <= 128\n"
+     "SELECT CASE WHEN count(*) = 10000 AND count(DISTINCT generator) = " RIP_PAPER_STR(RIP_PAPER_GENERATORS) " AND max(max(h_in, w_in)) <= 128\n"
      "            THEN 'agrees' ELSE 'differs' END,\n"
      "       printf('%d layers from %d generators, largest input extent %d', count(*), count(DISTINCT generator),\n"
      "              max(max(h_in, w_in))), NULL FROM cl",
@@ -395,16 +399,16 @@ static const rip_claim registry[] = {
     /* ---------------------------------------------------------- Sec. 5.3, App. H, Tab. 6 */
     {"C46", "Abstract; Sec. 5.3", "RiP matches the herringbone workspace exactly on 58 of the 84 layers.",
      "tab6_exact", RIP_CLAIM_AUX, RIP_CLAIM_SQL,
-     "SELECT CASE WHEN sum(w_rip = w_hb) = 58 AND count(*) = 84 THEN 'agrees' ELSE 'differs' END,\n"
-     "       printf('%d of %d layers exact (paper 58 of 84)', sum(w_rip = w_hb), count(*)), NULL FROM t6",
+     "SELECT CASE WHEN sum(w_rip = w_hb) = " RIP_PAPER_STR(RIP_PAPER_TAB6_EXACT) " AND count(*) = " RIP_PAPER_STR(RIP_PAPER_TAB6_N) " THEN 'agrees' ELSE 'differs' END,\n"
+     "       printf('%d of %d layers exact (paper " RIP_PAPER_STR(RIP_PAPER_TAB6_EXACT) " of " RIP_PAPER_STR(RIP_PAPER_TAB6_N) ")', sum(w_rip = w_hb), count(*)), NULL FROM t6",
      0, NULL, NULL},
     {"C47", "Abstract; Sec. 5.3", "[RiP matches the herringbone workspace] to within 5% on 81.", "tab6_within5",
      RIP_CLAIM_AUX, RIP_CLAIM_SQL,
-     "SELECT CASE WHEN sum(w_rip * 100 <= w_hb * 105) = 81 AND count(*) = 84 THEN 'agrees' ELSE 'differs' END,\n"
-     "       printf('%d of %d layers within 5%% (paper 81 of 84)', sum(w_rip * 100 <= w_hb * 105), count(*)), NULL FROM t6",
+     "SELECT CASE WHEN sum(w_rip * 100 <= w_hb * 105) = " RIP_PAPER_STR(RIP_PAPER_TAB6_LE5) " AND count(*) = " RIP_PAPER_STR(RIP_PAPER_TAB6_N) " THEN 'agrees' ELSE 'differs' END,\n"
+     "       printf('%d of %d layers within 5%% (paper " RIP_PAPER_STR(RIP_PAPER_TAB6_LE5) " of " RIP_PAPER_STR(RIP_PAPER_TAB6_N) ")', sum(w_rip * 100 <= w_hb * 105), count(*)), NULL FROM t6",
      0, NULL, NULL},
     {"C48", "Abstract; Sec. 5.3", "at a mean reduction of 24.8% against naive allocation", "tab6_mean_save",
-     RIP_CLAIM_AUX, RIP_CLAIM_MEAN, "SELECT 100.0 * (1.0 - 1.0 * w_rip / w_naive) FROM t6", 24.8,
+     RIP_CLAIM_AUX, RIP_CLAIM_MEAN, "SELECT 100.0 * (1.0 - 1.0 * w_rip / w_naive) FROM t6", RIP_PAPER_TAB6_SAVE,
      "percent saved against dual buffering, over the Tab. 6 layers", NULL},
     {"C49", "Sec. 5.3", "(median 25.0%, best 50.0%)", "tab6_median_best_save", RIP_CLAIM_AUX, RIP_CLAIM_SQL,
      "WITH s AS (SELECT 100.0 * (1.0 - 1.0 * w_rip / w_naive) AS v FROM t6),\n"
@@ -536,9 +540,9 @@ static const rip_claim registry[] = {
     {"C67", "Abstract; Sec. 5.4",
      "raising the number of models that fit the Pico 1's 256 KB SRAM from six to nine.", "tab3_fit_pico1",
      RIP_CLAIM_AUX, RIP_CLAIM_SQL,
-     "WITH f AS (SELECT base + paper_buffer + 7964 + 2048 <= 262144 AS fb, rip + paper_buffer + 7964 + 2048 <= 262144 AS fr\n"
+     "WITH f AS (SELECT base + paper_buffer + " RIP_PAPER_STR(RIP_PAPER_SDK_BYTES) " + " RIP_PAPER_STR(RIP_PAPER_STACK_BYTES) " <= " RIP_PAPER_STR(RIP_PAPER_PICO1_SRAM) " AS fb, rip + paper_buffer + " RIP_PAPER_STR(RIP_PAPER_SDK_BYTES) " + " RIP_PAPER_STR(RIP_PAPER_STACK_BYTES) " <= " RIP_PAPER_STR(RIP_PAPER_PICO1_SRAM) " AS fr\n"
      "           FROM plans)\n"
-     "SELECT CASE WHEN sum(fb) = 6 AND sum(fr) = 9 THEN 'agrees' ELSE 'differs' END,\n"
+     "SELECT CASE WHEN sum(fb) = " RIP_PAPER_STR(RIP_PAPER_PICO1_FIT_BASE) " AND sum(fr) = " RIP_PAPER_STR(RIP_PAPER_PICO1_FIT_RIP) " THEN 'agrees' ELSE 'differs' END,\n"
      "       printf('%d fit at baseline, %d with RiP (arena + Tab. 3 buffer + 7,964 B SDK + 2,048 B stack <= 256 KB)',\n"
      "              sum(fb), sum(fr)), NULL FROM f",
      0, NULL, "fit read as Sec. 5.4's band: arena + scratch buffer + SDK/TinyUSB data + stack within 262,144 B"},
@@ -546,15 +550,15 @@ static const rip_claim registry[] = {
      "Depthwise-only in-place peaks at 247,808 B, which with the band overruns the Pico 1 by 14,212 B; RiP peaks at "
      "185,856 B and clears it by 47,740 B.",
      "fig1_in3_margins", RIP_CLAIM_AUX, RIP_CLAIM_SQL,
-     "SELECT CASE WHEN base = 247808 AND rip = 185856 AND base + 28548 - 262144 = 14212 AND 262144 - rip - 28548 = 47740\n"
+     "SELECT CASE WHEN base = " RIP_PAPER_STR(RIP_PAPER_IN3_BASE) " AND rip = " RIP_PAPER_STR(RIP_PAPER_IN3_RIP) " AND base + " RIP_PAPER_STR(RIP_PAPER_IN3_BAND) " - " RIP_PAPER_STR(RIP_PAPER_PICO1_SRAM) " = " RIP_PAPER_STR(RIP_PAPER_IN3_OVERRUN) " AND " RIP_PAPER_STR(RIP_PAPER_PICO1_SRAM) " - rip - " RIP_PAPER_STR(RIP_PAPER_IN3_BAND) " = " RIP_PAPER_STR(RIP_PAPER_IN3_CLEARANCE) "\n"
      "            THEN 'agrees' ELSE 'differs' END,\n"
      "       printf('MCUNet-in3: base %d B overruns by %d B, RiP %d B clears by %d B (band 28,548 B)', base,\n"
-     "              base + 28548 - 262144, rip, 262144 - rip - 28548), NULL FROM plans WHERE model = 'mcunet-in3'",
+     "              base + " RIP_PAPER_STR(RIP_PAPER_IN3_BAND) " - " RIP_PAPER_STR(RIP_PAPER_PICO1_SRAM) ", rip, " RIP_PAPER_STR(RIP_PAPER_PICO1_SRAM) " - rip - " RIP_PAPER_STR(RIP_PAPER_IN3_BAND) "), NULL FROM plans WHERE model = 'mcunet-in3'",
      0, NULL, NULL},
     {"C69", "Sec. 5.4", "Proxyless-w0.3 clears by a similar margin, Person-Det by 76,604 B.", "fig1_persondet_margin",
      RIP_CLAIM_AUX, RIP_CLAIM_SQL,
-     "SELECT CASE WHEN 262144 - rip - paper_buffer - 7964 - 2048 = 76604 THEN 'agrees' ELSE 'differs' END,\n"
-     "       printf('Person-Det with RiP clears the Pico 1 by %d B', 262144 - rip - paper_buffer - 7964 - 2048), NULL\n"
+     "SELECT CASE WHEN " RIP_PAPER_STR(RIP_PAPER_PICO1_SRAM) " - rip - paper_buffer - " RIP_PAPER_STR(RIP_PAPER_SDK_BYTES) " - " RIP_PAPER_STR(RIP_PAPER_STACK_BYTES) " = " RIP_PAPER_STR(RIP_PAPER_PERSON_CLEARANCE) " THEN 'agrees' ELSE 'differs' END,\n"
+     "       printf('Person-Det with RiP clears the Pico 1 by %d B', " RIP_PAPER_STR(RIP_PAPER_PICO1_SRAM) " - rip - paper_buffer - " RIP_PAPER_STR(RIP_PAPER_SDK_BYTES) " - " RIP_PAPER_STR(RIP_PAPER_STACK_BYTES) "), NULL\n"
      "FROM plans WHERE model = 'person-det'",
      0, NULL, NULL},
     {"C70", "Sec. 4.3",

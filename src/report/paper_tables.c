@@ -10,6 +10,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "paper_data.h"
 #include "plan/graph.h"
 
 
@@ -36,7 +37,9 @@ rip_status rip_plan_graph_file(const char *path, bool rip, bool inplace_depthwis
 
 /* ------------------------------------------------------------------ Tab. 7 */
 
-/* The paper's Tab. 7, in the order of firmware/models/keras/table7_reference.csv. */
+/* The paper's Tab. 7 (paper_data.h), in the order of firmware/models/keras/table7_reference.csv. */
+#define TAB7_ROW(name, ops, res, vars, constr, dual_s, rip_s, dual_kb, rip_kb, ratio, inplace, shift) \
+    {name, ops, res, vars, constr, dual_s, rip_s, dual_kb, rip_kb, ratio, inplace, shift},
 static const struct {
     const char *name;
     int ops, res;
@@ -45,41 +48,8 @@ static const struct {
     const char *ratio;
     double inplace;
     int shift;
-} paper7[] = {
-    {"MobileNet", 29, 0, 1361, 1969, 0.08, 0.14, 1176.0, 784.0, "2/3", 60.0, 0},
-    {"MobileNetV2", 64, 10, 6364, 8813, 0.26, 0.52, 1470.0, 1176.0, "4/5", 49.2, 0},
-    {"MobileNetV3-S", 109, 15, 18201, 24834, 1.08, 1.49, 392.0, 220.5, "9/16", 64.5, 0},
-    {"MobileNetV3-L", 122, 18, 22751, 30967, 1.27, 1.42, 980.0, 784.0, "4/5", 82.1, 0},
-    {"VGG-16", 21, 0, 729, 1077, 0.11, 0.16, 6272.0, 3150.1, "0.502", 54.5, 1},
-    {"VGG-19", 24, 0, 942, 1377, 0.12, 0.18, 6272.0, 3150.1, "0.502", 56.0, 1},
-    {"ResNet-50", 72, 16, 8024, 11063, 0.59, 0.67, 2352.0, 1568.0, "2/3", 47.9, 0},
-    {"ResNet-50v2", 109, 16, 18199, 24827, 1.13, 1.77, 2352.0, 1568.0, "2/3", 54.5, 0},
-    {"ResNet-101", 140, 33, 29886, 40558, 1.84, 2.28, 2352.0, 1568.0, "2/3", 28.4, 0},
-    {"ResNet-101v2", 211, 33, 67516, 91110, 4.00, 6.16, 2352.0, 1568.0, "2/3", 67.0, 0},
-    {"ResNet-152", 208, 50, 65620, 88549, 3.95, 5.21, 2352.0, 1568.0, "2/3", 55.5, 0},
-    {"ResNet-152v2", 313, 50, 148045, 199009, 9.02, 10.97, 2352.0, 1568.0, "2/3", 63.1, 0},
-    {"DenseNet-121", 308, 58, 143138, 192103, 7.67, 14.64, 2058.0, 1568.0, "16/21", 44.7, 0},
-    {"DenseNet-169", 428, 82, 275942, 369655, 14.49, 29.50, 2058.0, 1568.0, "16/21", 47.6, 0},
-    {"DenseNet-201", 508, 98, 388478, 520023, 20.64, 28.91, 2058.0, 1568.0, "16/21", 47.5, 0},
-    {"Inception-v3", 124, 35, 23394, 31683, 1.49, 2.46, 2025.8, 1355.2, "0.669", 25.6, 1},
-    {"InceptionResNetV2", 334, 98, 168297, 225797, 9.43, 15.13, 2025.8, 1355.2, "0.669", 4.5, 1},
-    {"Xception", 103, 12, 16270, 22227, 1.07, 1.05, 6752.8, 4051.7, "3/5", 83.7, 0},
-    {"EfficientNet-B0", 242, 74, 88689, 119465, 5.16, 6.39, 3528.0, 2352.0, "2/3", 32.1, 0},
-    {"EfficientNet-B1", 344, 108, 178704, 239995, 9.79, 13.82, 4050.0, 2700.0, "2/3", 25.2, 0},
-    {"EfficientNet-B2", 344, 108, 178704, 239995, 10.11, 12.95, 4753.1, 3168.8, "2/3", 11.0, 0},
-    {"EfficientNet-B3", 389, 123, 228339, 306400, 13.09, 20.03, 9492.2, 6328.1, "2/3", 23.1, 0},
-    {"EfficientNet-B4", 479, 153, 345834, 463510, 18.24, 43.12, 15229.7, 10153.1, "2/3", 15.4, 0},
-    {"EfficientNet-B5", 581, 187, 508371, 680736, 26.90, 46.19, 21930.7, 14620.5, "2/3", 14.8, 0},
-    {"EfficientNet-B6", 671, 217, 677706, 906966, 36.11, 67.09, 39204.0, 26136.0, "2/3", 9.8, 0},
-    {"EfficientNet-B7", 818, 266, 1006545, 1346153, 56.70, 76.88, 50625.0, 33750.0, "2/3", 27.4, 0},
-    {"EffNetV2-B0", 269, 86, 109479, 147317, 6.63, 7.73, 1274.0, 882.0, "9/13", 8.9, 0},
-    {"EffNetV2-B1", 328, 107, 162520, 218332, 9.73, 16.05, 1462.5, 1012.5, "9/13", 35.6, 0},
-    {"EffNetV2-B2", 343, 112, 177670, 238607, 10.99, 16.93, 1716.4, 1188.3, "9/13", 29.7, 0},
-    {"EffNetV2-B3", 403, 132, 245020, 328707, 15.54, 18.14, 2856.4, 1977.5, "9/13", 24.0, 0},
-    {"EffNetV2-S", 503, 167, 381270, 510872, 21.77, 33.63, 5616.0, 3888.0, "9/13", 5.6, 0},
-    {"EffNetV2-M", 726, 242, 793151, 1061161, 42.32, 59.06, 8775.0, 6075.0, "9/13", 23.4, 0},
-    {"EffNetV2-L", 1005, 337, 1518551, 2029754, 80.45, 132.04, 11700.0, 8100.0, "9/13", 23.4, 0},
-};
+} paper7[] = {RIP_PAPER_TAB7(TAB7_ROW)};
+#undef TAB7_ROW
 enum { N_KERAS = sizeof paper7 / sizeof paper7[0] };
 
 /* Keras graph file names, in the same order (table7_reference.csv). */
@@ -255,7 +225,8 @@ rip_status rip_fig1_write(FILE *f, const char *dir, char err[RIP_ERR_LEN])
         {"TinyEngine (in-place depthwise)", "#1f77b4", false, true},
         {"RiP", "#2ca02c", true, true},
     };
-    const int64_t sram = 262144, scratch = 18536, sdk = 7964, stack = 2048;
+    const int64_t sram = RIP_PAPER_PICO1_SRAM, scratch = RIP_PAPER_IN3_SCRATCH, sdk = RIP_PAPER_SDK_BYTES,
+                  stack = RIP_PAPER_STACK_BYTES;
     const int64_t band = scratch + sdk + stack;
     char path[1024];
     snprintf(path, sizeof path, "%s/mcunet/mcunet-in3.csv", dir);

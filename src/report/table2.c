@@ -1,9 +1,8 @@
 /*
 ** table2.c — `ripsim tables table2`: the paper's Tab. 2 regenerated
-** (table2.h).  The paper's numbers are typed in below from the paper text
-** as data; ours come from the simulator (herringbone_taps, the truth Eq. 1
-** and Corollary 1 are judged against) and from formulas/ (gm2019_eq1,
-** corollary1).  x* = (k-1) C_in / (C_out - C_in) is printed as the paper
+** (table2.h).  The paper's numbers come from paper_data.h; ours from the
+** simulator (herringbone_taps, the truth Eq. 1 and Corollary 1 are judged
+** against) and from formulas/ (gm2019_eq1, corollary1).  x* = (k-1) C_in / (C_out - C_in) is printed as the paper
 ** does: an integer when exact, else one decimal, truncated (3.33 -> 3.3).
 */
 #include "table2.h"
@@ -12,18 +11,14 @@
 
 #include "evaluate.h"
 #include "layer.h"
+#include "paper_data.h"
 
-static const rip_table2_row paper[] = {
-    /* Limitation 1: G&M's deployed MNIST network, conv_0-conv_2 */
-    {1, 1, 5, 3, 14, "0.5", 531, 533, -2},
-    {1, 5, 8, 3, 12, "3.3", 148, 149, -1},
-    {1, 8, 11, 3, 10, "5.3", 45, 46, -1},
-    /* Limitation 2: critical leg exceeds the output grid */
-    {2, 3, 4, 5, 8, "12", 79, 7, 72},
-    {2, 8, 9, 7, 9, "48", 2081, 11, 2070},
-    {2, 16, 17, 9, 12, "128", 15520, 20, 15500},
-    {2, 16, 17, 15, 18, "224", 48640, 20, 48620},
-};
+/* The rows as the paper prints them (paper_data.h); Limitation 1 is G&M's
+** deployed MNIST network, conv_0-conv_2; in Limitation 2 the critical leg
+** exceeds the output grid. */
+#define TAB2_ROW(lim, cin, cout, k, hw, xs, eq1, truth, err, tag) {lim, cin, cout, k, hw, xs, eq1, truth, err},
+static const rip_table2_row paper[] = {RIP_PAPER_TAB2(TAB2_ROW)};
+#undef TAB2_ROW
 
 const rip_table2_row *rip_table2_paper(size_t *n)
 {

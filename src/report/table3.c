@@ -21,85 +21,35 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "csv.h"
 #include "deployment.h"
+#include "paper_data.h"
 #include "paper_tables.h"
 
-#define PICO1_BYTES 262144
-#define SDK_BYTES 7964
-#define STACK_BYTES 2048
+#define PICO1_BYTES RIP_PAPER_PICO1_SRAM
+#define SDK_BYTES RIP_PAPER_SDK_BYTES
+#define STACK_BYTES RIP_PAPER_STACK_BYTES
 
+/* Tab. 3's rows as the paper prints them (paper_data.h); base_fits and
+** rip_fits: the paper reports a Pico 1 time. */
+#define TAB3_ROW(file, name, buffer, base, rip, num, den, p2, p1, base_fits, rip_fits) \
+    {file, name, #num "/" #den, p2, p1, buffer, base, rip, base_fits, rip_fits},
 static const struct {
     const char *file, *name, *ratio;
-    bool base_fits, rip_fits;     /* paper: a Pico 1 time is reported */
-} models[] = {
-    {"mcunet-in0", "MCUNet-in0", "4/5", true, true},
-    {"mcunet-in1", "MCUNet-in1", "4/5", true, true},
-    {"mcunet-in2", "MCUNet-in2", "7/8", true, true},
-    {"mcunet-in3", "MCUNet-in3", "3/4", false, true},
-    {"mcunet-in4", "MCUNet-in4", "3/4", false, false},
-    {"mbv2-w0.35", "MbV2-w0.35", "6/7", false, false},
-    {"proxyless-w0.3", "Proxyless-w0.3", "3/4", false, true},
-    {"mcunet-vww0", "MCUNet-VWW0", "6/7", true, true},
-    {"mcunet-vww1", "MCUNet-VWW1", "6/7", true, true},
-    {"mcunet-vww2", "MCUNet-VWW2", "7/8", true, true},
-    {"person-det", "Person-Det", "2/3", false, true},
-};
+    const char *pico2_ratio, *pico1_ratio;  /* as printed; "" where the paper has a dash */
+    int64_t buffer, base, rip;              /* bytes */
+    bool base_fits, rip_fits;
+} models[] = {RIP_PAPER_TAB3(TAB3_ROW)};
+#undef TAB3_ROW
 enum { N_MODELS = sizeof models / sizeof models[0] };
 
-/* Tab. 3's Buffer, Base and RiP columns from table3_reference.csv (read by
-** the one CSV reader; columns by header name, others ignored; each model
-** once).  RIP_OK, or a status with err. */
-static rip_status read_reference(const char *dir, int64_t buffer[N_MODELS], int64_t base[N_MODELS],
-                          int64_t rip[N_MODELS], char err[RIP_ERR_LEN])
+/* Tab. 3's Buffer, Base and RiP columns (paper_data.h). */
+static void paper_reference(int64_t buffer[N_MODELS], int64_t base[N_MODELS], int64_t rip[N_MODELS])
 {
-    enum { C_MODEL, C_BUFFER, C_BASE, C_RIP, N_COLS };
-    static const rip_csv_column cols[N_COLS] = {
-        {"model", true}, {"table3_buffer_bytes", true}, {"table3_base_peak_bytes", true}, {"table3_rip_peak_bytes", true},
-    };
-    char path[1024];
-    snprintf(path, sizeof path, "%s/mcunet/table3_reference.csv", dir);
-    FILE *f = fopen(path, "r");
-    if (!f) {
-        snprintf(err, RIP_ERR_LEN, "%.400s: cannot open (is --models-dir right?)", path);
-        return RIP_S_NOINPUT;
+    for (int m = 0; m < N_MODELS; m++) {
+        buffer[m] = models[m].buffer;
+        base[m] = models[m].base;
+        rip[m] = models[m].rip;
     }
-    rip_csv *r = NULL;
-    int col[N_COLS], found = 0;
-    int64_t seen[N_MODELS] = {0}; /* the row of each model, 0 = not yet */
-    rip_status s = rip_csv_open(f, path, &r, err);
-    if (s == RIP_OK)
-        s = rip_csv_read_header(r, cols, N_COLS, true, col, err);
-    const rip_csv_record *rec;
-    while (s == RIP_OK && (s = rip_csv_next(r, &rec, err)) == RIP_OK && rec != NULL) {
-        if ((s = rip_csv_check_width(r, rec, err)) != RIP_OK)
-            break;
-        for (int m = 0; m < N_MODELS && s == RIP_OK; m++) {
-            if (strcmp(rec->field[col[C_MODEL]], models[m].file) != 0)
-                continue;
-            if (seen[m]) {
-                rip_csv_errorf(r, rec->line, "model", err, "'%s' again (first on row %lld)", models[m].file,
-                               (long long)seen[m]);
-                s = RIP_S_DATA;
-                break;
-            }
-            seen[m] = rec->line;
-            if ((s = rip_csv_int(r, rec, (size_t)col[C_BUFFER], 0, INT64_MAX, &buffer[m], err)) != RIP_OK ||
-                (s = rip_csv_int(r, rec, (size_t)col[C_BASE], 1, INT64_MAX, &base[m], err)) != RIP_OK ||
-                (s = rip_csv_int(r, rec, (size_t)col[C_RIP], 1, INT64_MAX, &rip[m], err)) != RIP_OK)
-                break;
-            found++;
-        }
-    }
-    rip_csv_close(r);
-    fclose(f);
-    if (s != RIP_OK)
-        return s;
-    if (found != N_MODELS) {
-        snprintf(err, RIP_ERR_LEN, "%.400s: expected the %d models of Tab. 3, found %d", path, N_MODELS, found);
-        return RIP_S_DATA;
-    }
-    return RIP_OK;
 }
 
 static int64_t gcd(int64_t a, int64_t b)
@@ -145,55 +95,6 @@ static int64_t peak_of(const char *dir, const char *file, bool rip, const char *
 }
 
 
-/* The paper's cost ratios (Tab. 3, table3_deployment_reference.csv), as the
-** paper prints them; "" where the paper has a dash. */
-typedef struct paper_cost { char pico2_ratio[16], pico1_ratio[16]; } paper_cost;
-
-static rip_status read_costs(const char *dir, paper_cost cost[N_MODELS], char err[RIP_ERR_LEN])
-{
-    enum { C_MODEL, C_P2, C_P1, N_COLS };
-    static const rip_csv_column cols[N_COLS] = {{"model", true}, {"pico2_ratio", true}, {"pico1_ratio", true}};
-    char path[1024];
-    snprintf(path, sizeof path, "%s/mcunet/table3_deployment_reference.csv", dir);
-    FILE *f = fopen(path, "r");
-    if (!f) {
-        snprintf(err, RIP_ERR_LEN, "%.400s: cannot open (is --models-dir right?)", path);
-        return RIP_S_NOINPUT;
-    }
-    rip_csv *r = NULL;
-    int col[N_COLS], found = 0;
-    bool seen[N_MODELS] = {false};
-    rip_status s = rip_csv_open(f, path, &r, err);
-    if (s == RIP_OK)
-        s = rip_csv_read_header(r, cols, N_COLS, true, col, err);
-    const rip_csv_record *rec;
-    while (s == RIP_OK && (s = rip_csv_next(r, &rec, err)) == RIP_OK && rec != NULL) {
-        if ((s = rip_csv_check_width(r, rec, err)) != RIP_OK)
-            break;
-        for (int m = 0; m < N_MODELS; m++) {
-            if (strcmp(rec->field[col[C_MODEL]], models[m].file) != 0)
-                continue;
-            const char *p2 = rec->field[col[C_P2]], *p1 = rec->field[col[C_P1]];
-            if (seen[m] || strlen(p2) >= sizeof cost[m].pico2_ratio || strlen(p1) >= sizeof cost[m].pico1_ratio) {
-                rip_csv_errorf(r, rec->line, "model", err, "'%s' again, or a ratio longer than 15 characters",
-                               models[m].file);
-                s = RIP_S_DATA;
-                break;
-            }
-            seen[m] = true;
-            strcpy(cost[m].pico2_ratio, p2);
-            strcpy(cost[m].pico1_ratio, p1);
-            found++;
-        }
-    }
-    rip_csv_close(r);
-    fclose(f);
-    if (s == RIP_OK && found != N_MODELS) {
-        snprintf(err, RIP_ERR_LEN, "%.400s: expected the %d models of Tab. 3, found %d", path, N_MODELS, found);
-        s = RIP_S_DATA;
-    }
-    return s;
-}
 
 /* "ours (paper)" ratio of instructions RiP/base on one QEMU target.  paper
 ** is a paper_cost field (at most 15 characters, checked when read): the
@@ -244,12 +145,8 @@ static void fit_cell(char *buf, size_t n, const rip_deploy_rec *x, const char *p
         snprintf(buf, n, "%s, %lld B (%s)", x->fits ? "yes" : "no", (long long)x->ram_bytes, paper);
 }
 
-static void write_deployment(FILE *o, const char *dir, const rip_deployment *dep, const int64_t buffer[N_MODELS],
-                             rip_status *status, char err[RIP_ERR_LEN])
+static void write_deployment(FILE *o, const rip_deployment *dep, const int64_t buffer[N_MODELS])
 {
-    paper_cost cost[N_MODELS];
-    if ((*status = read_costs(dir, cost, err)) != RIP_OK)
-        return;
     fprintf(o, "\n## Deployment: QEMU images and Pico links\n\n"
                "From `results/deployment.json` (`./build.sh firmware`: every model and plan generated by "
                "`ripsim codegen` with seeded weights, run on QEMU's Cortex-M0 (`microbit`, Pico 1 stand-in) and "
@@ -284,10 +181,10 @@ static void write_deployment(FILE *o, const char *dir, const rip_deployment *dep
             snprintf(c[0], sizeof c[0], "n/a (%lld)", (long long)buffer[m]);
         count_cell(c[1], sizeof c[1], b0);
         count_cell(c[2], sizeof c[2], r0);
-        ratio_cell(c[3], sizeof c[3], b0, r0, cost[m].pico1_ratio);
+        ratio_cell(c[3], sizeof c[3], b0, r0, models[m].pico1_ratio);
         count_cell(c[4], sizeof c[4], b3);
         count_cell(c[5], sizeof c[5], r3);
-        ratio_cell(c[6], sizeof c[6], b3, r3, cost[m].pico2_ratio);
+        ratio_cell(c[6], sizeof c[6], b3, r3, models[m].pico2_ratio);
         sum_cell(c[7], sizeof c[7], b0, r0);
         sum_cell(c[8], sizeof c[8], b3, r3);
         fit_cell(c[9], sizeof c[9], b1, models[m].base_fits ? "yes" : "–");
@@ -323,9 +220,10 @@ static void write_deployment(FILE *o, const char *dir, const rip_deployment *dep
     if (linked == 0)
         fprintf(o, "No pico-sdk links in these results (no SDK was found): fits Pico 1 and Pico 2 not known. ");
     else
-        fprintf(o, "pico-sdk links: %d (paper 6) of eleven fit a Pico 1 at baseline, %d (paper 9) with RiP; "
-                   "%d and %d (paper 11 and 11) a Pico 2. ",
-                fit1[0], fit1[1], fit2[0], fit2[1]);
+        fprintf(o, "pico-sdk links: %d (paper %d) of eleven fit a Pico 1 at baseline, %d (paper %d) with RiP; "
+                   "%d and %d (paper %d and %d) a Pico 2. ",
+                fit1[0], RIP_PAPER_PICO1_FIT_BASE, fit1[1], RIP_PAPER_PICO1_FIT_RIP, fit2[0], fit2[1],
+                RIP_PAPER_PICO2_FIT, RIP_PAPER_PICO2_FIT);
     fprintf(o, "The QEMU Cortex-M0 image's fit equals the Pico 1 link on %d of %d images.\n", agree, compared);
 }
 
@@ -333,9 +231,8 @@ rip_status rip_table3_write(FILE *o, const char *dir, const rip_deployment *dep,
                             char err[RIP_ERR_LEN])
 {
     int64_t buffer[N_MODELS], pbase[N_MODELS], prip[N_MODELS];
-    rip_status status = read_reference(dir, buffer, pbase, prip, err);
-    if (status != RIP_OK)
-        return status;
+    rip_status status = RIP_OK;
+    paper_reference(buffer, pbase, prip);
 
     fprintf(o, "# Tab. 3 reproduced: peak activation memory of eleven MCUNet models\n\n"
                "Generated by `ripsim tables table3` from the graphs in `firmware/models/mcunet/`. Each cell "
@@ -389,14 +286,15 @@ rip_status rip_table3_write(FILE *o, const char *dir, const rip_deployment *dep,
                 fb ? "yes" : "no", models[m].base_fits ? "yes" : "no", fr ? "yes" : "no",
                 models[m].rip_fits ? "yes" : "no", (long long)base_milp, (long long)rip_ff);
     }
-    fprintf(o, "\n%d of %d models reproduce both peaks byte for byte. Fits Pico 1: %d (paper 6) of eleven at "
-               "baseline, %d (paper 9) with RiP (the paper's count: %d and %d models with a Pico 1 time). RiP "
-               "reduces peak activation memory by %.1f%% to %.1f%% (paper 12.5 to 33.3%%), mean %.1f%% (paper "
-               "19.7%%), %lld B in total (paper 444,672 B).\n",
-            match, N_MODELS, fit_base, fit_rip, p_fit_base, p_fit_rip, 100 * red_min, 100 * red_max,
-            100 * red_sum / N_MODELS, (long long)saved);
+    fprintf(o, "\n%d of %d models reproduce both peaks byte for byte. Fits Pico 1: %d (paper %d) of eleven at "
+               "baseline, %d (paper %d) with RiP (the paper's count: %d and %d models with a Pico 1 time). RiP "
+               "reduces peak activation memory by %.1f%% to %.1f%% (paper %.1f to %.1f%%), mean %.1f%% (paper "
+               "%.1f%%), %lld B in total (paper %s B).\n",
+            match, N_MODELS, fit_base, RIP_PAPER_PICO1_FIT_BASE, fit_rip, RIP_PAPER_PICO1_FIT_RIP, p_fit_base,
+            p_fit_rip, 100 * red_min, 100 * red_max, RIP_PAPER_TAB3_RED_MIN, RIP_PAPER_TAB3_RED_MAX,
+            100 * red_sum / N_MODELS, RIP_PAPER_TAB3_RED_MEAN, (long long)saved, RIP_PAPER_TAB3_SAVED);
     if (dep)
-        write_deployment(o, dir, dep, buffer, &status, err);
+        write_deployment(o, dep, buffer);
     rip_progress_report(progress, N_MODELS, N_MODELS, "done");
     return dep ? status : RIP_OK;
 }

@@ -22,41 +22,49 @@
 
 #include "compare.h"
 #include "layer_csv.h"
+#include "paper_data.h"
 
 typedef struct paper_row {
     int n, gen, exact, le5;
     double max, save, dense;   /* ratio, percent, percent */
 } paper_row;
 
+/* Our side of a family: the layer tables that reproduce it, or why not. */
 typedef struct family {
-    const char *name;
     const char *files;         /* ';'-separated table names in sweeps/layers/, NULL if none */
     const char *why_not;       /* why the family is not reproduced */
-    paper_row paper;
 } family;
 
+/* The paper's side (paper_data.h), row for row in the order of families[]. */
+#define TAB6_ROW(name, n, gen, exact, le5, max, save, dense) {name, {n, gen, exact, le5, max, save, dense}},
+static const struct {
+    const char *name;
+    paper_row paper;
+} paper6[] = {RIP_PAPER_TAB6(TAB6_ROW)}, paper6_all[] = {RIP_PAPER_TAB6_ALL(TAB6_ROW)};
+#undef TAB6_ROW
+
 static const family families[] = {
-    {"ResNet-50", "resnet50", NULL, {11, 4, 10, 11, 1.006, 25.5, 2.3}},
-    {"ResNet-56 (pruned)", NULL, "no public layer list of the pruned network", {5, 5, 4, 5, 1.011, 26.9, 11.4}},
-    {"VGG-16", "vgg16", NULL, {4, 4, 0, 4, 1.033, 25.0, 0.9}},
-    {"VGG-16 (pruned)", NULL, "no public layer list of the pruned network", {3, 3, 0, 1, 1.086, 17.9, 4.2}},
-    {"MobileNetV1", "mobilenet_v1", NULL, {6, 1, 5, 6, 1.005, 32.1, 0.0}},
-    {"MobileNetV2", "mobilenet_v2", NULL, {5, 1, 4, 5, 1.005, 16.8, 0.0}},
-    {"MCUNet-in1-in4", "mcunet_in1;mcunet_in2;mcunet_in3;mcunet_in4", NULL, {16, 4, 12, 16, 1.022, 24.2, 0.1}},
-    {"EfficientNet-B0", "efficientnet_b0", NULL, {4, 1, 3, 4, 1.005, 17.4, 0.0}},
-    {"ConvNeXt-T", "convnext_tiny", NULL, {2, 2, 1, 2, 1.007, 33.1, 0.0}},
-    {"DenseNet-121", "densenet121", NULL, {2, 1, 1, 2, 1.006, 24.3, 0.1}},
-    {"ShuffleNetV2", "shufflenet_v2_x1_0", NULL, {1, 1, 0, 1, 1.007, 32.9, 0.2}},
-    {"SqueezeNet", "squeezenet1_0;squeezenet1_1", NULL, {2, 2, 0, 2, 1.009, 15.3, 0.3}},
-    {"Xception", "xception", NULL, {1, 1, 0, 1, 1.002, 27.2, 0.0}},
-    {"YOLO v5-v26", "yolov5n;yolov5s;yolov5m;yolov5l;yolov5x;yolov8n;yolov8s;yolov8m;yolov8l;yolov8x;"
-                    "yolo11n;yolo11s;yolo11m;yolo11l;yolo11x", NULL, {15, 7, 13, 15, 1.003, 29.4, 1.2}},
-    {"RT-DETR-l", "rtdetr_l", NULL, {3, 2, 3, 3, 1.000, 18.1, 0.4}},
-    {"Inception-v3", "inception_v3", NULL, {2, 2, 1, 1, 1.170, 29.0, 17.4}},
-    {"DeepSpeech2", "deepspeech2", NULL, {2, 2, 1, 2, 1.021, 9.9, 10.9}},
+    {"resnet50", NULL}, /* ResNet-50 */
+    {NULL, "no public layer list of the pruned network"}, /* ResNet-56 (pruned) */
+    {"vgg16", NULL}, /* VGG-16 */
+    {NULL, "no public layer list of the pruned network"}, /* VGG-16 (pruned) */
+    {"mobilenet_v1", NULL}, /* MobileNetV1 */
+    {"mobilenet_v2", NULL}, /* MobileNetV2 */
+    {"mcunet_in1;mcunet_in2;mcunet_in3;mcunet_in4", NULL}, /* MCUNet-in1-in4 */
+    {"efficientnet_b0", NULL}, /* EfficientNet-B0 */
+    {"convnext_tiny", NULL}, /* ConvNeXt-T */
+    {"densenet121", NULL}, /* DenseNet-121 */
+    {"shufflenet_v2_x1_0", NULL}, /* ShuffleNetV2 */
+    {"squeezenet1_0;squeezenet1_1", NULL}, /* SqueezeNet */
+    {"xception", NULL}, /* Xception */
+    {"yolov5n;yolov5s;yolov5m;yolov5l;yolov5x;yolov8n;yolov8s;yolov8m;yolov8l;yolov8x;"
+     "yolo11n;yolo11s;yolo11m;yolo11l;yolo11x", NULL}, /* YOLO v5-v26 */
+    {"rtdetr_l", NULL}, /* RT-DETR-l */
+    {"inception_v3", NULL}, /* Inception-v3 */
+    {"deepspeech2", NULL}, /* DeepSpeech2 */
 };
 enum { N_FAMILIES = sizeof families / sizeof families[0] };
-static const paper_row paper_all = {84, 43, 58, 81, 1.170, 24.8, 2.1};
+_Static_assert(sizeof paper6 / sizeof paper6[0] == N_FAMILIES, "one row of ours per row of the paper's Tab. 6");
 
 typedef struct chosen {
     int family;
@@ -258,7 +266,7 @@ static rip_status select_all(const char *dir, chosen *sel, int *n_sel, int first
         char list[512];
         snprintf(list, sizeof list, "%s", families[f].files);
         for (char *save = NULL, *net = strtok_r(list, ";", &save); net; net = strtok_r(NULL, ";", &save))
-            if ((status = select_from(dir, net, f, families[f].paper.n / nets, sel, n_sel, err)) != 0)
+            if ((status = select_from(dir, net, f, paper6[f].paper.n / nets, sel, n_sel, err)) != 0)
                 return status;
     }
     first[N_FAMILIES] = *n_sel;
@@ -311,9 +319,9 @@ static void write_summary(FILE *o, const chosen *sel, const int first[N_FAMILIES
     double p_save = 0, p_dense = 0;
     *paper_repro = (paper_row){0};
     for (int f = 0; f < N_FAMILIES; f++) {
-        const paper_row *p = &families[f].paper;
+        const paper_row *p = &paper6[f].paper;
         if (!families[f].files) {
-            fprintf(o, "| %s | - (%d) | not reproduced: %s | | | | | | | | | |\n", families[f].name, p->n,
+            fprintf(o, "| %s | - (%d) | not reproduced: %s | | | | | | | | | |\n", paper6[f].name, p->n,
                     families[f].why_not);
             continue;
         }
@@ -322,7 +330,7 @@ static void write_summary(FILE *o, const chosen *sel, const int first[N_FAMILIES
             add(&s, &sel[i].c);
             add(&all, &sel[i].c);
         }
-        row_out(o, families[f].name, &s, p);
+        row_out(o, paper6[f].name, &s, p);
         paper_repro->n += p->n;
         paper_repro->gen += p->gen;
         paper_repro->exact += p->exact;
@@ -334,7 +342,7 @@ static void write_summary(FILE *o, const chosen *sel, const int first[N_FAMILIES
     }
     paper_repro->save = p_save / paper_repro->n;
     paper_repro->dense = p_dense / paper_repro->n;
-    row_out(o, "**All** (paper's All row)", &all, &paper_all);
+    row_out(o, "**All** (paper's All row)", &all, &paper6_all[0].paper);
     row_out(o, "All, against the paper's reproduced families", &all, paper_repro);
 }
 
@@ -377,7 +385,7 @@ static rip_status write_worst(FILE *o, const chosen *sel, int n_sel, char err[RI
     for (int i = 0; i < n_sel && i < 8; i++) {
         char g[160];
         spec(&worst[i].row.L, g, sizeof g);
-        fprintf(o, "| %s | %s | %s | %s | %.3f | %.3f | %.3f |\n", families[worst[i].family].name,
+        fprintf(o, "| %s | %s | %s | %s | %.3f | %.3f | %.3f |\n", paper6[worst[i].family].name,
                 worst[i].network, worst[i].row.name, g, worst[i].c.ratio,
                 (double)worst[i].c.w_rip_col / (double)worst[i].c.w_hb, worst[i].c.ratio_best);
     }
@@ -449,7 +457,7 @@ static void write_selected(FILE *o, const chosen *sel, int n_sel)
         char g[160];
         spec(&sel[i].row.L, g, sizeof g);
         fprintf(o, "| %s | %s | %s | %s | %lld | %lld | %lld | %lld | %lld | %lld |\n",
-                families[sel[i].family].name, sel[i].network, sel[i].row.name, g,
+                paper6[sel[i].family].name, sel[i].network, sel[i].row.name, g,
                 (long long)sel[i].footprint, (long long)c->w_naive, (long long)c->w_hb,
                 (long long)c->w_rip, (long long)c->w_rip_col, (long long)c->w_dense);
     }
@@ -460,7 +468,7 @@ rip_status rip_table6_write(FILE *o, const char *dir, const rip_progress_cb *pro
     int total = 0, n_sel = 0;
     rip_status status = RIP_OK;
     for (int f = 0; f < N_FAMILIES; f++)
-        total += families[f].paper.n;
+        total += paper6[f].paper.n;
     chosen *sel = calloc((size_t)total, sizeof *sel);
     if (!sel) {
         snprintf(err, RIP_ERR_LEN, "out of memory");
@@ -493,7 +501,7 @@ rip_status rip_table6_layers(const char *dir, rip_csv_layer **layers, size_t *n,
     *layers = NULL;
     *n = 0;
     for (int f = 0; f < N_FAMILIES; f++)
-        total += families[f].paper.n;
+        total += paper6[f].paper.n;
     chosen *sel = calloc((size_t)total, sizeof *sel);
     rip_csv_layer *out = calloc((size_t)total, sizeof *out);
     rip_status status = RIP_OK;

@@ -208,54 +208,51 @@ void rpt_doc_para(doc *d, const char *section, const char *row, const char *text
     }
 }
 
-/* Table t in d's format; a table that ran out of memory or holds a
-** non-finite number is not written, its flag passed to d. */
-void rpt_doc_table(doc *d, const table *t)
+/* Table t as csv: one line per shown cell of columns 1.., its row key the
+** row's cell 0. */
+static void table_csv(doc *d, const table *t, size_t rows)
 {
-    if (t->oom || t->nonfinite) {
-        d->oom |= t->oom;
-        d->nonfinite |= t->nonfinite;
-        return;
-    }
-    size_t rows = t->ncols ? t->n / t->ncols : 0;
-    if (d->fmt == RIP_REPORT_CSV) {
-        for (size_t r = 0; r < rows; r++)
-            for (size_t c = 1; c < t->ncols; c++)
-                if (shown(d, &t->cols[c]))
-                    csv_line(d, t->id, t->cells[r * t->ncols], t->cols[c].key,
-                             t->cells[r * t->ncols + c]);
-        return;
-    }
-    if (d->fmt == RIP_REPORT_MD) {
-        fputs("Table: ", d->out);
-        put_text(d, t->title, false);
-        fputs("\n\n|", d->out);
+    for (size_t r = 0; r < rows; r++)
+        for (size_t c = 1; c < t->ncols; c++)
+            if (shown(d, &t->cols[c]))
+                csv_line(d, t->id, t->cells[r * t->ncols], t->cols[c].key,
+                         t->cells[r * t->ncols + c]);
+}
+
+/* Table t as a Markdown pipe table with its caption line. */
+static void table_md(doc *d, const table *t, size_t rows)
+{
+    fputs("Table: ", d->out);
+    put_text(d, t->title, false);
+    fputs("\n\n|", d->out);
+    for (size_t c = 0; c < t->ncols; c++)
+        if (shown(d, &t->cols[c])) {
+            fputc(' ', d->out);
+            put_text(d, t->cols[c].label, true);
+            fputs(" |", d->out);
+        }
+    fputs("\n|", d->out);
+    for (size_t c = 0; c < t->ncols; c++)
+        if (shown(d, &t->cols[c]))
+            fputs(t->cols[c].align == 'r' ? "---:|" : ":---|", d->out);
+    fputc('\n', d->out);
+    for (size_t r = 0; r < rows; r++) {
+        fputc('|', d->out);
         for (size_t c = 0; c < t->ncols; c++)
             if (shown(d, &t->cols[c])) {
+                const char *s = t->cells[r * t->ncols + c];
                 fputc(' ', d->out);
-                put_text(d, t->cols[c].label, true);
+                put_text(d, *s ? s : "-", true);
                 fputs(" |", d->out);
             }
-        fputs("\n|", d->out);
-        for (size_t c = 0; c < t->ncols; c++)
-            if (shown(d, &t->cols[c]))
-                fputs(t->cols[c].align == 'r' ? "---:|" : ":---|", d->out);
         fputc('\n', d->out);
-        for (size_t r = 0; r < rows; r++) {
-            fputc('|', d->out);
-            for (size_t c = 0; c < t->ncols; c++)
-                if (shown(d, &t->cols[c])) {
-                    const char *s = t->cells[r * t->ncols + c];
-                    fputc(' ', d->out);
-                    put_text(d, *s ? s : "-", true);
-                    fputs(" |", d->out);
-                }
-            fputc('\n', d->out);
-        }
-        fputc('\n', d->out);
-        return;
     }
-    /* tex */
+    fputc('\n', d->out);
+}
+
+/* Table t as a LaTeX table environment with one tabular. */
+static void table_tex(doc *d, const table *t, size_t rows)
+{
     fputs("\\begin{table}[htbp]\n\\centering\\small\n\\caption{", d->out);
     put_text(d, t->title, false);
     fprintf(d->out, "}\n\\label{tab:ripsim-%s}\n\\begin{tabular}{", t->id);
@@ -283,4 +280,22 @@ void rpt_doc_table(doc *d, const table *t)
         fputs(" \\\\\n", d->out);
     }
     fputs("\\hline\n\\end{tabular}\n\\end{table}\n\n", d->out);
+}
+
+/* Table t in d's format; a table that ran out of memory or holds a
+** non-finite number is not written, its flag passed to d. */
+void rpt_doc_table(doc *d, const table *t)
+{
+    if (t->oom || t->nonfinite) {
+        d->oom |= t->oom;
+        d->nonfinite |= t->nonfinite;
+        return;
+    }
+    size_t rows = t->ncols ? t->n / t->ncols : 0;
+    if (d->fmt == RIP_REPORT_CSV)
+        table_csv(d, t, rows);
+    else if (d->fmt == RIP_REPORT_MD)
+        table_md(d, t, rows);
+    else
+        table_tex(d, t, rows);
 }

@@ -221,35 +221,45 @@ static int write_table2(const char *out)
     return rc;
 }
 
-int rip_cmd_tables(int argc, char **argv)
+/* The command line of `ripsim tables`, with the defaults filled in by
+** resolve_paths (the buffers hold the default paths). */
+typedef struct tables_args {
+    const char *name, *out, *dir, *models, *deployment, *lines, *tflm, *link;
+    int64_t time_limit;
+    bool no_times;
+    bool link_given, dep_given;   /* --link, --deployment given (not defaults) */
+    int which;                    /* TABLE3, ... */
+    char outbuf[4096], dirbuf[4096], modbuf[4096], depbuf[4096], tflmbuf[4096], linkbuf[4096];
+} tables_args;
+
+/* Parse argv into *a (a->which the table).  RIP_ARGS_CONTINUE, or the exit
+** status after the help or the usage message. */
+static int parse_args(int argc, char **argv, tables_args *a)
 {
-    const char *name = NULL, *out = NULL, *dir = NULL, *models = NULL, *deployment = NULL, *lines = NULL,
-               *tflm = NULL, *link = NULL;
-    int64_t time_limit = 150;
-    bool no_times = false;
+    *a = (tables_args){.time_limit = 150};
     const rip_opt opts[] = {
-        {.name = "--out", .kind = RIP_OPT_STR, .dest = &out, .metavar = "FILE",
+        {.name = "--out", .kind = RIP_OPT_STR, .dest = &a->out, .metavar = "FILE",
          .help = "where to write (default results/NAME.md, fig1: results/fig1.svg,\nin the ripsim tree);\n"
                  "'-' writes to standard output (fig1: the SVG, no PNG)"},
-        {.name = "--layers-dir", .kind = RIP_OPT_STR, .dest = &dir, .metavar = "DIR",
+        {.name = "--layers-dir", .kind = RIP_OPT_STR, .dest = &a->dir, .metavar = "DIR",
          .help = "the layer tables of table6 (default sweeps/layers in the\nripsim tree)"},
-        {.name = "--models-dir", .kind = RIP_OPT_STR, .dest = &models, .metavar = "DIR",
+        {.name = "--models-dir", .kind = RIP_OPT_STR, .dest = &a->models, .metavar = "DIR",
          .help = "the model graphs (default firmware/models in the ripsim tree)"},
-        {.name = "--time-limit", .kind = RIP_OPT_INT, .dest = &time_limit, .metavar = "S", .lo = 1, .hi = 86400,
+        {.name = "--time-limit", .kind = RIP_OPT_INT, .dest = &a->time_limit, .metavar = "S", .lo = 1, .hi = 86400,
          .help = "MILP time limit per program, whole seconds (table7; default 150)"},
-        {.name = "--no-times", .kind = RIP_OPT_FLAG, .dest = &no_times, .flag_value = true,
+        {.name = "--no-times", .kind = RIP_OPT_FLAG, .dest = &a->no_times, .flag_value = true,
          .help = "table7 without the wall-clock column (reproducible)"},
-        {.name = "--deployment", .kind = RIP_OPT_STR, .dest = &deployment, .metavar = "FILE",
+        {.name = "--deployment", .kind = RIP_OPT_STR, .dest = &a->deployment, .metavar = "FILE",
          .help = "table3: the deployment results (default results/deployment.json\nin the ripsim tree, "
                  "skipped when absent; a FILE given must exist);\nreal-models: the real models' records "
                  "(default\nresults/real-models.json)"},
-        {.name = "--tflm", .kind = RIP_OPT_STR, .dest = &tflm, .metavar = "FILE",
+        {.name = "--tflm", .kind = RIP_OPT_STR, .dest = &a->tflm, .metavar = "FILE",
          .help = "real-models: TFLM's figures (default results/tflm-peer.tsv);\n"
                  "tflm: the measurement (default results/tflm.tsv)"},
-        {.name = "--link", .kind = RIP_OPT_STR, .dest = &link, .metavar = "FILE",
+        {.name = "--link", .kind = RIP_OPT_STR, .dest = &a->link, .metavar = "FILE",
          .help = "tflm: the images' links (default results/tflm-link.tsv,\n"
                  "skipped when absent; a FILE given must exist)"},
-        {.name = "--lines", .kind = RIP_OPT_STR, .dest = &lines, .metavar = "FILE",
+        {.name = "--lines", .kind = RIP_OPT_STR, .dest = &a->lines, .metavar = "FILE",
          .help = "deployment: the firmware tools' JSON lines and the models'\nmodel.json objects (required)"},
     };
     const rip_cmd cmd = {
@@ -257,100 +267,123 @@ int rip_cmd_tables(int argc, char **argv)
         .synopsis = "NAME [--out FILE] [--layers-dir DIR] [--models-dir DIR]\n"
                     "       [--time-limit S] [--no-times] [--deployment FILE] [--lines FILE]\n"
                     "       [--tflm FILE] [--link FILE]",
-        .about = about, .opts = opts, .n_opts = sizeof opts / sizeof opts[0], .pos = &name, .min_pos = 1,
+        .about = about, .opts = opts, .n_opts = sizeof opts / sizeof opts[0], .pos = &a->name, .min_pos = 1,
         .max_pos = 1, .missing = "which table? table2, table3, table6, table7, fig1, deployment, optimum, fig3, fig_optimum, real-models or tflm", .notes = notes, .exits = exits,
         .n_exits = sizeof exits / sizeof exits[0], .example = "ripsim tables table6 --out /tmp/table6.md",
     };
     int rc = rip_args_parse(&cmd, argc, argv, stdout, stderr);
     if (rc != RIP_ARGS_CONTINUE)
         return rc;
-    int which = -1;
+    a->which = -1;
     for (int k = 0; names[k]; k++)
-        if (strcmp(name, names[k]) == 0)
-            which = k;
-    if (which < 0)
-        return rip_args_usage(&cmd, "unknown table '%s' (known: table2, table3, table6, table7, fig1, deployment, optimum, fig3, fig_optimum, real-models, tflm)", name);
-    if ((which == DEPLOYMENT) != (lines != NULL))
-        return rip_args_usage(&cmd, which == DEPLOYMENT ? "deployment needs --lines FILE"
+        if (strcmp(a->name, names[k]) == 0)
+            a->which = k;
+    if (a->which < 0)
+        return rip_args_usage(&cmd, "unknown table '%s' (known: table2, table3, table6, table7, fig1, deployment, optimum, fig3, fig_optimum, real-models, tflm)", a->name);
+    if ((a->which == DEPLOYMENT) != (a->lines != NULL))
+        return rip_args_usage(&cmd, a->which == DEPLOYMENT ? "deployment needs --lines FILE"
                                                         : "--lines is only for deployment");
-    if (tflm && which != REAL_MODELS && which != TFLM)
+    if (a->tflm && a->which != REAL_MODELS && a->which != TFLM)
         return rip_args_usage(&cmd, "--tflm is only for real-models and tflm");
-    if (link && which != TFLM)
+    if (a->link && a->which != TFLM)
         return rip_args_usage(&cmd, "--link is only for tflm");
+    a->link_given = a->link != NULL;
+    a->dep_given = a->deployment != NULL;
+    return RIP_ARGS_CONTINUE;
+}
+
+/* The default of every path a->which reads or writes and the user left out
+** (in the ripsim tree).  0, or 64 after the message. */
+static int resolve_paths(tables_args *a)
+{
     static const char *const defaults[] = {"results/table3.md", "results/table6.md", "results/table7.md",
                                            "results/fig1.svg", "results/deployment.json", "results/table2.md",
                                            "results/optimum.md", "results/fig3.svg", "results/fig_optimum.svg",
                                            "results/real-models.md", "results/tflm.md"};
-    char outbuf[4096], dirbuf[4096], modbuf[4096], depbuf[4096], tflmbuf[4096], linkbuf[4096];
-    const bool link_given = link != NULL;
-    bool dep_given = deployment != NULL;
-    if ((!out && !(out = rip_root_path("tables", "--out", defaults[which], outbuf, sizeof outbuf))) ||
-        (!dir && !(dir = rip_root_path("tables", "--layers-dir", "sweeps/layers", dirbuf, sizeof dirbuf))) ||
-        (!models && !(models = rip_root_path("tables", "--models-dir", "firmware/models", modbuf, sizeof modbuf))) ||
-        (which == TABLE3 && !deployment &&
-         !(deployment = rip_root_path("tables", "--deployment", "results/deployment.json", depbuf, sizeof depbuf))) ||
-        (which == REAL_MODELS && !deployment &&
-         !(deployment = rip_root_path("tables", "--deployment", "results/real-models.json", depbuf, sizeof depbuf))) ||
-        (which == REAL_MODELS && !tflm &&
-         !(tflm = rip_root_path("tables", "--tflm", "results/tflm-peer.tsv", tflmbuf, sizeof tflmbuf))) ||
-        (which == TFLM && !tflm &&
-         !(tflm = rip_root_path("tables", "--tflm", "results/tflm.tsv", tflmbuf, sizeof tflmbuf))) ||
-        (which == TFLM && !link &&
-         !(link = rip_root_path("tables", "--link", "results/tflm-link.tsv", linkbuf, sizeof linkbuf))))
+    const int which = a->which;
+    if ((!a->out && !(a->out = rip_root_path("tables", "--out", defaults[which], a->outbuf, sizeof a->outbuf))) ||
+        (!a->dir && !(a->dir = rip_root_path("tables", "--layers-dir", "sweeps/layers", a->dirbuf, sizeof a->dirbuf))) ||
+        (!a->models &&
+         !(a->models = rip_root_path("tables", "--models-dir", "firmware/models", a->modbuf, sizeof a->modbuf))) ||
+        (which == TABLE3 && !a->deployment &&
+         !(a->deployment = rip_root_path("tables", "--deployment", "results/deployment.json", a->depbuf,
+                                         sizeof a->depbuf))) ||
+        (which == REAL_MODELS && !a->deployment &&
+         !(a->deployment = rip_root_path("tables", "--deployment", "results/real-models.json", a->depbuf,
+                                         sizeof a->depbuf))) ||
+        (which == REAL_MODELS && !a->tflm &&
+         !(a->tflm = rip_root_path("tables", "--tflm", "results/tflm-peer.tsv", a->tflmbuf, sizeof a->tflmbuf))) ||
+        (which == TFLM && !a->tflm &&
+         !(a->tflm = rip_root_path("tables", "--tflm", "results/tflm.tsv", a->tflmbuf, sizeof a->tflmbuf))) ||
+        (which == TFLM && !a->link &&
+         !(a->link = rip_root_path("tables", "--link", "results/tflm-link.tsv", a->linkbuf, sizeof a->linkbuf))))
         return RIP_EX_USAGE;
-    if (which == TFLM)   /* the default links may be absent: no image linked yet */
-        return write_tflm(tflm, link_given || access(link, F_OK) == 0 ? link : NULL, out);
-    if (which == DEPLOYMENT)
-        return write_deployment(lines, out);
-    if (which == REAL_MODELS)
-        return write_real_models(deployment, tflm, out);
-    if (which == TABLE3 && (rc = rip_out_refuse_input("tables", out, deployment, "the deployment results (--deployment)")) != 0)
-        return rc;
+    return 0;
+}
 
-    /* table3: the deployment results, if any (the default may be absent). */
-    rip_deployment dep = {0};
-    bool have_dep = false;
+/* table3: the deployment results, if any (the default may be absent), into
+** *dep (*have_dep set); --out may not be them.  0, or the exit status after
+** the message (*dep then holds nothing). */
+static int read_table3_deployment(const tables_args *a, rip_deployment *dep, bool *have_dep)
+{
+    int rc;
+    if ((rc = rip_out_refuse_input("tables", a->out, a->deployment, "the deployment results (--deployment)")) != 0)
+        return rc;
+    if (!a->dep_given && access(a->deployment, F_OK) != 0)
+        return 0;
     char err[RIP_ERR_LEN];
-    if (which == TABLE3 && (dep_given || access(deployment, F_OK) == 0)) {
-        rip_status ds = rip_deploy_read(deployment, false, &dep, err);
-        if (ds != RIP_OK) {
-            fprintf(stderr, "ripsim tables: %s\n", err);
-            return rip_exit_status(ds);
-        }
-        have_dep = true;
+    rip_status ds = rip_deploy_read(a->deployment, false, dep, err);
+    if (ds != RIP_OK) {
+        fprintf(stderr, "ripsim tables: %s\n", err);
+        return rip_exit_status(ds);
     }
-    if (which == TABLE2)
-        return write_table2(out);
-    if ((rc = which == TABLE6 ? rip_out_refuse_in_dir("tables", out, dir, "an input of table6 (--layers-dir)")
-                              : rip_out_refuse_in_dir("tables", out, models, "an input graph (--models-dir)")) != 0)
-        return rc;
+    *have_dep = true;
+    return 0;
+}
 
-    /* every output staged first; fig1's PNG is made from the SVG file, so
-    ** only when the SVG goes to a file (not '-', not a device) */
-    rip_out_set set;
-    rip_out_item *main_out = NULL, *png = NULL;
-    char png_path[4096];
-    rip_out_set_init(&set, "tables");
-    if ((rc = rip_out_set_file(&set, out, &main_out)) != 0 ||
-        (which == FIG1 && main_out->tmp && (rc = stage_png(&set, out, png_path, sizeof png_path, &png)) != 0)) {
-        rip_deploy_free(&dep);
-        return rc;
-    }
-    FILE *f = main_out->f;
-
+/* Write table a->which (table3, table6, table7, optimum, fig1, fig3,
+** fig_optimum) to f with a progress line; dep: table3's deployment results
+** or NULL.  The status of the table's writer, err its message. */
+static rip_status write_table(const tables_args *a, FILE *f, const rip_deployment *dep, char err[RIP_ERR_LEN])
+{
+    const int which = a->which;
     rip_progress pr;
     rip_progress_init(&pr, "tables", which == TABLE6 || which >= OPTIMUM ? "layers" : "models", which != FIG1);
     rip_progress_cb cb = rip_progress_callback(&pr);
     rip_progress_tick(&pr);
-    rip_status s = which == TABLE3 ? rip_table3_write(f, models, have_dep ? &dep : NULL, &cb, err)
-                 : which == TABLE6 ? rip_table6_write(f, dir, &cb, err)
-                 : which == TABLE7 ? rip_table7_write(f, models, (double)time_limit, !no_times, &cb, err)
+    rip_status s = which == TABLE3 ? rip_table3_write(f, a->models, dep, &cb, err)
+                 : which == TABLE6 ? rip_table6_write(f, a->dir, &cb, err)
+                 : which == TABLE7 ? rip_table7_write(f, a->models, (double)a->time_limit, !a->no_times, &cb, err)
                  : which == OPTIMUM ? rip_optimum_md_write(f, &cb, err)
                  : which == FIG3 ? rip_fig3_write(f, err)
                  : which == FIG_OPTIMUM ? rip_fig_optimum_write(f, &cb, err)
-                                   : rip_fig1_write(f, models, err);
+                                   : rip_fig1_write(f, a->models, err);
     rip_progress_end(&pr);
-    rip_deploy_free(&dep);
+    return s;
+}
+
+/*
+** The tables that read a folder (table3, table6, table7, optimum, fig1,
+** fig3, fig_optimum): --out outside it, every output staged first and
+** replaced together once written; fig1's PNG is made from the SVG file, so
+** only when the SVG goes to a file (not '-', not a device).  0, 69 (fig1
+** without its PNG), or another exit status after the message.
+*/
+static int write_staged(const tables_args *a, const rip_deployment *dep)
+{
+    int rc;
+    if ((rc = a->which == TABLE6 ? rip_out_refuse_in_dir("tables", a->out, a->dir, "an input of table6 (--layers-dir)")
+                                 : rip_out_refuse_in_dir("tables", a->out, a->models, "an input graph (--models-dir)")) != 0)
+        return rc;
+    rip_out_set set;
+    rip_out_item *main_out = NULL, *png = NULL;
+    char png_path[4096], err[RIP_ERR_LEN];
+    rip_out_set_init(&set, "tables");
+    if ((rc = rip_out_set_file(&set, a->out, &main_out)) != 0 ||
+        (a->which == FIG1 && main_out->tmp && (rc = stage_png(&set, a->out, png_path, sizeof png_path, &png)) != 0))
+        return rc;
+    FILE *f = main_out->f;
+    rip_status s = write_table(a, f, dep, err);
     if (s != RIP_OK) {
         rip_out_set_abort(&set);
         fprintf(stderr, "ripsim tables: %s\n", err);
@@ -365,11 +398,39 @@ int rip_cmd_tables(int argc, char **argv)
     if ((rc = rip_out_set_commit(&set)) != 0)
         return rc;
     if (png_rc != 0)
-        fprintf(stderr, "ripsim tables: wrote %s; %s not made (a PNG of an older SVG removed): %s\n", out, png_path,
-                err);
+        fprintf(stderr, "ripsim tables: wrote %s; %s not made (a PNG of an older SVG removed): %s\n", a->out,
+                png_path, err);
     else if (png)
-        fprintf(stderr, "ripsim tables: wrote %s and %s\n", out, png_path);
+        fprintf(stderr, "ripsim tables: wrote %s and %s\n", a->out, png_path);
     else if (!to_stdout)
-        fprintf(stderr, "ripsim tables: wrote %s\n", out);
+        fprintf(stderr, "ripsim tables: wrote %s\n", a->out);
     return png_rc;
+}
+
+int rip_cmd_tables(int argc, char **argv)
+{
+    tables_args a;
+    int rc = parse_args(argc, argv, &a);
+    if (rc != RIP_ARGS_CONTINUE)
+        return rc;
+    if ((rc = resolve_paths(&a)) != 0)
+        return rc;
+    switch (a.which) {
+    case TFLM:   /* the default links may be absent: no image linked yet */
+        return write_tflm(a.tflm, a.link_given || access(a.link, F_OK) == 0 ? a.link : NULL, a.out);
+    case DEPLOYMENT:
+        return write_deployment(a.lines, a.out);
+    case REAL_MODELS:
+        return write_real_models(a.deployment, a.tflm, a.out);
+    case TABLE2:
+        return write_table2(a.out);
+    default:
+        break;
+    }
+    rip_deployment dep = {0};
+    bool have_dep = false;
+    if (a.which != TABLE3 || (rc = read_table3_deployment(&a, &dep, &have_dep)) == 0)
+        rc = write_staged(&a, have_dep ? &dep : NULL);
+    rip_deploy_free(&dep);   /* the one cleanup: every path after the read passes here */
+    return rc;
 }

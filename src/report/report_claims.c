@@ -129,7 +129,7 @@ static void claim_share(table *t, const char *id, const char *text, const char *
 static void claims_bounds(table *t, const report_data *r)
 {
     claim_share(t, "restricted_share", "Layers inside the restricted setting of Gural & Murmann (Sec. 5.2)",
-                "22.6%", PAPER_RESTRICTED_PCT, PAPER_RESTRICTED_HALF, r->restricted, r->present, &r->restricted_ci,
+                RIP_PAPER_STR(RIP_PAPER_RESTRICTED_PCT) "%", PAPER_RESTRICTED_PCT, PAPER_RESTRICTED_HALF, r->restricted, r->present, &r->restricted_ci,
                 "layers");
 
     int64_t unsafe = 0, verdicts = 0;
@@ -168,7 +168,7 @@ static void claims_dense(table *t, const report_data *r)
 {
     const formula_row *dt = rpt_find_formula(r, "thm13_taps");
     claim_share(t, "thm13_taps_tight_share", "Dense bound, taps from the workspace: share tight (Sec. 5.2)",
-                "99.1%", PAPER_DENSE_TIGHT_PCT, PAPER_DENSE_TIGHT_HALF, dt ? dt->tight : 0, rpt_judged(dt),
+                RIP_PAPER_STR(RIP_PAPER_DENSE_TIGHT_PCT) "%", PAPER_DENSE_TIGHT_PCT, PAPER_DENSE_TIGHT_HALF, dt ? dt->tight : 0, rpt_judged(dt),
                 &r->dense_tight_ci, "judged");
 
     const margin_stats *ov = dt ? &dt->loose_st : NULL;
@@ -182,15 +182,15 @@ static void claims_dense(table *t, const report_data *r)
         og.has_ci = true;
         og.lo = ov->ci_lo;
         og.hi = ov->ci_hi;
-        claim(t, "thm13_taps_overshoot", ov_text, "91.85",
+        claim(t, "thm13_taps_overshoot", ov_text, RIP_PAPER_STR(RIP_PAPER_DENSE_OVERSHOOT),
               within(PAPER_DENSE_OVERSHOOT, PAPER_DENSE_OVERSHOOT_HALF, ov->ci_lo, ov->ci_hi) ? "agrees" : "differs",
               &og, "%.2f over %zu loose layers (95%% CI %.2f-%.2f)", rpt_tidy(ov->mean), ov->n, rpt_tidy(ov->ci_lo),
               rpt_tidy(ov->ci_hi));
     } else if (ov && ov->n == 1) {
-        claim(t, "thm13_taps_overshoot", ov_text, "91.85", "not checked", &og,
+        claim(t, "thm13_taps_overshoot", ov_text, RIP_PAPER_STR(RIP_PAPER_DENSE_OVERSHOOT), "not checked", &og,
               "one loose layer (%.2f): no interval", rpt_tidy(ov->mean));
     } else {
-        claim(t, "thm13_taps_overshoot", ov_text, "91.85", "not checked", &og, "no loose layer");
+        claim(t, "thm13_taps_overshoot", ov_text, RIP_PAPER_STR(RIP_PAPER_DENSE_OVERSHOOT), "not checked", &og, "no loose layer");
     }
 
     fig f4 = {.counted = true, .holds = r->f4_within, .of = r->f4_loose};
@@ -252,8 +252,8 @@ static void claims_identities(table *t, const report_data *r)
         comp_ok = comp_ok && r->tier_weight[k] == paper_tier_pct[k];
     fig cp = {.counted = false, .has_value = true, .value = (double)r->ng, .has_paper = true,
               .paper = PAPER_N_GENERATORS};
-    claim(t, "composition", "Twenty generators in three tiers weighted 35/45/20% (App. G.2, Tab. 5)",
-          "20; 35/45/20%", comp_ok ? "agrees" : "differs", &cp,
+    claim(t, "composition", "Twenty generators in three tiers weighted " RIP_PAPER_STR(RIP_PAPER_TIER1_PCT) "/" RIP_PAPER_STR(RIP_PAPER_TIER2_PCT) "/" RIP_PAPER_STR(RIP_PAPER_TIER3_PCT) "% (App. G.2, Tab. 5)",
+          RIP_PAPER_STR(RIP_PAPER_GENERATORS) "; " RIP_PAPER_STR(RIP_PAPER_TIER1_PCT) "/" RIP_PAPER_STR(RIP_PAPER_TIER2_PCT) "/" RIP_PAPER_STR(RIP_PAPER_TIER3_PCT) "%", comp_ok ? "agrees" : "differs", &cp,
           "%zu generators; weights %lld/%lld/%lld%%; drawn %.2f/%.2f/%.2f%%", r->ng,
           (long long)r->tier_weight[1], (long long)r->tier_weight[2], (long long)r->tier_weight[3],
           rpt_tidy(rpt_pct(r->tier_drawn[1], r->present)), rpt_tidy(rpt_pct(r->tier_drawn[2], r->present)),

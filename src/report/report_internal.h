@@ -23,23 +23,25 @@
 
 #include "confidence.h"
 #include "db.h"
+#include "paper_data.h"
 #include "report.h"
 #include "status.h"
 
 /* ---- the paper's figures ------------------------------------------------ */
 
-/* Each with its place in rip-convolution.txt; the claims (report_claims.c)
-** and Tab. 5 (report_sections.c) compare this run with them. */
+/* The paper's numbers (paper_data.h, each cited there) under the names the
+** claims (report_claims.c) and Tab. 5 (report_sections.c) use, with the
+** half-width of the paper's last printed digit. */
 
-#define PAPER_N_LAYERS "10,000"
-#define PAPER_RESTRICTED_PCT 22.6        /* Sec. 5.2: "22.6% fall inside the restrictions of [9]" */
-#define PAPER_RESTRICTED_HALF 0.05
-#define PAPER_DENSE_TIGHT_PCT 99.1       /* Sec. 5.2: dense bound, taps from the workspace */
+#define PAPER_N_LAYERS RIP_PAPER_SWEEP_LAYERS
+#define PAPER_RESTRICTED_PCT RIP_PAPER_RESTRICTED_PCT
+#define PAPER_RESTRICTED_HALF 0.05       /* half the last digit the paper prints */
+#define PAPER_DENSE_TIGHT_PCT RIP_PAPER_DENSE_TIGHT_PCT
 #define PAPER_DENSE_TIGHT_HALF 0.05
-#define PAPER_DENSE_OVERSHOOT 91.85      /* Sec. 5.2: mean overshoot where loose, scalars */
+#define PAPER_DENSE_OVERSHOOT RIP_PAPER_DENSE_OVERSHOOT
 #define PAPER_DENSE_OVERSHOOT_HALF 0.005
-#define PAPER_N_GENERATORS 20            /* App. G.2, Tab. 5 */
-static const int paper_tier_pct[4] = {0, 35, 45, 20};   /* App. G.2: tiers 1, 2, 3 */
+#define PAPER_N_GENERATORS RIP_PAPER_GENERATORS
+static const int paper_tier_pct[4] = {0, RIP_PAPER_TIER1_PCT, RIP_PAPER_TIER2_PCT, RIP_PAPER_TIER3_PCT};
 static const char *const tier_title[4] = {
     "other", "real-network geometry", "small-grid and degenerate", "correctness corners"};
 

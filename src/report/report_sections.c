@@ -205,7 +205,7 @@ void rpt_section_tab5(doc *d, const report_data *r)
     };
     table g = {.id = "tab5", .title = "Tab. 5 as drawn: generator categories", .cols = gcols,
                .ncols = sizeof gcols / sizeof gcols[0]};
-    table t = {.id = "tab5_tiers", .title = "Tab. 5 as drawn: tiers (paper App. G.2: 35/45/20%)", .cols = tcols,
+    table t = {.id = "tab5_tiers", .title = "Tab. 5 as drawn: tiers (paper App. G.2: " RIP_PAPER_STR(RIP_PAPER_TIER1_PCT) "/" RIP_PAPER_STR(RIP_PAPER_TIER2_PCT) "/" RIP_PAPER_STR(RIP_PAPER_TIER3_PCT) "%)", .cols = tcols,
                .ncols = sizeof tcols / sizeof tcols[0]};
     for (size_t i = 0; i < r->ng; i++) {
         const gen_row *x = &r->g[i];
@@ -270,7 +270,7 @@ void rpt_section_findings(doc *d, const report_data *r)
 
     rpt_sb_printf(&b, "The database holds %lld of the %lld layers expected%s. ", (long long)r->present,
               (long long)r->expected, r->present < r->expected ? " (INCOMPLETE)" : "");
-    rpt_sb_printf(&b, "%lld of them (%.2f%%) lie in the restricted setting of Gural & Murmann, against 22.6%% in "
+    rpt_sb_printf(&b, "%lld of them (%.2f%%) lie in the restricted setting of Gural & Murmann, against " RIP_PAPER_STR(RIP_PAPER_RESTRICTED_PCT) "%% in "
                   "the paper. ", (long long)r->restricted, rpt_tidy(rpt_pct(r->restricted, r->present)));
 
     int64_t unsafe = 0, verdicts = 0;
@@ -291,10 +291,10 @@ void rpt_section_findings(doc *d, const report_data *r)
               (long long)(t11 ? t11->tight : 0), (long long)r->present);
     if (dt && rpt_judged(dt) > 0) {
         rpt_sb_printf(&b, "The dense bound (Theorem 13) with taps read from the workspace is tight on %lld of %lld "
-                      "judged layers (%.2f%%, paper 99.1%%)", (long long)dt->tight, (long long)rpt_judged(dt),
+                      "judged layers (%.2f%%, paper " RIP_PAPER_STR(RIP_PAPER_DENSE_TIGHT_PCT) "%%)", (long long)dt->tight, (long long)rpt_judged(dt),
                   rpt_tidy(rpt_pct(dt->tight, rpt_judged(dt))));
         if (dt->loose_st.n > 0)
-            rpt_sb_printf(&b, "; where loose it overshoots by %.2f scalars on average (paper 91.85; median %.2f, "
+            rpt_sb_printf(&b, "; where loose it overshoots by %.2f scalars on average (paper " RIP_PAPER_STR(RIP_PAPER_DENSE_OVERSHOOT) "; median %.2f, "
                           "max %.2f), and by at most sigma = C_out on %lld of %lld loose layers",
                       rpt_tidy(dt->loose_st.mean), rpt_tidy(dt->loose_st.median), rpt_tidy(dt->loose_st.max),
                       (long long)r->f4_within, (long long)r->f4_loose);

@@ -1,6 +1,6 @@
 /*
 ** test_finite_fmt.c — the printf of the report and the claims refuses a
-** non-finite number (src/report/finite_fmt.c): NaN and the infinities in
+** non-finite number (src/io/finite_fmt.c): NaN and the infinities in
 ** every floating-point conversion, found behind arguments of every other
 ** kind (so the walk reads them in printf's order), while a finite call
 ** prints exactly what snprintf prints; and the words SQLite's printf

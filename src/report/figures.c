@@ -1,14 +1,13 @@
 /*
 ** figures.c — the sweep's figures as SVG (figures.h): verdict shares per
 ** generator category, loose margins per closed form, RiP against
-** herringbone workspace.  Plain SVG text, fixed precision, no timestamps:
-** the same database gives the same bytes.  Every number with decimals is
-** written through finite_fmt.h: one that is not finite fails the figure
-** (RIP_S_INTERNAL) rather than reach the SVG.
+** herringbone workspace.  Drawn on the SVG canvas (svg.h): fixed precision,
+** no timestamps, so the same database gives the same bytes; a number that
+** is not finite fails the figure (RIP_S_INTERNAL) rather than reach it.
 */
 #include "figures.h"
 
-#include "finite_fmt.h"
+#include "svg.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -26,12 +25,11 @@ static rip_status prep(sqlite3 *db, const char *sql, sqlite3_stmt **st, char err
     return RIP_OK;
 }
 
-static void header(FILE *o, int w, int h, const char *title)
+/* Start figure `which` on canvas c: the white page and its title. */
+static void header(rip_svg *c, FILE *o, int w, int h, const char *title)
 {
-    fprintf(o, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" "
-               "font-family=\"sans-serif\" font-size=\"11\">\n<rect width=\"%d\" height=\"%d\" fill=\"white\"/>\n"
-               "<text x=\"%d\" y=\"20\" text-anchor=\"middle\" font-size=\"14\">%s</text>\n",
-            w, h, w, h, w, h, w / 2, title);
+    rip_svg_begin(c, o, w, h, "sans-serif", 11);
+    rip_svg_text(c, w / 2, 20, "text-anchor=\"middle\" font-size=\"14\"", "%s", title);
 }
 
 /* ------------------------------------------------------------ verdict shares */
@@ -44,6 +42,13 @@ static const char verdicts_sql[] =
     "WHERE v.formula <> 'naive_workspace'\n"
     "GROUP BY g.generator ORDER BY g.ord";
 
+/* One generator category's bar of fig_verdicts. */
+typedef struct verdict_row {
+    char name[48];
+    int tier;
+    int64_t v[4];
+} verdict_row;
+
 static rip_status fig_verdicts(sqlite3 *db, FILE *o, char err[RIP_ERR_LEN])
 {
     sqlite3_stmt *st = NULL;
@@ -53,64 +58,61 @@ static rip_status fig_verdicts(sqlite3 *db, FILE *o, char err[RIP_ERR_LEN])
     static const char *const col[4] = {"#d62728", "#2ca02c", "#ff7f0e", "#c7c7c7"};
     static const char *const lab[4] = {"unsafe", "tight", "loose", "n/a"};
     const int left = 200, top = 40, bar = 18, width = 560;
-    int rows = 0;
-    bool finite = true;
-    /* the bars go to memory first: the figure's height depends on their number */
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *m = open_memstream(&buf, &len);
-    if (!m) {
-        sqlite3_finalize(st);
-        snprintf(err, RIP_ERR_LEN, "out of memory");
-        return RIP_S_NOMEM;
-    }
+    /* the rows first: the figure's height depends on their number */
+    verdict_row *row = NULL;
+    int rows = 0, cap = 0;
     while (sqlite3_step(st) == SQLITE_ROW) {
-        int64_t v[4], tot = 0;
-        for (int k = 0; k < 4; k++)
-            tot += v[k] = sqlite3_column_int64(st, 2 + k);
-        int y = top + rows * (bar + 4);
-        fprintf(m, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">%s (tier %d)</text>\n", left - 6, y + 13,
-                (const char *)sqlite3_column_text(st, 0), sqlite3_column_int(st, 1));
-        double x = left;
-        for (int k = 0; k < 4 && tot > 0; k++) {
-            double w = (double)width * (double)v[k] / (double)tot;
-            if (v[k] > 0 &&
-                rip_fmt_fprintf(m, "<rect x=\"%.2f\" y=\"%d\" width=\"%.2f\" height=\"%d\" fill=\"%s\">"
-                                   "<title>%s: %lld of %lld</title></rect>\n",
-                                x, y, w, bar, col[k], lab[k], (long long)v[k], (long long)tot) == RIP_FMT_NONFINITE)
-                finite = false;
-            x += w;
+        if (rows == cap) {
+            verdict_row *g = realloc(row, (size_t)(cap = cap ? 2 * cap : 32) * sizeof *row);
+            if (!g) {
+                free(row);
+                sqlite3_finalize(st);
+                snprintf(err, RIP_ERR_LEN, "out of memory");
+                return RIP_S_NOMEM;
+            }
+            row = g;
         }
-        rows++;
+        verdict_row *r = &row[rows++];
+        snprintf(r->name, sizeof r->name, "%s", (const char *)sqlite3_column_text(st, 0));
+        r->tier = sqlite3_column_int(st, 1);
+        for (int k = 0; k < 4; k++)
+            r->v[k] = sqlite3_column_int64(st, 2 + k);
     }
     sqlite3_finalize(st);
-    if (fclose(m) != 0 || !buf) {
-        free(buf);
-        snprintf(err, RIP_ERR_LEN, "out of memory");
-        return RIP_S_NOMEM;
-    }
-    if (!finite) {
-        free(buf);
-        snprintf(err, RIP_ERR_LEN, "%s: a bar's position is not a finite number", rip_figure_names[RIP_FIG_VERDICTS]);
-        return RIP_S_INTERNAL;
-    }
+
     int h = top + rows * (bar + 4) + 60;
-    header(o, left + width + 30, h,
+    rip_svg c;
+    header(&c, o, left + width + 30, h,
            "Verdicts of Eq. 1, Cor. 1, Thm. 4, 11, 13 per generator category (share of formula x layer)");
-    fwrite(buf, 1, len, o);
-    free(buf);
+    for (int i = 0; i < rows; i++) {
+        const verdict_row *r = &row[i];
+        int64_t tot = r->v[0] + r->v[1] + r->v[2] + r->v[3];
+        int y = top + i * (bar + 4);
+        rip_svg_text(&c, left - 6, y + 13, "text-anchor=\"end\"", "%s (tier %d)", r->name, r->tier);
+        double x = left;
+        for (int k = 0; k < 4 && tot > 0; k++) {
+            double w = (double)width * (double)r->v[k] / (double)tot;
+            char fill[32];
+            snprintf(fill, sizeof fill, "fill=\"%s\"", col[k]);
+            if (r->v[k] > 0)
+                rip_svg_rect_titled(&c, x, y, w, bar, fill, "%s: %lld of %lld", lab[k], (long long)r->v[k],
+                                    (long long)tot);
+            x += w;
+        }
+    }
+    free(row);
     for (int i = 0; i <= 4; i++) {
         int x = left + width * i / 4;
-        fprintf(o, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#444\" stroke-width=\"0.5\"/>"
-                   "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">%d%%</text>\n",
-                x, top - 2, x, h - 52, x, h - 40, 25 * i);
+        rip_svg_line(&c, x, top - 2, x, h - 52, "stroke=\"#444\" stroke-width=\"0.5\"");
+        rip_svg_text(&c, x, h - 40, "text-anchor=\"middle\"", "%d%%", 25 * i);
     }
-    for (int k = 0; k < 4; k++)
-        fprintf(o, "<rect x=\"%d\" y=\"%d\" width=\"12\" height=\"12\" fill=\"%s\"/>"
-                   "<text x=\"%d\" y=\"%d\">%s</text>\n",
-                left + 120 * k, h - 26, col[k], left + 120 * k + 16, h - 16, lab[k]);
-    fprintf(o, "</svg>\n");
-    return RIP_OK;
+    for (int k = 0; k < 4; k++) {
+        char fill[32];
+        snprintf(fill, sizeof fill, "fill=\"%s\"", col[k]);
+        rip_svg_rect(&c, left + 120 * k, h - 26, 12, 12, fill);
+        rip_svg_text(&c, left + 120 * k + 16, h - 16, NULL, "%s", lab[k]);
+    }
+    return rip_svg_end(&c, rip_figure_names[RIP_FIG_VERDICTS], err);
 }
 
 /* ------------------------------------------------------------ loose margins */
@@ -127,7 +129,6 @@ static rip_status fig_margins(sqlite3 *db, FILE *o, char err[RIP_ERR_LEN])
     int nf = 0;
     int64_t total[MAXF] = {0};
     sqlite3_stmt *st = NULL;
-    bool finite = true;
     rip_status s = prep(db, margins_sql, &st, err);
     while (s == RIP_OK && sqlite3_step(st) == SQLITE_ROW) {
         const char *f = (const char *)sqlite3_column_text(st, 0);
@@ -158,38 +159,27 @@ static rip_status fig_margins(sqlite3 *db, FILE *o, char err[RIP_ERR_LEN])
     if (s == RIP_OK) {
         const int left = 70, top = 40, pw = 600, ph = 140, gap = 50;
         int h = top + (nf ? nf : 1) * (ph + gap) + 10;
-        header(o, left + pw + 40, h, "Loose margins, value - truth (scalars, log scale), per closed form");
+        rip_svg c;
+        header(&c, o, left + pw + 40, h, "Loose margins, value - truth (scalars, log scale), per closed form");
         if (nf == 0)
-            fprintf(o, "<text x=\"%d\" y=\"%d\">no loose verdict</text>\n", left, top + 20);
+            rip_svg_text(&c, left, top + 20, NULL, "no loose verdict");
         for (int f = 0; f < nf; f++) {
             int y0 = top + f * (ph + gap);
             double mx = gsl_histogram_max_val(hist[f]);
-            fprintf(o, "<text x=\"%d\" y=\"%d\" font-size=\"12\">%s: %lld loose layers</text>\n", left, y0 + 8,
-                    names[f], (long long)total[f]);
+            rip_svg_text(&c, left, y0 + 8, "font-size=\"12\"", "%s: %lld loose layers", names[f], (long long)total[f]);
             for (int b = 0; b < BINS; b++) {
-                double c = gsl_histogram_get(hist[f], (size_t)b);
-                double bh = mx > 0 ? (ph - 20) * c / mx : 0;
-                if (c > 0 &&
-                    rip_fmt_fprintf(o, "<rect x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" height=\"%.2f\" "
-                                       "fill=\"#1f77b4\"><title>%.0f layers</title></rect>\n",
-                                    left + (double)pw * b / BINS, y0 + ph - bh, (double)pw / BINS - 1, bh,
-                                    c) == RIP_FMT_NONFINITE)
-                    finite = false;
+                double n = gsl_histogram_get(hist[f], (size_t)b);
+                double bh = mx > 0 ? (ph - 20) * n / mx : 0;
+                if (n > 0)
+                    rip_svg_rect_titled(&c, left + (double)pw * b / BINS, y0 + ph - bh, (double)pw / BINS - 1, bh,
+                                        "fill=\"#1f77b4\"", "%.0f layers", n);
             }
-            fprintf(o, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"black\"/>\n", left, y0 + ph,
-                    left + pw, y0 + ph);
+            rip_svg_line(&c, left, y0 + ph, left + pw, y0 + ph, "stroke=\"black\"");
             for (int d = 0; d <= 6; d++)
-                fprintf(o, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">1e%d</text>\n", left + pw * d / 6,
-                        y0 + ph + 14, d);
-            if (rip_fmt_fprintf(o, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">%.0f</text>\n", left - 4, y0 + 24,
-                                mx) == RIP_FMT_NONFINITE)
-                finite = false;
+                rip_svg_text(&c, left + pw * d / 6, y0 + ph + 14, "text-anchor=\"middle\"", "1e%d", d);
+            rip_svg_text(&c, left - 4, y0 + 24, "text-anchor=\"end\"", "%.0f", mx);
         }
-        fprintf(o, "</svg>\n");
-        if (!finite) {
-            snprintf(err, RIP_ERR_LEN, "%s: a bar is not a finite number", rip_figure_names[RIP_FIG_MARGINS]);
-            s = RIP_S_INTERNAL;
-        }
+        s = rip_svg_end(&c, rip_figure_names[RIP_FIG_MARGINS], err);
     }
     for (int f = 0; f < nf; f++)
         gsl_histogram_free(hist[f]);
@@ -218,7 +208,6 @@ static rip_status fig_rip_hb(sqlite3 *db, FILE *o, char err[RIP_ERR_LEN])
     sqlite3_stmt *st = NULL;
     int64_t below = 0, equal = 0, above = 0, clipped = 0;
     double rmin = 1e300, rmax = 0;
-    bool finite = true;
     rip_status s = prep(db, riphb_sql, &st, err);
     while (s == RIP_OK && sqlite3_step(st) == SQLITE_ROW) {
         int64_t wr = sqlite3_column_int64(st, 0), wh = sqlite3_column_int64(st, 1);
@@ -236,58 +225,46 @@ static rip_status fig_rip_hb(sqlite3 *db, FILE *o, char err[RIP_ERR_LEN])
     sqlite3_finalize(st);
     if (s == RIP_OK) {
         const int left = 70, top = 40, pw = 576, ph = 400;
-        header(o, left + pw + 200, top + ph + 60,
+        rip_svg c;
+        header(&c, o, left + pw + 200, top + ph + 60,
                "RiP (row-major, taps) against herringbone workspace, simulated, per sweep layer");
         double mx = gsl_histogram2d_max_val(h2);
         const double cw = (double)pw / NX, ch = (double)ph / NY;
         for (int i = 0; i < NX; i++)
             for (int j = 0; j < NY; j++) {
-                double c = gsl_histogram2d_get(h2, (size_t)i, (size_t)j);
-                if (c <= 0)
+                double n = gsl_histogram2d_get(h2, (size_t)i, (size_t)j);
+                if (n <= 0)
                     continue;
                 /* shade by log count, so single layers stay visible */
-                double t = mx > 1 ? log(c) / log(mx) : 1.0;
+                double t = mx > 1 ? log(n) / log(mx) : 1.0;
                 int g = (int)lround(220.0 * (1.0 - t));
-                if (rip_fmt_fprintf(o, "<rect x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" height=\"%.2f\" "
-                                       "fill=\"rgb(%d,%d,255)\"><title>%.0f layers</title></rect>\n",
-                                    left + cw * i, top + ph - ch * (j + 1), cw, ch, g, g, c) == RIP_FMT_NONFINITE)
-                    finite = false;
+                char fill[48];
+                snprintf(fill, sizeof fill, "fill=\"rgb(%d,%d,255)\"", g, g);
+                rip_svg_rect_titled(&c, left + cw * i, top + ph - ch * (j + 1), cw, ch, fill, "%.0f layers", n);
             }
         double y1 = top + ph - ph * (1.0 - ylo) / (yhi - ylo);
-        finite &= rip_fmt_fprintf(o,
-                                  "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"none\" "
-                                  "stroke=\"black\"/>\n<line x1=\"%d\" y1=\"%.2f\" x2=\"%d\" y2=\"%.2f\" "
-                                  "stroke=\"#d62728\" stroke-dasharray=\"4 3\"/>\n",
-                                  left, top, pw, ph, left, y1, left + pw, y1) != RIP_FMT_NONFINITE;
+        rip_svg_rect(&c, left, top, pw, ph, "fill=\"none\" stroke=\"black\"");
+        rip_svg_line(&c, left, y1, left + pw, y1, "stroke=\"#d62728\" stroke-dasharray=\"4 3\"");
         for (int d = 0; d <= 8; d += 2)
-            fprintf(o, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">1e%d</text>\n", left + pw * d / 8,
-                    top + ph + 14, d);
+            rip_svg_text(&c, left + pw * d / 8, top + ph + 14, "text-anchor=\"middle\"", "1e%d", d);
         for (int k = 0; k <= 6; k++) {
             double r = ylo + (yhi - ylo) * k / 6;
-            finite &= rip_fmt_fprintf(o, "<text x=\"%d\" y=\"%.2f\" text-anchor=\"end\">%.2f</text>\n", left - 4,
-                                      top + ph - ph * (r - ylo) / (yhi - ylo) + 4, r) != RIP_FMT_NONFINITE;
+            rip_svg_text(&c, left - 4, top + ph - ph * (r - ylo) / (yhi - ylo) + 4, "text-anchor=\"end\"", "%.2f", r);
         }
-        fprintf(o, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">herringbone workspace (scalars, log scale)</text>\n"
-                   "<text x=\"14\" y=\"%d\" transform=\"rotate(-90 14 %d)\" text-anchor=\"middle\">RiP / "
-                   "herringbone workspace</text>\n",
-                left + pw / 2, top + ph + 34, top + ph / 2, top + ph / 2);
+        rip_svg_text(&c, left + pw / 2, top + ph + 34, "text-anchor=\"middle\"",
+                     "herringbone workspace (scalars, log scale)");
+        char rot[64];
+        snprintf(rot, sizeof rot, "transform=\"rotate(-90 14 %d)\" text-anchor=\"middle\"", top + ph / 2);
+        rip_svg_text(&c, 14, top + ph / 2, rot, "RiP / herringbone workspace");
         const int lx = left + pw + 12;
-        finite &= rip_fmt_fprintf(o,
-                                  "<text x=\"%d\" y=\"%d\">RiP below: %lld</text>\n"
-                                  "<text x=\"%d\" y=\"%d\">equal: %lld</text>\n"
-                                  "<text x=\"%d\" y=\"%d\">RiP above: %lld</text>\n"
-                                  "<text x=\"%d\" y=\"%d\">ratio %.3f to %.3f</text>\n"
-                                  "<text x=\"%d\" y=\"%d\">outside the axis: %lld</text>\n"
-                                  "<text x=\"%d\" y=\"%d\">dashed: equal workspaces</text>\n"
-                                  "<text x=\"%d\" y=\"%d\">shade: log count, max %.0f</text>\n</svg>\n",
-                                  lx, top + 20, (long long)below, lx, top + 38, (long long)equal, lx, top + 56,
-                                  (long long)above, lx, top + 80, rmin, rmax, lx, top + 98, (long long)clipped, lx,
-                                  top + 122, lx, top + 140, mx) != RIP_FMT_NONFINITE;
-        if (!finite) {
-            snprintf(err, RIP_ERR_LEN, "%s: a cell or label is not a finite number",
-                     rip_figure_names[RIP_FIG_RIP_HB]);
-            s = RIP_S_INTERNAL;
-        }
+        rip_svg_text(&c, lx, top + 20, NULL, "RiP below: %lld", (long long)below);
+        rip_svg_text(&c, lx, top + 38, NULL, "equal: %lld", (long long)equal);
+        rip_svg_text(&c, lx, top + 56, NULL, "RiP above: %lld", (long long)above);
+        rip_svg_text(&c, lx, top + 80, NULL, "ratio %.3f to %.3f", rmin, rmax);
+        rip_svg_text(&c, lx, top + 98, NULL, "outside the axis: %lld", (long long)clipped);
+        rip_svg_text(&c, lx, top + 122, NULL, "dashed: equal workspaces");
+        rip_svg_text(&c, lx, top + 140, NULL, "shade: log count, max %.0f", mx);
+        s = rip_svg_end(&c, rip_figure_names[RIP_FIG_RIP_HB], err);
     }
     gsl_histogram2d_free(h2);
     return s;

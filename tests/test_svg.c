@@ -71,7 +71,7 @@ Test(svg, a_drawing_is_the_page_and_its_shapes)
                         "<circle cx=\"5\" cy=\"5\" r=\"2\"/>\n"
                         "<text x=\"3\" y=\"4\" text-anchor=\"end\">a &lt; b &amp; 7 &gt; 2.2</text>\n"
                         "<rect x=\"0\" y=\"0\" width=\"1\" height=\"1\"><title>&lt;t&gt;</title></rect>\n"
-                        "<polyline stroke=\"blue\" points=\"1,2 3.5,4 \"/>\n"
+                        "<polyline stroke=\"blue\" points=\"1,2 3.5,4\"/>\n"
                         "</svg>\n");
     free(s);
 }

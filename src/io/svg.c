@@ -82,7 +82,7 @@ void rip_svg_begin(rip_svg *s, FILE *f, double w, double h, const char *family, 
 {
     char a[32], b[32], c[32];
     s->f = f;
-    s->nonfinite = s->failed = false;
+    s->nonfinite = s->failed = s->points = false;
     num(s, a, w);
     num(s, b, h);
     put(s, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%s\" height=\"%s\" viewBox=\"0 0 %s %s\"", a, b, a, b);
@@ -148,13 +148,15 @@ void rip_svg_text(rip_svg *s, double x, double y, const char *attrs, const char 
 
 void rip_svg_polyline_begin(rip_svg *s, const char *attrs)
 {
+    s->points = false;
     put(s, "<polyline%s%s points=\"", sp(attrs), at(attrs));
 }
 
 void rip_svg_point(rip_svg *s, double x, double y)
 {
     char a[32], b[32];
-    put(s, "%s,%s ", num(s, a, x), num(s, b, y));
+    put(s, "%s%s,%s", s->points ? " " : "", num(s, a, x), num(s, b, y));
+    s->points = true;
 }
 
 void rip_svg_polyline_end(rip_svg *s)

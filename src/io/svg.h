@@ -27,6 +27,7 @@ typedef struct rip_svg {
     FILE *f;
     bool nonfinite;     /* a number that is not finite was drawn */
     bool failed;        /* a write failed */
+    bool points;        /* the open polyline has a point already */
 } rip_svg;
 
 /* Start a w x h drawing on f: the <svg> element with font-family family

@@ -15,6 +15,7 @@
 #include "pcg32.h"
 #include "sim.h"
 #include "spec.h"
+#include "svg.h"
 
 /* fig3's grids: 3x6 and 6x3 */
 #define FIG3_MAX_PIXELS 18
@@ -283,29 +284,24 @@ rip_status rip_optimum_md_write(FILE *f, const rip_progress_cb *progress, char e
 }
 
 /* One scatter panel at (x0, y0) of size s: fixed-order gap against optimum. */
-static void scatter(FILE *f, double x0, double y0, double s, const row *rs, int n, int which, const char *title,
+static void scatter(rip_svg *f, double x0, double y0, double s, const row *rs, int n, int which, const char *title,
                     int64_t vmax)
 {
-    fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"none\" stroke=\"#444\"/>\n", x0,
-            y0, s, s);
-    fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#999\" stroke-dasharray=\"4 3\"/>\n",
-            x0, y0 + s, x0 + s, y0);
-    fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" font-size=\"14\">%s</text>\n", x0 + s / 2,
-            y0 - 10, title);
-    fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" font-size=\"12\">optimum (scalars)</text>\n",
-            x0 + s / 2, y0 + s + 34);
+    rip_svg_rect(f, x0, y0, s, s, "fill=\"none\" stroke=\"#444\"");
+    rip_svg_line(f, x0, y0 + s, x0 + s, y0, "stroke=\"#999\" stroke-dasharray=\"4 3\"");
+    rip_svg_text(f, x0 + s / 2, y0 - 10, "text-anchor=\"middle\" font-size=\"14\"", "%s", title);
+    rip_svg_text(f, x0 + s / 2, y0 + s + 34, "text-anchor=\"middle\" font-size=\"12\"", "optimum (scalars)");
     for (int t = 0; t <= 4; t++) {
         const double v = (double)vmax * t / 4;
-        fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" font-size=\"10\">%.0f</text>\n",
-                x0 + s * t / 4, y0 + s + 14, v);
-        fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\" font-size=\"10\">%.0f</text>\n", x0 - 4,
-                y0 + s - s * t / 4 + 3, v);
+        rip_svg_text(f, x0 + s * t / 4, y0 + s + 14, "text-anchor=\"middle\" font-size=\"10\"", "%.0f", v);
+        rip_svg_text(f, x0 - 4, y0 + s - s * t / 4 + 3, "text-anchor=\"end\" font-size=\"10\"", "%.0f", v);
     }
     for (int i = 0; i < n; i++) {
         const int64_t v = which >= 0 ? rs[i].truth[which] : best_rip(&rs[i]);
-        fprintf(f, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"2\" fill=\"%s\" fill-opacity=\"0.35\"/>\n",
-                x0 + s * (double)rs[i].opt / (double)vmax, y0 + s - s * (double)v / (double)vmax,
-                v > rs[i].opt ? "#d62728" : v == rs[i].opt ? "#1f77b4" : "#2ca02c");
+        char fill[64];
+        snprintf(fill, sizeof fill, "fill=\"%s\" fill-opacity=\"0.35\"",
+                 v > rs[i].opt ? "#d62728" : v == rs[i].opt ? "#1f77b4" : "#2ca02c");
+        rip_svg_circle(f, x0 + s * (double)rs[i].opt / (double)vmax, y0 + s - s * (double)v / (double)vmax, 2, fill);
     }
 }
 
@@ -324,31 +320,31 @@ rip_status rip_fig_optimum_write(FILE *f, const rip_progress_cb *progress, char 
             vmax = best_rip(&as[i]);
     }
     vmax = (vmax + 49) / 50 * 50;
-    fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"900\" height=\"480\" viewBox=\"0 0 900 480\" "
-               "font-family=\"sans-serif\">\n<rect width=\"900\" height=\"480\" fill=\"white\"/>\n");
-    fprintf(f, "<text x=\"450\" y=\"24\" text-anchor=\"middle\" font-size=\"16\">Fixed visiting orders against the "
-               "traversal optimum, %d anisotropic layers (results/optimum.md)</text>\n", RIP_OPTIMUM_ANISO_LAYERS);
-    scatter(f, 80, 70, 330, as, RIP_OPTIMUM_ANISO_LAYERS, RIP_EXEC_HB_TAPS_READER, "herringbone_taps_reader gap", vmax);
-    scatter(f, 520, 70, 330, as, RIP_OPTIMUM_ANISO_LAYERS, -1, "best RiP configuration gap", vmax);
-    fprintf(f, "<text x=\"450\" y=\"470\" text-anchor=\"middle\" font-size=\"11\">one dot per layer; red: above "
-               "the optimum, blue: equal (on the dashed diagonal), green: below (RiP's own rule is cheaper there)</text>\n</svg>\n");
+    rip_svg c;
+    rip_svg_begin(&c, f, 900, 480, "sans-serif", 0);
+    rip_svg_text(&c, 450, 24, "text-anchor=\"middle\" font-size=\"16\"",
+                 "Fixed visiting orders against the traversal optimum, %d anisotropic layers (results/optimum.md)",
+                 RIP_OPTIMUM_ANISO_LAYERS);
+    scatter(&c, 80, 70, 330, as, RIP_OPTIMUM_ANISO_LAYERS, RIP_EXEC_HB_TAPS_READER, "herringbone_taps_reader gap", vmax);
+    scatter(&c, 520, 70, 330, as, RIP_OPTIMUM_ANISO_LAYERS, -1, "best RiP configuration gap", vmax);
+    rip_svg_text(&c, 450, 470, "text-anchor=\"middle\" font-size=\"11\"",
+                 "one dot per layer; red: above the optimum, blue: equal (on the dashed diagonal), green: below "
+                 "(RiP's own rule is cheaper there)");
     free(as);
-    return RIP_OK;
+    return rip_svg_end(&c, "fig_optimum", err);
 }
 
 /* One grid panel: cells numbered by visit step, the order drawn as legs
 ** (maximal straight runs of unit moves) with the leg number at each start. */
-static void grid_panel(FILE *f, double x0, double y0, const rip_layer *L, const int64_t *order, const char *title)
+static void grid_panel(rip_svg *f, double x0, double y0, const rip_layer *L, const int64_t *order, const char *title)
 {
     const double c = 34;
     const int64_t H = L->h_out, W = L->w_out, P = H * W;
-    fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"13\">%s</text>\n", x0, y0 - 8, title);
+    rip_svg_text(f, x0, y0 - 8, "font-size=\"13\"", "%s", title);
     for (int64_t t = 0; t < P; t++) {
         const int64_t r = order[t] / W, q = order[t] % W;
-        fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"#f4f4f4\" stroke=\"#bbb\"/>\n",
-                x0 + q * c, y0 + r * c, c, c);
-        fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"9\" fill=\"#888\">%lld</text>\n", x0 + q * c + 2,
-                y0 + r * c + 10, (long long)t);
+        rip_svg_rect(f, x0 + q * c, y0 + r * c, c, c, "fill=\"#f4f4f4\" stroke=\"#bbb\"");
+        rip_svg_text(f, x0 + q * c + 2, y0 + r * c + 10, "font-size=\"9\" fill=\"#888\"", "%lld", (long long)t);
     }
     int64_t leg = 0;
     for (int64_t t = 0; t < P;) {
@@ -364,13 +360,14 @@ static void grid_panel(FILE *f, double x0, double y0, const rip_layer *L, const 
                 u++;
         else
             u = t;
-        fprintf(f, "<polyline fill=\"none\" stroke=\"#1f77b4\" stroke-width=\"2.5\" points=\"");
+        rip_svg_polyline_begin(f, "fill=\"none\" stroke=\"#1f77b4\" stroke-width=\"2.5\"");
         for (int64_t v = t; v <= u; v++)
-            fprintf(f, "%s%.1f,%.1f", v > t ? " " : "", x0 + (order[v] % W) * c + c / 2, y0 + (order[v] / W) * c + c / 2);
-        fprintf(f, "\"/>\n<circle cx=\"%.1f\" cy=\"%.1f\" r=\"8\" fill=\"#d62728\"/>\n", x0 + (order[t] % W) * c + c / 2,
-                y0 + (order[t] / W) * c + c / 2);
-        fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" font-size=\"10\" fill=\"white\">%lld</text>\n",
-                x0 + (order[t] % W) * c + c / 2, y0 + (order[t] / W) * c + c / 2 + 3.5, (long long)++leg);
+            rip_svg_point(f, x0 + (order[v] % W) * c + c / 2, y0 + (order[v] / W) * c + c / 2);
+        rip_svg_polyline_end(f);
+        const double cx = x0 + (order[t] % W) * c + c / 2, cy = y0 + (order[t] / W) * c + c / 2;
+        rip_svg_circle(f, cx, cy, 8, "fill=\"#d62728\"");
+        rip_svg_text(f, cx, cy + 3.5, "text-anchor=\"middle\" font-size=\"10\" fill=\"white\"", "%lld",
+                     (long long)++leg);
         t = u + 1;
     }
 }
@@ -384,10 +381,11 @@ rip_status rip_fig3_write(FILE *f, char err[RIP_ERR_LEN])
     static const char *const specs[2] = {"cin=1,cout=4,h=5,w=8,k=3",
                                          "cin=2,cout=8,h=7,w=4,k=4x3,s=2x1,d=1x2,pt=3,pb=2,pl=3,pr=0"};
     int64_t orders[2][FIG3_MAX_PIXELS];
-    fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"900\" height=\"560\" viewBox=\"0 0 900 560\" "
-               "font-family=\"sans-serif\">\n<rect width=\"900\" height=\"560\" fill=\"white\"/>\n");
-    fprintf(f, "<text x=\"450\" y=\"24\" text-anchor=\"middle\" font-size=\"14\">Visiting orders (paper Fig. 2/3): "
-               "row-major, herringbone and traversal-optimal; legs numbered, cells by visit step</text>\n");
+    rip_svg c;
+    rip_svg_begin(&c, f, 900, 560, "sans-serif", 0);
+    rip_svg_text(&c, 450, 24, "text-anchor=\"middle\" font-size=\"14\"",
+                 "Visiting orders (paper Fig. 2/3): row-major, herringbone and traversal-optimal; legs numbered, "
+                 "cells by visit step");
     for (int g = 0; g < 2; g++) {
         row r = {0};
         if (rip_spec_parse(specs[g], &r.L, err) != 0)
@@ -401,15 +399,15 @@ rip_status rip_fig3_write(FILE *f, char err[RIP_ERR_LEN])
         const double y0 = g == 0 ? 80 : 260;
         char title[256];
         snprintf(title, sizeof title, "row-major (RiP order): gap %lld", (long long)r.row);
-        grid_panel(f, 30, y0, L, orders[0], title);
+        grid_panel(&c, 30, y0, L, orders[0], title);
         snprintf(title, sizeof title, "herringbone: gap %lld", (long long)r.truth[RIP_EXEC_HB_TAPS_READER]);
-        grid_panel(f, 320, y0, L, orders[1], title);
+        grid_panel(&c, 320, y0, L, orders[1], title);
         snprintf(title, sizeof title, r.opt < r.truth[RIP_EXEC_HB_TAPS_READER] ? "optimal: gap %lld"
                                       : "optimal: gap %lld (= herringbone)", (long long)r.opt);
-        grid_panel(f, 610, y0, L, r.order, title);
-        fprintf(f, "<text x=\"30\" y=\"%.1f\" font-size=\"11\" fill=\"#555\">%s: %lldx%lld output pixels, "
-                   "herringbone_taps_reader rule</text>\n", y0 - 28, specs[g], (long long)L->h_out, (long long)L->w_out);
+        grid_panel(&c, 610, y0, L, r.order, title);
+        rip_svg_text(&c, 30, y0 - 28, "font-size=\"11\" fill=\"#555\"",
+                     "%s: %lldx%lld output pixels, herringbone_taps_reader rule", specs[g], (long long)L->h_out,
+                     (long long)L->w_out);
     }
-    fprintf(f, "</svg>\n");
-    return RIP_OK;
+    return rip_svg_end(&c, "fig3", err);
 }

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "paper_data.h"
+#include "svg.h"
 #include "plan/graph.h"
 
 
@@ -261,64 +262,59 @@ rip_status rip_fig1_write(FILE *f, const char *dir, char err[RIP_ERR_LEN])
     ymax = (ymax / 65536 + 1) * 65536;
 #define X(s) (L + pw * (double)(s) / (double)(steps))
 #define Y(b) (T + ph * (1.0 - (double)(b) / (double)ymax))
-    fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" "
-               "font-family=\"DejaVu Sans, Arial, sans-serif\" font-size=\"13\">\n"
-               "<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n"
-               "<text x=\"%.0f\" y=\"28\" font-size=\"17\" font-weight=\"bold\">MCUNet-in3 on a Pico 1: "
-               "activation memory across its %lld operators</text>\n",
-            W, H, L, (long long)steps);
+    rip_svg c;
+    rip_svg_begin(&c, f, W, H, "DejaVu Sans, Arial, sans-serif", 13);
+    rip_svg_text(&c, L, 28, "font-size=\"17\" font-weight=\"bold\"",
+                 "MCUNet-in3 on a Pico 1: activation memory across its %lld operators", (long long)steps);
     /* the overhead band just under the SRAM line: the arena must stay below it */
-    fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"#bbbbbb\" opacity=\"0.45\"/>\n",
-            L, Y(sram), pw, Y(sram - band) - Y(sram));
-    fprintf(f, "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"black\" stroke-width=\"2\"/>\n",
-            L, L + pw, Y(sram), Y(sram));
-    fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\" font-weight=\"bold\">Pico 1 SRAM, "
-               "256 KB</text>\n", L + pw - 8, Y(sram) - 6);
-    fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\" font-size=\"11\">runtime overhead "
-               "%lld B: keep the arena below this band</text>\n", L + pw - 8, Y(sram - band / 2) + 4,
-            (long long)band);
-    fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"11\">overhead band: scratch %lld B,</text>\n"
-               "<text x=\"%.1f\" y=\"%.1f\" font-size=\"11\">SDK and TinyUSB %lld B, stack %lld B</text>\n",
-            L + pw + 8, T + 0.45 * ph + 160, (long long)scratch, L + pw + 8, T + 0.45 * ph + 175,
-            (long long)sdk, (long long)stack);
+    rip_svg_rect(&c, L, Y(sram), pw, Y(sram - band) - Y(sram), "fill=\"#bbbbbb\" opacity=\"0.45\"");
+    rip_svg_line(&c, L, Y(sram), L + pw, Y(sram), "stroke=\"black\" stroke-width=\"2\"");
+    rip_svg_text(&c, L + pw - 8, Y(sram) - 6, "text-anchor=\"end\" font-weight=\"bold\"", "Pico 1 SRAM, %lld KB",
+                 (long long)(sram / 1024));
+    rip_svg_text(&c, L + pw - 8, Y(sram - band / 2) + 4, "text-anchor=\"end\" font-size=\"11\"",
+                 "runtime overhead %lld B: keep the arena below this band", (long long)band);
+    rip_svg_text(&c, L + pw + 8, T + 0.45 * ph + 160, "font-size=\"11\"", "overhead band: scratch %lld B,",
+                 (long long)scratch);
+    rip_svg_text(&c, L + pw + 8, T + 0.45 * ph + 175, "font-size=\"11\"", "SDK and TinyUSB %lld B, stack %lld B",
+                 (long long)sdk, (long long)stack);
     /* axes and grid */
     for (int64_t b = 0; b <= ymax; b += 65536) {
-        fprintf(f, "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"#dddddd\"/>\n"
-                   "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">%lld KB</text>\n",
-                L, L + pw, Y(b), Y(b), L - 8, Y(b) + 4, (long long)(b / 1024));
+        rip_svg_line(&c, L, Y(b), L + pw, Y(b), "stroke=\"#dddddd\"");
+        rip_svg_text(&c, L - 8, Y(b) + 4, "text-anchor=\"end\"", "%lld KB", (long long)(b / 1024));
     }
     for (int64_t s = 0; s <= steps; s += 10)
-        fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%lld</text>\n", X(s), T + ph + 18,
-                (long long)s);
-    fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">operator (execution order)</text>\n",
-            L + pw / 2, H - 14);
-    fprintf(f, "<text transform=\"translate(22,%.1f) rotate(-90)\" text-anchor=\"middle\">activation "
-               "memory resident (bytes)</text>\n", T + ph / 2);
-    fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"none\" stroke=\"black\"/>\n",
-            L, T, pw, ph);
+        rip_svg_text(&c, X(s), T + ph + 18, "text-anchor=\"middle\"", "%lld", (long long)s);
+    rip_svg_text(&c, L + pw / 2, H - 14, "text-anchor=\"middle\"", "operator (execution order)");
+    char rot[96], y_mid[32];
+    rip_svg_num(y_mid, T + ph / 2);
+    snprintf(rot, sizeof rot, "transform=\"rotate(-90 22 %s)\" text-anchor=\"middle\"", y_mid);
+    rip_svg_text(&c, 22, T + ph / 2, rot, "activation memory resident (bytes)");
+    rip_svg_rect(&c, L, T, pw, ph, "fill=\"none\" stroke=\"black\"");
     /* one step line per schedule */
     for (int k = 0; k < 3; k++) {
-        fprintf(f, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"2.2\" points=\"", series[k].color);
-        for (int64_t s = 0; s < steps; s++)
-            fprintf(f, "%.1f,%.1f %.1f,%.1f ", X(s), Y(use[k][s]), X(s + 1), Y(use[k][s]));
-        fprintf(f, "\"/>\n");
+        char attrs[96];
+        snprintf(attrs, sizeof attrs, "fill=\"none\" stroke=\"%s\" stroke-width=\"2.2\"", series[k].color);
+        rip_svg_polyline_begin(&c, attrs);
+        for (int64_t s = 0; s < steps; s++) {
+            rip_svg_point(&c, X(s), Y(use[k][s]));
+            rip_svg_point(&c, X(s + 1), Y(use[k][s]));
+        }
+        rip_svg_polyline_end(&c);
         int64_t margin = sram - band - peak[k];
-        fprintf(f, "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" stroke-width=\"3\"/>\n"
-                   "<text x=\"%.1f\" y=\"%.1f\" fill=\"%s\">%s</text>\n"
-                   "<text x=\"%.1f\" y=\"%.1f\" fill=\"%s\" font-size=\"11\">peak %lld B: %s by %lld B</text>\n",
-                L + pw + 8, L + pw + 28, T + 0.45 * ph + 50 * k, T + 0.45 * ph + 50 * k, series[k].color,
-                L + pw + 34, T + 0.45 * ph + 4 + 50 * k, series[k].color, series[k].label, L + pw + 34,
-                T + 0.45 * ph + 20 + 50 * k, series[k].color, (long long)peak[k], margin >= 0 ? "fits" : "overruns",
-                (long long)(margin >= 0 ? margin : -margin));
+        const double yk = T + 0.45 * ph + 50 * k;
+        snprintf(attrs, sizeof attrs, "stroke=\"%s\" stroke-width=\"3\"", series[k].color);
+        rip_svg_line(&c, L + pw + 8, yk, L + pw + 28, yk, attrs);
+        snprintf(attrs, sizeof attrs, "fill=\"%s\"", series[k].color);
+        rip_svg_text(&c, L + pw + 34, yk + 4, attrs, "%s", series[k].label);
+        snprintf(attrs, sizeof attrs, "fill=\"%s\" font-size=\"11\"", series[k].color);
+        rip_svg_text(&c, L + pw + 34, yk + 20, attrs, "peak %lld B: %s by %lld B", (long long)peak[k],
+                     margin >= 0 ? "fits" : "overruns", (long long)(margin >= 0 ? margin : -margin));
     }
-    fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"11\">all three placed by the same MILP "
-               "(strategy milp); each arena peaks at its curve's maximum</text>\n</svg>\n", L, T - 10);
+    rip_svg_text(&c, L, T - 10, "font-size=\"11\"",
+                 "all three placed by the same MILP (strategy milp); each arena peaks at its curve's maximum");
 #undef X
 #undef Y
-    if (fflush(f) != 0 || ferror(f)) {
-        snprintf(err, RIP_ERR_LEN, "cannot write the SVG: %s", strerror(errno));
-        status = RIP_S_IO;
-    }
+    status = rip_svg_end(&c, "fig1.svg", err);
 done:
     for (int k = 0; k < 3; k++)
         free(use[k]);

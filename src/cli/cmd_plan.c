@@ -353,7 +353,13 @@ static int write_svg(const char *path, const rip_problem *p, const rip_plan *pla
     int rc = rip_out_open(&out, "plan", path);
     if (rc != 0)
         return rc;
-    rip_plan_render_svg(out.f, p, plan);
+    char err[RIP_ERR_LEN];
+    rip_status s = rip_plan_render_svg(out.f, p, plan, err);
+    if (s != RIP_OK) {
+        rip_out_abort(&out);
+        fprintf(stderr, "ripsim plan: %s\n", err);
+        return rip_exit_status(s);
+    }
     return rip_out_commit(&out);
 }
 

@@ -11,6 +11,8 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "svg.h"
+
 /* ---- formatting helpers ---- */
 
 
@@ -44,20 +46,6 @@ static void json_str(FILE *f, const char *s)
             fputc(c, f);
     }
     fputc('"', f);
-}
-
-static void xml_str(FILE *f, const char *s)
-{
-    for (; *s; s++) {
-        switch (*s) {
-        case '&': fputs("&amp;", f); break;
-        case '<': fputs("&lt;", f); break;
-        case '>': fputs("&gt;", f); break;
-        case '"': fputs("&quot;", f); break;
-        case '\'': fputs("&#39;", f); break;
-        default: fputc(*s, f);
-        }
-    }
 }
 
 static bool is_milp(const rip_plan *plan)
@@ -285,7 +273,7 @@ typedef struct svg_frame {
 
 /* The SVG's tensors: one rectangle per tensor, then the labels on top of
 ** all of them. */
-static void svg_tensors(FILE *f, const rip_problem *p, const rip_plan *plan, const svg_frame *fr)
+static void svg_tensors(rip_svg *c, const rip_problem *p, const rip_plan *plan, const svg_frame *fr)
 {
     const double ml = fr->ml, mt = fr->mt, ph = fr->ph, sx = fr->sx, sy = fr->sy;
     for (int pass = 0; pass < 2; pass++) {
@@ -295,13 +283,13 @@ static void svg_tensors(FILE *f, const rip_problem *p, const rip_plan *plan, con
             double y1 = mt + ph - (double)(plan->offset[i] + t->size) * sy, h = (double)t->size * sy;
             if (pass == 0) {
                 int hue = (int)((i * 137) % 360);
-                fprintf(f, "<g><title>");
-                xml_str(f, t->id);
-                fprintf(f, ": offset %lld, size %lld, steps %lld..%lld</title>", (long long)plan->offset[i],
-                        (long long)t->size, (long long)t->first, (long long)t->last);
-                fprintf(f, "<rect x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" height=\"%.2f\" fill=\"hsl(%d,60%%,75%%)\" "
-                           "fill-opacity=\"0.75\" stroke=\"hsl(%d,50%%,35%%)\" stroke-width=\"0.8\"/></g>\n",
-                        x, y1, w, h > 0.5 ? h : 0.5, hue, hue);
+                char attrs[128];
+                snprintf(attrs, sizeof attrs,
+                         "fill=\"hsl(%d,60%%,75%%)\" fill-opacity=\"0.75\" stroke=\"hsl(%d,50%%,35%%)\" "
+                         "stroke-width=\"0.8\"", hue, hue);
+                rip_svg_rect_titled(c, x, y1, w, h > 0.5 ? h : 0.5, attrs, "%s: offset %lld, size %lld, steps %lld..%lld",
+                                    t->id, (long long)plan->offset[i], (long long)t->size, (long long)t->first,
+                                    (long long)t->last);
                 continue;
             }
             /* an in-place pair overlaps at its op's step: label each tensor
@@ -322,17 +310,17 @@ static void svg_tensors(FILE *f, const rip_problem *p, const rip_plan *plan, con
                     ly += is_in ? -fs : fs;
             }
             if (fs >= 6 && lw >= need) {
-                fprintf(f, "<text x=\"%.2f\" y=\"%.2f\" font-size=\"%.1f\" text-anchor=\"middle\">", lx + lw / 2,
-                        ly, fs);
-                xml_str(f, t->id);
-                fprintf(f, "</text>\n");
+                char attrs[96], size[32];
+                rip_svg_num(size, fs);
+                snprintf(attrs, sizeof attrs, "font-size=\"%s\" text-anchor=\"middle\"", size);
+                rip_svg_text(c, lx + lw / 2, ly, attrs, "%s", t->id);
             }
         }
     }
 }
 
 /* SVG: x = steps, y = addresses growing upwards (contract: plan_render.h). */
-void rip_plan_render_svg(FILE *f, const rip_problem *p, const rip_plan *plan)
+rip_status rip_plan_render_svg(FILE *f, const rip_problem *p, const rip_plan *plan, char err[RIP_ERR_LEN])
 {
     const double W = 1000, H = 600, ml = 90, mr = 30, mt = 50, mb = 50;
     const double pw = W - ml - mr, ph = H - mt - mb;
@@ -341,45 +329,36 @@ void rip_plan_render_svg(FILE *f, const rip_problem *p, const rip_plan *plan)
         top = 1;
     int64_t steps = p->n_steps > 0 ? p->n_steps : 1;
     double sx = pw / (double)steps, sy = ph / (double)top;
-    char a[32], b[32];
+    char a[32], b[32], mid[32], rot[96];
 
-    fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
-    fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" viewBox=\"0 0 %.0f %.0f\" "
-               "font-family=\"sans-serif\">\n", W, H, W, H);
-    fprintf(f, "<rect x=\"0\" y=\"0\" width=\"%.0f\" height=\"%.0f\" fill=\"white\"/>\n", W, H);
-    fprintf(f, "<text x=\"%.0f\" y=\"24\" font-size=\"15\">", ml);
-    xml_str(f, p->name);
-    fprintf(f, " — %s: peak %s B, lower bound %s B</text>\n", plan->strategy, fmt_int(a, sizeof a, plan->peak),
-            fmt_int(b, sizeof b, plan->lower_bound));
+    rip_svg c;
+    rip_svg_begin(&c, f, W, H, "sans-serif", 0);
+    rip_svg_text(&c, ml, 24, "font-size=\"15\"", "%s — %s: peak %s B, lower bound %s B", p->name, plan->strategy,
+                 fmt_int(a, sizeof a, plan->peak), fmt_int(b, sizeof b, plan->lower_bound));
     /* axes and ticks */
-    fprintf(f, "<g stroke=\"#444\" stroke-width=\"1\"><line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>"
-               "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/></g>\n",
-            ml, mt, ml, mt + ph, ml, mt + ph, ml + pw, mt + ph);
+    rip_svg_line(&c, ml, mt, ml, mt + ph, "stroke=\"#444\" stroke-width=\"1\"");
+    rip_svg_line(&c, ml, mt + ph, ml + pw, mt + ph, "stroke=\"#444\" stroke-width=\"1\"");
     for (int k = 0; k <= 5; k++) {
         int64_t v = top * k / 5;
         double y = mt + ph - (double)v * sy;
-        fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"11\" text-anchor=\"end\">%s</text>\n", ml - 6, y + 4,
-                fmt_int(a, sizeof a, v));
+        rip_svg_text(&c, ml - 6, y + 4, "font-size=\"11\" text-anchor=\"end\"", "%s", fmt_int(a, sizeof a, v));
     }
     int64_t every = steps <= 20 ? 1 : (steps + 19) / 20;
     for (int64_t s = 0; s < steps; s += every)
-        fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"11\" text-anchor=\"middle\">%lld</text>\n",
-                ml + ((double)s + 0.5) * sx, mt + ph + 16, (long long)s);
-    fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"12\" text-anchor=\"middle\">step</text>\n", ml + pw / 2,
-            mt + ph + 38);
-    fprintf(f, "<text x=\"16\" y=\"%.1f\" font-size=\"12\" transform=\"rotate(-90 16 %.1f)\" "
-               "text-anchor=\"middle\">byte offset</text>\n", mt + ph / 2, mt + ph / 2);
-    svg_tensors(f, p, plan, &(svg_frame){.ml = ml, .mt = mt, .ph = ph, .sx = sx, .sy = sy});
+        rip_svg_text(&c, ml + ((double)s + 0.5) * sx, mt + ph + 16, "font-size=\"11\" text-anchor=\"middle\"", "%lld",
+                     (long long)s);
+    rip_svg_text(&c, ml + pw / 2, mt + ph + 38, "font-size=\"12\" text-anchor=\"middle\"", "step");
+    rip_svg_num(mid, mt + ph / 2);
+    snprintf(rot, sizeof rot, "font-size=\"12\" transform=\"rotate(-90 16 %s)\" text-anchor=\"middle\"", mid);
+    rip_svg_text(&c, 16, mt + ph / 2, rot, "byte offset");
+    svg_tensors(&c, p, plan, &(svg_frame){.ml = ml, .mt = mt, .ph = ph, .sx = sx, .sy = sy});
     /* peak and lower bound */
     double yp = mt + ph - (double)plan->peak * sy, yl = mt + ph - (double)plan->lower_bound * sy;
-    fprintf(f, "<line x1=\"%.1f\" y1=\"%.2f\" x2=\"%.1f\" y2=\"%.2f\" stroke=\"#c00\" stroke-width=\"1.2\"/>\n", ml,
-            yp, ml + pw, yp);
-    fprintf(f, "<text x=\"%.1f\" y=\"%.2f\" font-size=\"11\" fill=\"#c00\" text-anchor=\"end\">peak</text>\n",
-            ml + pw, yp - 3);
-    fprintf(f, "<line x1=\"%.1f\" y1=\"%.2f\" x2=\"%.1f\" y2=\"%.2f\" stroke=\"#06c\" stroke-width=\"1\" "
-               "stroke-dasharray=\"5,4\"/>\n", ml, yl, ml + pw, yl);
-    fprintf(f, "<text x=\"%.1f\" y=\"%.2f\" font-size=\"11\" fill=\"#06c\">lower bound</text>\n", ml + 4, yl - 3);
-    fprintf(f, "</svg>\n");
+    rip_svg_line(&c, ml, yp, ml + pw, yp, "stroke=\"#c00\" stroke-width=\"1.2\"");
+    rip_svg_text(&c, ml + pw, yp - 3, "font-size=\"11\" fill=\"#c00\" text-anchor=\"end\"", "peak");
+    rip_svg_line(&c, ml, yl, ml + pw, yl, "stroke=\"#06c\" stroke-width=\"1\" stroke-dasharray=\"5,4\"");
+    rip_svg_text(&c, ml + 4, yl - 3, "font-size=\"11\" fill=\"#06c\"", "lower bound");
+    return rip_svg_end(&c, "the plan's SVG", err);
 }
 
 /* What rip_plan_check verified, exactly (plan.h): placement always; per

@@ -47,9 +47,11 @@ void rip_plan_render_ascii(FILE *f, const rip_problem *p, const rip_plan *plan);
 /*
 ** A complete SVG document to f: x = steps, y = addresses growing upwards,
 ** one rectangle per tensor with its id, the peak and the lower bound as
-** lines.  plan must be a placement (not bound_only).
+** lines (drawn on the SVG canvas, svg.h).  plan must be a placement (not
+** bound_only).  RIP_OK; RIP_S_INTERNAL for a coordinate that is not
+** finite, RIP_S_IO for a failed write, with err.
 */
-void rip_plan_render_svg(FILE *f, const rip_problem *p, const rip_plan *plan);
+rip_status rip_plan_render_svg(FILE *f, const rip_problem *p, const rip_plan *plan, char err[RIP_ERR_LEN]);
 
 /*
 ** What rip_plan_check verified, exactly (plan.h), into buf (n bytes,

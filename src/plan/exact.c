@@ -103,6 +103,7 @@
 
 #include "status.h"
 #include "plan.h"
+#include "plan_log.h"
 #include "exact_internal.h"
 
 int rip_strategy_exact(const rip_problem *p, const rip_plan_opts *o, rip_plan *out, char err[RIP_ERR_LEN]);
@@ -543,7 +544,7 @@ int rip_strategy_exact(const rip_problem *p, const rip_plan_opts *o, rip_plan *o
                 break;
             if (r == 1) {
                 if (o->verbose)
-                    fprintf(stderr, "exact: plan of peak %lld after %.2f s\n", (long long)s.best_peak,
+                    rip_plan_log(o, "exact: plan of peak %lld after %.2f s", (long long)s.best_peak,
                             rip_ex_now() - t0);
             } else if (r == 0) {
                 lo = soft = t + g;
@@ -582,8 +583,8 @@ int rip_strategy_exact(const rip_problem *p, const rip_plan_opts *o, rip_plan *o
         rc = RIP_S_FAILED;
     }
     if (o->verbose)
-        fprintf(stderr, "exact: %d buffers, %d sections, greedy %lld, peak %lld, lower bound %lld, "
-                "%llu nodes, %s\n", s.n, s.nsec, (long long)greedy, (long long)s.best_peak,
+        rip_plan_log(o, "exact: %d buffers, %d sections, greedy %lld, peak %lld, lower bound %lld, "
+                "%llu nodes, %s", s.n, s.nsec, (long long)greedy, (long long)s.best_peak,
                 (long long)out->lower_bound, (unsigned long long)s.nodes,
                 s.timed_out ? "time limit" : "search complete");
     ex_free(&s);

@@ -92,7 +92,8 @@
 ** runs in (below) is killed at the deadline.  A plan found within the
 ** limit is returned, optimal only if CBC proved it or it meets the lower
 ** bound.  Without a limit the search gets 120 s and CBC has none.
-** opts.verbose shows CBC's log.
+** opts.verbose shows CBC's log (on its solver process's stdout) and a
+** trace of the phases, one line at a time through opts.log (plan_log.h).
 **
 ** Reproducible runs.  With opts.reproducible (every committed result: Tab.
 ** 3 and 7, Fig. 1, claims, codegen) no phase looks at the clock: the
@@ -141,6 +142,7 @@
 #include "milp_module.h"
 #include "milp_run.h"
 #include "plan.h"
+#include "plan_log.h"
 #include "status.h"
 #include "strategies.h"
 
@@ -178,7 +180,7 @@ static rip_status mp_fallback(const rip_problem *p, const rip_plan_opts *o, rip_
         mp_copy_plan(p, out, pl);
         out->optimal = out->peak <= out->lower_bound;
         if (o->verbose)
-            fprintf(stderr, "milp: the time limit passed while setting up the program; naive plan, peak %lld\n",
+            rip_plan_log(o, "milp: the time limit passed while setting up the program; naive plan, peak %lld",
                     (long long)out->peak);
     }
     rip_plan_free(pl);
@@ -257,8 +259,8 @@ static int milp_solve(const rip_problem *p, const rip_plan_opts *o, rip_plan *ou
     out->n_binaries = mm.nbin;
     double left = deadline > 0 ? deadline - mp_now() : 0;
     if (o->verbose)
-        fprintf(stderr, "milp: %s: %zu tensors, %zu candidates, U = %lld B, %d columns (%d binaries), %d rows "
-                "(all-pairs encoding: %zu binaries); start %s peak %lld, lower bound %lld\n", p->name, p->n,
+        rip_plan_log(o, "milp: %s: %zu tensors, %zu candidates, U = %lld B, %d columns (%d binaries), %d rows "
+                "(all-pairs encoding: %zu binaries); start %s peak %lld, lower bound %lld", p->name, p->n,
                 p->n_cand, (long long)m.U, mm.ncol, mm.nbin, mm.nrow, 3 * p->n * (p->n - 1) / 2 + 2 * p->n_cand,
                 start_src, (long long)out->peak, (long long)out->lower_bound);
     if (start_obj <= (double)out->lower_bound) {
@@ -266,11 +268,11 @@ static int milp_solve(const rip_problem *p, const rip_plan_opts *o, rip_plan *ou
         ** penalty: nothing is better, so CBC could only prove what the
         ** bound already does (it would, at the root, in tens of ms) */
         if (o->verbose)
-            fprintf(stderr, "milp: the start meets the lower bound without a shift: optimal, CBC not run\n");
+            rip_plan_log(o, "milp: the start meets the lower bound without a shift: optimal, CBC not run");
     } else if (deadline > 0 && left <= 0.01) {
         clocked = true;
         if (o->verbose)
-            fprintf(stderr, "milp: the time limit is used up; CBC not run, the start plan stands\n");
+            rip_plan_log(o, "milp: the time limit is used up; CBC not run, the start plan stands");
     } else {
         /* CBC's own limit ends it gracefully (it overruns a little); the
         ** deadline stops it where it does not look at the clock.  A
@@ -294,16 +296,16 @@ static int milp_solve(const rip_problem *p, const rip_plan_opts *o, rip_plan *ou
             mp_copy_plan(p, out, cand);
             used_cbc = true;
         } else if (ex > 0 && o->verbose) {
-            fprintf(stderr, "milp: CBC's solution fails the check (%s); keeping the start plan\n", cerr);
+            rip_plan_log(o, "milp: CBC's solution fails the check (%s); keeping the start plan", cerr);
         }
     }
     out->optimal = (res.proven && used_cbc) || out->peak <= out->lower_bound;
     if (o->verbose && res.finished)
-        fprintf(stderr, "milp: CBC status %d/%d, %s, objective %.4f, best bound %.4f; peak %lld%s\n",
+        rip_plan_log(o, "milp: CBC status %d/%d, %s, objective %.4f, best bound %.4f; peak %lld%s",
                 res.status, res.secondary, res.proven ? "proven optimal" : "not proven", res.obj * (double)m.U,
                 res.bound * (double)m.U, (long long)out->peak, used_cbc ? "" : " (start plan)");
     else if (o->verbose && start_obj > (double)out->lower_bound)
-        fprintf(stderr, "milp: CBC stopped at the time limit; peak %lld (start plan)\n", (long long)out->peak);
+        rip_plan_log(o, "milp: CBC stopped at the time limit; peak %lld (start plan)", (long long)out->peak);
 
 done:
     if (rc == RIP_OK && clocked && o->reproducible) {

@@ -11,6 +11,7 @@
 
 #include "milp_internal.h"
 #include "plan.h"
+#include "plan_log.h"
 #include "status.h"
 
 /* The top a tensor reaches in plan pl (its block, or its shift block). */
@@ -159,7 +160,7 @@ rip_status mp_lns(const mp *m, const rip_plan_opts *o, rip_plan *cur, double dea
             }
         }
         if (o->verbose && rc == RIP_OK && !oom)
-            fprintf(stderr, "milp: lns window of %lld points around tensor %s, %zu free: %s, peak %lld\n",
+            rip_plan_log(o, "milp: lns window of %lld points around tensor %s, %zu free: %s, peak %lld",
                     (long long)(2 * w + 1), p->t[h].id, nfree,
                     kept ? "improved" : ans.finished ? "no gain" : "stopped at the deadline", (long long)cur->peak);
         free(ans.sol);

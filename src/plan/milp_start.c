@@ -13,6 +13,7 @@
 
 #include "milp_internal.h"
 #include "plan.h"
+#include "plan_log.h"
 #include "status.h"
 #include "strategies.h"
 
@@ -87,7 +88,7 @@ rip_status mp_start(const mp *m, const rip_plan_opts *o, double deadline, rip_pl
                 } else if (ck == RIP_OK) {
                     double obj = mp_objective(p, pl);
                     if (o->verbose)
-                        fprintf(stderr, "milp: start %s: peak %lld\n", names[h], (long long)pl->peak);
+                        rip_plan_log(o, "milp: start %s: peak %lld", names[h], (long long)pl->peak);
                     if (!have || obj < best_obj) {
                         have = true;
                         best_obj = obj;
@@ -100,7 +101,7 @@ rip_status mp_start(const mp *m, const rip_plan_opts *o, double deadline, rip_pl
                         snprintf(src, srclen, "%s", names[h]);
                     }
                 } else if (o->verbose) {
-                    fprintf(stderr, "milp: start %s rejected: %s\n", names[h], herr);
+                    rip_plan_log(o, "milp: start %s rejected: %s", names[h], herr);
                 }
             }
         }

@@ -342,42 +342,15 @@ static int64_t ex_grain(const ex_search *s)
     return g > 0 ? g : 1;
 }
 
-static int ex_init(ex_search *s, const rip_problem *p)
+/* The time sections (between consecutive distinct lifetime boundaries:
+** s->nsec) and, per buffer, its size, aligned size (V) and first and
+** past-the-end section (s0, s1).  0, or -1 out of memory. */
+static int ex_sections(ex_search *s, const rip_problem *p, int64_t V)
 {
-    int n = (int)p->n;
-    int64_t V = p->align >= 1 ? p->align : 1;
-    memset(s, 0, sizeof *s);
-    s->n = n;
-    s->p = p;
-    size_t un = (size_t)n + 1;
-    s->size = calloc(un, sizeof(int64_t));
-    s->psize = calloc(un, sizeof(int64_t));
-    s->s0 = calloc(un, sizeof(int));
-    s->s1 = calloc(un, sizeof(int));
-    s->minnb = calloc(un, sizeof(int64_t));
-    s->twin_prev = calloc(un, sizeof(int));
-    s->adj_start = calloc(un + 1, sizeof(int));
-    s->key1 = calloc(un, sizeof(double));
-    s->key2 = calloc(un, sizeof(int64_t));
-    s->placed = calloc(un, sizeof(int64_t));
-    s->x = calloc(un, sizeof(int64_t));
-    s->f = calloc(un, sizeof(int64_t));
-    s->ex = calloc(un, sizeof(int64_t));
-    s->best_x = calloc(un, sizeof(int64_t));
-    s->low = calloc(un, sizeof(int64_t));
-    s->mem = calloc(un, sizeof(int64_t));
-    s->comp_end = calloc(2 * un + 1, sizeof(size_t));   /* a run per section */
-    s->total = calloc(un, sizeof(int64_t));
-    s->dkey = calloc(un, sizeof(int64_t));
-    s->order = calloc(un, sizeof(int));
-    int64_t *pts = calloc(2 * un, sizeof(int64_t));
-    if (!s->size || !s->psize || !s->s0 || !s->s1 || !s->minnb || !s->twin_prev ||
-        !s->adj_start || !s->key1 || !s->key2 || !s->placed || !s->x || !s->f || !s->ex || !s->best_x || !s->low ||
-        !s->mem || !s->comp_end || !s->total || !s->dkey || !s->order || !pts) {
-        free(pts);
+    int n = s->n;
+    int64_t *pts = calloc(2 * ((size_t)n + 1), sizeof(int64_t));
+    if (!pts)
         return -1;
-    }
-    /* sections: between consecutive distinct lifetime boundaries */
     for (int i = 0; i < n; i++) {
         pts[2 * i] = p->t[i].first;
         pts[2 * i + 1] = p->t[i].last + 1;
@@ -410,27 +383,15 @@ static int ex_init(ex_search *s, const rip_problem *p)
         s->ex[i] = -1;
     }
     free(pts);
-    s->memo_mask = ((uint64_t)1 << 20) - 1;
-    s->memo = calloc((size_t)s->memo_mask + 1, sizeof *s->memo);
-    if (!s->memo)
-        return -1;
-    s->S = calloc((size_t)s->nsec + 1, sizeof(int64_t));
-    s->h = calloc((size_t)s->nsec + 1, sizeof(int64_t));
-    s->minlow = calloc((size_t)s->nsec + 1, sizeof(int64_t));
-    s->qslack = calloc((size_t)s->nsec + 1, sizeof(int64_t));
-    s->cnt = calloc((size_t)s->nsec + 1, sizeof(int));
-    s->secid = calloc((size_t)s->nsec + 1, sizeof(int));
-    s->secw = calloc((size_t)s->nsec + 1, sizeof(uint64_t));
-    if (!s->S || !s->h || !s->minlow || !s->qslack || !s->cnt || !s->secid || !s->secw)
-        return -1;
-    for (int i = 0; i < n; i++)
-        for (int q = s->s0[i]; q < s->s1[i]; q++)
-            s->S[q] += s->psize[i];
-    for (int i = 0; i < n; i++)
-        for (int q = s->s0[i]; q < s->s1[i]; q++)
-            if (s->S[q] > s->total[i])
-                s->total[i] = s->S[q];
-    /* overlap lists */
+    return 0;
+}
+
+/* The overlap lists (adj, CSR by adj_start), each buffer's smallest
+** neighbour (minnb) and its last identical twin before it (twin_prev).
+** 0, or -1 out of memory. */
+static int ex_overlaps(ex_search *s, const rip_problem *p)
+{
+    int n = s->n;
     size_t na = 0;
     for (int i = 0; i < n; i++)
         for (int j = 0; j < n; j++)
@@ -457,6 +418,66 @@ static int ex_init(ex_search *s, const rip_problem *p)
     }
     s->adj_start[n] = (int)na;
     return 0;
+}
+
+/* The search's state for p in a fresh *s: every per-buffer and
+** per-section array, the sections, the failed-state table and the overlap
+** lists.  0, or -1 out of memory (ex_free releases what was allocated). */
+static int ex_init(ex_search *s, const rip_problem *p)
+{
+    int n = (int)p->n;
+    int64_t V = p->align >= 1 ? p->align : 1;
+    memset(s, 0, sizeof *s);
+    s->n = n;
+    s->p = p;
+    size_t un = (size_t)n + 1;
+    s->size = calloc(un, sizeof(int64_t));
+    s->psize = calloc(un, sizeof(int64_t));
+    s->s0 = calloc(un, sizeof(int));
+    s->s1 = calloc(un, sizeof(int));
+    s->minnb = calloc(un, sizeof(int64_t));
+    s->twin_prev = calloc(un, sizeof(int));
+    s->adj_start = calloc(un + 1, sizeof(int));
+    s->key1 = calloc(un, sizeof(double));
+    s->key2 = calloc(un, sizeof(int64_t));
+    s->placed = calloc(un, sizeof(int64_t));
+    s->x = calloc(un, sizeof(int64_t));
+    s->f = calloc(un, sizeof(int64_t));
+    s->ex = calloc(un, sizeof(int64_t));
+    s->best_x = calloc(un, sizeof(int64_t));
+    s->low = calloc(un, sizeof(int64_t));
+    s->mem = calloc(un, sizeof(int64_t));
+    s->comp_end = calloc(2 * un + 1, sizeof(size_t));   /* a run per section */
+    s->total = calloc(un, sizeof(int64_t));
+    s->dkey = calloc(un, sizeof(int64_t));
+    s->order = calloc(un, sizeof(int));
+    if (!s->size || !s->psize || !s->s0 || !s->s1 || !s->minnb || !s->twin_prev ||
+        !s->adj_start || !s->key1 || !s->key2 || !s->placed || !s->x || !s->f || !s->ex || !s->best_x || !s->low ||
+        !s->mem || !s->comp_end || !s->total || !s->dkey || !s->order)
+        return -1;
+    if (ex_sections(s, p, V))
+        return -1;
+    s->memo_mask = ((uint64_t)1 << 20) - 1;
+    s->memo = calloc((size_t)s->memo_mask + 1, sizeof *s->memo);
+    if (!s->memo)
+        return -1;
+    s->S = calloc((size_t)s->nsec + 1, sizeof(int64_t));
+    s->h = calloc((size_t)s->nsec + 1, sizeof(int64_t));
+    s->minlow = calloc((size_t)s->nsec + 1, sizeof(int64_t));
+    s->qslack = calloc((size_t)s->nsec + 1, sizeof(int64_t));
+    s->cnt = calloc((size_t)s->nsec + 1, sizeof(int));
+    s->secid = calloc((size_t)s->nsec + 1, sizeof(int));
+    s->secw = calloc((size_t)s->nsec + 1, sizeof(uint64_t));
+    if (!s->S || !s->h || !s->minlow || !s->qslack || !s->cnt || !s->secid || !s->secw)
+        return -1;
+    for (int i = 0; i < n; i++)
+        for (int q = s->s0[i]; q < s->s1[i]; q++)
+            s->S[q] += s->psize[i];
+    for (int i = 0; i < n; i++)
+        for (int q = s->s0[i]; q < s->s1[i]; q++)
+            if (s->S[q] > s->total[i])
+                s->total[i] = s->S[q];
+    return ex_overlaps(s, p);
 }
 
 /* The stage before any search: refuse candidates and sizes the search

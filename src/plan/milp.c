@@ -187,6 +187,91 @@ static rip_status mp_fallback(const rip_problem *p, const rip_plan_opts *o, rip_
     return rc;
 }
 
+/*
+** The whole program, started from the plan out (the best so far, of the
+** start portfolio and the neighbourhood search, named start_src): built
+** (out's program size), solved by CBC until deadline (CLOCK_MONOTONIC
+** seconds, 0: none) unless the start already meets the lower bound, and
+** CBC's solution kept in out when it checks and is no worse; out->optimal
+** set.  cand is a scratch plan of the problem.  *clocked is set when the
+** clock stopped CBC or left it no time.  Returns RIP_OK; RIP_S_NOMEM or a
+** failed solver's status (mp_solve) with err.
+*/
+static rip_status mp_whole(const mp *m, const rip_plan_opts *o, double deadline, const char *start_src,
+                           rip_plan *out, rip_plan *cand, bool *clocked, char err[RIP_ERR_LEN])
+{
+    const rip_problem *p = m->p;
+    rip_status rc = RIP_OK;
+    mp_model mm = {0};
+    rip_milp_answer res = {0};
+    double start_obj = mp_objective(p, out);
+    int64_t ub = out->peak + (int64_t)(start_obj - (double)out->peak) + 1;
+    if (mp_build(m, out, NULL, ub, out->lower_bound, &mm)) {
+        rc = RIP_S_NOMEM;
+        snprintf(err, RIP_ERR_LEN, "strategy milp: out of memory");
+        goto end;
+    }
+    out->n_vars = mm.ncol;
+    out->n_cons = mm.nrow;
+    out->n_binaries = mm.nbin;
+    double left = deadline > 0 ? deadline - mp_now() : 0;
+    if (o->verbose)
+        rip_plan_log(o, "milp: %s: %zu tensors, %zu candidates, U = %lld B, %d columns (%d binaries), %d rows "
+                "(all-pairs encoding: %zu binaries); start %s peak %lld, lower bound %lld", p->name, p->n,
+                p->n_cand, (long long)m->U, mm.ncol, mm.nbin, mm.nrow, 3 * p->n * (p->n - 1) / 2 + 2 * p->n_cand,
+                start_src, (long long)out->peak, (long long)out->lower_bound);
+    if (start_obj <= (double)out->lower_bound) {
+        /* the start's objective is the column bound of P with no shift
+        ** penalty: nothing is better, so CBC could only prove what the
+        ** bound already does (it would, at the root, in tens of ms) */
+        if (o->verbose)
+            rip_plan_log(o, "milp: the start meets the lower bound without a shift: optimal, CBC not run");
+    } else if (deadline > 0 && left <= 0.01) {
+        *clocked = true;
+        if (o->verbose)
+            rip_plan_log(o, "milp: the time limit is used up; CBC not run, the start plan stands");
+    } else {
+        /* CBC's own limit ends it gracefully (it overruns a little); the
+        ** deadline stops it where it does not look at the clock.  A
+        ** reproducible run gives CBC no limit: it ends on its own, or the
+        ** deadline stops it as a failure */
+        double secs = deadline > 0 && !o->reproducible ? 0.9 * left : 0;
+        if ((rc = mp_solve(&mm, o->verbose, secs, 0, deadline, &res, err)) != RIP_OK)
+            goto end;
+        *clocked |= !res.finished;
+    }
+    bool used_cbc = false;
+    if (res.sol) {
+        char cerr[RIP_ERR_LEN];
+        int ex = mp_extract(m, &mm, out, res.sol, cand, cerr);
+        if (ex < 0) {
+            rc = RIP_S_NOMEM;
+            snprintf(err, RIP_ERR_LEN, "strategy milp: out of memory");
+            goto end;
+        }
+        if (ex == 0 && mp_objective(p, cand) <= mp_objective(p, out) + 1e-6) {
+            mp_copy_plan(p, out, cand);
+            used_cbc = true;
+        } else if (ex > 0 && o->verbose) {
+            rip_plan_log(o, "milp: CBC's solution fails the check (%s); keeping the start plan", cerr);
+        }
+    }
+    out->optimal = (res.proven && used_cbc) || out->peak <= out->lower_bound;
+    if (o->verbose && res.finished)
+        rip_plan_log(o, "milp: CBC status %d/%d, %s, objective %.4f, best bound %.4f; peak %lld%s",
+                res.status, res.secondary, res.proven ? "proven optimal" : "not proven", res.obj * (double)m->U,
+                res.bound * (double)m->U, (long long)out->peak, used_cbc ? "" : " (start plan)");
+    else if (o->verbose && start_obj > (double)out->lower_bound)
+        rip_plan_log(o, "milp: CBC stopped at the time limit; peak %lld (start plan)", (long long)out->peak);
+
+end:
+    free(res.sol);
+    mp_model_free(&mm);
+    return rc;
+}
+
+/* The strategy (the rip_strategy_fn contract, strategies.h; this file's
+** opening comment): the module's solve. */
 static int milp_solve(const rip_problem *p, const rip_plan_opts *o, rip_plan *out, char err[RIP_ERR_LEN])
 {
     double t0 = mp_now();
@@ -213,8 +298,6 @@ static int milp_solve(const rip_problem *p, const rip_plan_opts *o, rip_plan *ou
 
     rip_status rc = RIP_OK;
     mp m;
-    mp_model mm = {0};
-    rip_milp_answer res = {0};
     rip_plan *cand = NULL;
     char start_src[32] = "";
     bool clocked = false;   /* the clock stopped a phase (an error under opts.reproducible) */
@@ -247,65 +330,7 @@ static int milp_solve(const rip_problem *p, const rip_plan_opts *o, rip_plan *ou
     }
 
     /* the whole program, started from the best plan so far */
-    double start_obj = mp_objective(p, out);
-    int64_t ub = out->peak + (int64_t)(start_obj - (double)out->peak) + 1;
-    if (mp_build(&m, out, NULL, ub, out->lower_bound, &mm)) {
-        rc = RIP_S_NOMEM;
-        snprintf(err, RIP_ERR_LEN, "strategy milp: out of memory");
-        goto done;
-    }
-    out->n_vars = mm.ncol;
-    out->n_cons = mm.nrow;
-    out->n_binaries = mm.nbin;
-    double left = deadline > 0 ? deadline - mp_now() : 0;
-    if (o->verbose)
-        rip_plan_log(o, "milp: %s: %zu tensors, %zu candidates, U = %lld B, %d columns (%d binaries), %d rows "
-                "(all-pairs encoding: %zu binaries); start %s peak %lld, lower bound %lld", p->name, p->n,
-                p->n_cand, (long long)m.U, mm.ncol, mm.nbin, mm.nrow, 3 * p->n * (p->n - 1) / 2 + 2 * p->n_cand,
-                start_src, (long long)out->peak, (long long)out->lower_bound);
-    if (start_obj <= (double)out->lower_bound) {
-        /* the start's objective is the column bound of P with no shift
-        ** penalty: nothing is better, so CBC could only prove what the
-        ** bound already does (it would, at the root, in tens of ms) */
-        if (o->verbose)
-            rip_plan_log(o, "milp: the start meets the lower bound without a shift: optimal, CBC not run");
-    } else if (deadline > 0 && left <= 0.01) {
-        clocked = true;
-        if (o->verbose)
-            rip_plan_log(o, "milp: the time limit is used up; CBC not run, the start plan stands");
-    } else {
-        /* CBC's own limit ends it gracefully (it overruns a little); the
-        ** deadline stops it where it does not look at the clock.  A
-        ** reproducible run gives CBC no limit: it ends on its own, or the
-        ** deadline stops it as a failure */
-        double secs = deadline > 0 && !o->reproducible ? 0.9 * left : 0;
-        if ((rc = mp_solve(&mm, o->verbose, secs, 0, deadline, &res, err)) != RIP_OK)
-            goto done;
-        clocked |= !res.finished;
-    }
-    bool used_cbc = false;
-    if (res.sol) {
-        char cerr[RIP_ERR_LEN];
-        int ex = mp_extract(&m, &mm, out, res.sol, cand, cerr);
-        if (ex < 0) {
-            rc = RIP_S_NOMEM;
-            snprintf(err, RIP_ERR_LEN, "strategy milp: out of memory");
-            goto done;
-        }
-        if (ex == 0 && mp_objective(p, cand) <= mp_objective(p, out) + 1e-6) {
-            mp_copy_plan(p, out, cand);
-            used_cbc = true;
-        } else if (ex > 0 && o->verbose) {
-            rip_plan_log(o, "milp: CBC's solution fails the check (%s); keeping the start plan", cerr);
-        }
-    }
-    out->optimal = (res.proven && used_cbc) || out->peak <= out->lower_bound;
-    if (o->verbose && res.finished)
-        rip_plan_log(o, "milp: CBC status %d/%d, %s, objective %.4f, best bound %.4f; peak %lld%s",
-                res.status, res.secondary, res.proven ? "proven optimal" : "not proven", res.obj * (double)m.U,
-                res.bound * (double)m.U, (long long)out->peak, used_cbc ? "" : " (start plan)");
-    else if (o->verbose && start_obj > (double)out->lower_bound)
-        rip_plan_log(o, "milp: CBC stopped at the time limit; peak %lld (start plan)", (long long)out->peak);
+    rc = mp_whole(&m, o, deadline, start_src, out, cand, &clocked, err);
 
 done:
     if (rc == RIP_OK && clocked && o->reproducible) {
@@ -314,8 +339,6 @@ done:
                  "strategy milp: the time limit of %g s ran out before the search ended; a plan cut short by "
                  "the clock would depend on the machine's speed (raise the time limit)", o->time_limit);
     }
-    free(res.sol);
-    mp_model_free(&mm);
     rip_plan_free(cand);
     mp_free(&m);
     out->seconds = mp_now() - t0;

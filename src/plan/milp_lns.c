@@ -46,6 +46,58 @@ static int64_t mp_index(const int64_t *pts, int64_t n, int64_t v)
     }
     return lo;
 }
+/*
+** One window of the search: the tensors of free_ re-solved by CBC with
+** every other tensor held at cur and cur's peak as the bound of every free
+** top, for at most 5 s (reproducible: MILP_LNS_WINDOW_NODES nodes), the
+** child stopped at deadline (0: none).  cand is a scratch plan.  The result
+** goes into cur when every free tensor ends below cur's peak (*kept).
+** *finished: CBC answered (else it was stopped and *clocked is set).
+** Returns RIP_OK (*oom set when out of memory, err not set) or a failed
+** solver's status with err (mp_solve).
+*/
+static rip_status mp_window(const mp *m, const rip_plan_opts *o, rip_plan *cur, const bool *free_, double deadline,
+                            rip_plan *cand, bool *clocked, bool *kept, bool *finished, bool *oom,
+                            char err[RIP_ERR_LEN])
+{
+    const rip_problem *p = m->p;
+    *kept = *finished = false;
+    mp_model mm;
+    if (mp_build(m, cur, free_, cur->peak, 0, &mm)) {
+        mp_model_free(&mm);
+        *oom = true;
+        return RIP_OK;
+    }
+    /* a window gets at most 5 s (reproducible: its node budget); the
+    ** child is stopped at the deadline */
+    double left = 0.8 * (deadline - mp_now());
+    double secs = o->reproducible ? 0 : left < 5 ? (left > 0.01 ? left : 0.01) : 5;
+    rip_milp_answer ans;
+    rip_status rc = mp_solve(&mm, false, secs, o->reproducible ? MILP_LNS_WINDOW_NODES : 0, deadline, &ans, err);
+    if (rc == RIP_OK && !ans.finished)
+        *clocked = true;
+    char cerr[RIP_ERR_LEN];
+    int ex = rc == RIP_OK && ans.sol ? mp_extract(m, &mm, cur, ans.sol, cand, cerr) : 1;
+    *oom = ex < 0;
+    if (ex == 0) {
+        int64_t local = 0;
+        for (size_t t = 0; t < p->n; t++)
+            if (free_[t]) {
+                int64_t top = mp_top(m, cand, (int)t);
+                if (top > local)
+                    local = top;
+            }
+        if (local < cur->peak) {
+            mp_copy_plan(p, cur, cand);
+            *kept = true;
+        }
+    }
+    *finished = rc == RIP_OK && ans.finished;
+    free(ans.sol);
+    mp_model_free(&mm);
+    return rc;
+}
+
 /* Contract: milp_internal.h.
 **
 ** Large-neighbourhood search on the start plan: free the tensors alive in
@@ -128,43 +180,12 @@ rip_status mp_lns(const mp *m, const rip_plan_opts *o, rip_plan *cur, double dea
             free_[t] = lo[t] <= b && a <= hi[t];
             nfree += free_[t];
         }
-        mp_model mm;
-        if (mp_build(m, cur, free_, cur->peak, 0, &mm)) {
-            mp_model_free(&mm);
-            oom = true;
-            goto out;
-        }
-        /* a window gets at most 5 s (reproducible: its node budget); the
-        ** child is stopped at the deadline */
-        double left = 0.8 * (deadline - mp_now());
-        double secs = o->reproducible ? 0 : left < 5 ? (left > 0.01 ? left : 0.01) : 5;
-        rip_milp_answer ans;
-        rc = mp_solve(&mm, false, secs, o->reproducible ? MILP_LNS_WINDOW_NODES : 0, deadline, &ans, err);
-        if (rc == RIP_OK && !ans.finished)
-            *clocked = true;
-        char cerr[RIP_ERR_LEN];
-        int ex = rc == RIP_OK && ans.sol ? mp_extract(m, &mm, cur, ans.sol, cand, cerr) : 1;
-        bool kept = false;
-        oom = ex < 0;
-        if (ex == 0) {
-            int64_t local = 0;
-            for (size_t t = 0; t < p->n; t++)
-                if (free_[t]) {
-                    int64_t top = mp_top(m, cand, (int)t);
-                    if (top > local)
-                        local = top;
-                }
-            if (local < cur->peak) {
-                mp_copy_plan(p, cur, cand);
-                kept = true;
-            }
-        }
+        bool kept, finished;
+        rc = mp_window(m, o, cur, free_, deadline, cand, clocked, &kept, &finished, &oom, err);
         if (o->verbose && rc == RIP_OK && !oom)
             rip_plan_log(o, "milp: lns window of %lld points around tensor %s, %zu free: %s, peak %lld",
                     (long long)(2 * w + 1), p->t[h].id, nfree,
-                    kept ? "improved" : ans.finished ? "no gain" : "stopped at the deadline", (long long)cur->peak);
-        free(ans.sol);
-        mp_model_free(&mm);
+                    kept ? "improved" : finished ? "no gain" : "stopped at the deadline", (long long)cur->peak);
         if (rc != RIP_OK || oom)
             goto out;
         if (kept)

@@ -20,6 +20,7 @@
 
 #define MP_HIDDEN __attribute__((visibility("hidden")))
 
+/* C, the objective's weight per byte of a shifted input (milp.c, Objective). */
 #define MILP_SHIFT_C 1e-4
 
 /* The budgets of a reproducible run (opts.reproducible), in place of the

@@ -197,20 +197,133 @@ static rip_status order_gap(const rip_layer *L, const int64_t *order, int64_t *g
 DEFINE_DP(uint16_t, dp16)
 DEFINE_DP(uint32_t, dp32)
 
+#define OPT_OOM "out of memory in the exact search"
+
+/* The live-bytes lower bound: with k pixels produced, at most the read
+** input pixels with <= k readers can have been released. */
+static int64_t live_lower(const reader_set *sets, int64_t n_sets, int P, int64_t cin, int64_t cout, int64_t R0)
+{
+    int64_t lower = 0;
+    for (int k = 0; k < P; k++) {
+        int64_t freed = 0;
+        for (int64_t i = 0; i < n_sets; i++)
+            if (__builtin_popcount(sets[i].mask) <= k)
+                freed += sets[i].count;
+        const int64_t need = cout * (k + 1) - cin * freed - R0;
+        if (need > lower)
+            lower = need;
+    }
+    return lower;
+}
+
 /*
-** Contract (optimum.h).  One cleanup path; every early failure leaves err
-** set and *o zeroed.
+** The upper bounds: the herringbone and row-major orders of L, by the
+** simulator, into o->hb_gap and o->row_gap; order[] (P entries) is left
+** holding the row-major order.  RIP_OK; RIP_S_NOMEM, RIP_S_INTERNAL with
+** err (order_gap).
+*/
+static rip_status upper_bounds(const rip_layer *L, int64_t *order, rip_optimum *o, char err[RIP_ERR_LEN])
+{
+    rip_status st = order_gap(L, NULL, &o->hb_gap, err);
+    if (st != RIP_OK)
+        return st;
+    rip_row_major_order(L->h_out, L->w_out, order);
+    return order_gap(L, order, &o->row_gap, err);
+}
+
+/*
+** The search between lower < upper: reader sets indexed by pixel, the
+** clamped value table over the 2^P subsets (16-bit when it fits), then
+** the chain read back into order[] and the optimum into *ans (lower + the
+** clamped value).  *states counts the subsets evaluated.  RIP_OK;
+** RIP_S_NOMEM with err (naming the table's size when that is what failed);
+** RIP_S_INTERNAL when no order within upper is found.
+*/
+static rip_status dp_search(const reader_set *sets, int64_t n_sets, int P, int64_t cin, int64_t cout, int64_t R0,
+                            int64_t lower, int64_t upper, int64_t *order, int64_t *states, int64_t *ans,
+                            char err[RIP_ERR_LEN])
+{
+    rip_status st = RIP_S_NOMEM;
+    reader_set **by_bit = NULL, *flat = NULL;
+    int64_t *n_by = NULL;
+    void *V = NULL;
+    uint16_t *rel = NULL;
+    /* reader sets by pixel: by_bit[p] lists the sets containing p */
+    int64_t total = 0;
+    if ((n_by = calloc((size_t)P, sizeof *n_by)) == NULL || (by_bit = calloc((size_t)P, sizeof *by_bit)) == NULL)
+        goto done;
+    for (int64_t i = 0; i < n_sets; i++)
+        total += __builtin_popcount(sets[i].mask);
+    if ((flat = malloc((size_t)(total > 0 ? total : 1) * sizeof *flat)) == NULL)
+        goto done;
+    int64_t at = 0;
+    for (int p = 0; p < P; p++) {
+        by_bit[p] = flat + at;
+        for (int64_t i = 0; i < n_sets; i++)
+            if (sets[i].mask >> p & 1)
+                flat[at + n_by[p]++] = sets[i];
+        at += n_by[p];
+    }
+    const int64_t dead = upper + 1 - lower;
+    const size_t n_states = (size_t)1 << P;
+    const bool narrow = dead <= UINT16_MAX;
+    if ((rel = malloc(n_states * sizeof *rel)) == NULL ||
+        (V = malloc(n_states * (narrow ? sizeof(uint16_t) : sizeof(uint32_t)))) == NULL) {
+        snprintf(err, RIP_ERR_LEN, "out of memory: the exact search over %d pixels needs %zu MiB", P,
+                 (n_states * (narrow ? 4 : 6)) >> 20);
+        goto done;
+    }
+    const int64_t v = narrow ? dp16(V, rel, P, cin, cout, R0, lower, dead, by_bit, n_by, order, states)
+                             : dp32(V, rel, P, cin, cout, R0, lower, dead, by_bit, n_by, order, states);
+    if (v < 0 || v >= dead) {
+        snprintf(err, RIP_ERR_LEN, "internal error: the exact search found no order within the "
+                 "herringbone bound %lld", (long long)upper);
+        st = RIP_S_INTERNAL;
+        goto done;
+    }
+    *ans = lower + v;
+    st = RIP_OK;
+done:
+    free(flat);
+    free(by_bit);
+    free(n_by);
+    free(V);
+    free(rel);
+    return st;
+}
+
+/* The simulator decides: in order, L completes at gap ans and fails at
+** ans - 1, and ans <= hb_gap.  RIP_OK; RIP_S_NOMEM (err as set by the
+** caller); RIP_S_INTERNAL with err. */
+static rip_status confirm(const rip_layer *L, const int64_t *order, int64_t ans, int64_t hb_gap,
+                          char err[RIP_ERR_LEN])
+{
+    rip_sim *check = rip_sim_new_order(L, RIP_EXEC_HB_TAPS_READER, RIP_ENGINE_FAST, order);
+    if (check == NULL)
+        return RIP_S_NOMEM;
+    rip_status st = RIP_OK;
+    if (!rip_sim_confirm(check, ans) || ans > hb_gap) {
+        snprintf(err, RIP_ERR_LEN, "internal error: the simulator does not confirm the optimal order at gap "
+                 "%lld (herringbone %lld)", (long long)ans, (long long)hb_gap);
+        st = RIP_S_INTERNAL;
+    }
+    rip_sim_free(check);
+    return st;
+}
+
+/*
+** Contract (optimum.h).  The stages: the grid's size, the reader sets,
+** the upper and lower bounds, the search when they differ, the
+** simulator's confirmation.  One cleanup path; every early failure leaves
+** err set and *o zeroed.
 */
 rip_status rip_optimum_search(const rip_layer *L, int64_t max_pixels, rip_optimum *o, char err[RIP_ERR_LEN])
 {
     rip_status st = RIP_S_NOMEM;
-    reader_set *sets = NULL, **by_bit = NULL, *flat = NULL;
-    int64_t *n_by = NULL, *order = NULL;
-    void *V = NULL;
-    uint16_t *rel = NULL;
-    rip_sim *check = NULL;
+    reader_set *sets = NULL;
+    int64_t *order = NULL;
     memset(o, 0, sizeof *o);
-    snprintf(err, RIP_ERR_LEN, "out of memory in the exact search");
+    snprintf(err, RIP_ERR_LEN, OPT_OOM);
 
     if (max_pixels < 1 || max_pixels > RIP_OPTIMUM_MAX_PIXELS)
         max_pixels = RIP_OPTIMUM_MAX_PIXELS;
@@ -227,7 +340,7 @@ rip_status rip_optimum_search(const rip_layer *L, int64_t max_pixels, rip_optimu
     if ((st = reader_sets(L, &sets, &n_sets, &unread, err)) != RIP_OK)
         goto done;
     st = RIP_S_NOMEM;
-    snprintf(err, RIP_ERR_LEN, "out of memory in the exact search");
+    snprintf(err, RIP_ERR_LEN, OPT_OOM);
     int64_t n_read = L->h_p * L->w_p - unread;
     if (n_read > UINT16_MAX) {
         snprintf(err, RIP_ERR_LEN, "the exact search counts read input pixels in 16 bits; this layer reads "
@@ -237,98 +350,36 @@ rip_status rip_optimum_search(const rip_layer *L, int64_t max_pixels, rip_optimu
     }
     const int64_t cin = L->cin, cout = L->cout, R0 = unread * cin;
 
-    /* upper bounds: the herringbone and row-major orders, by the simulator */
     if ((order = malloc((size_t)P * sizeof *order)) == NULL)
         goto done;
-    if ((st = order_gap(L, NULL, &o->hb_gap, err)) != RIP_OK)
-        goto done;
-    rip_row_major_order(L->h_out, L->w_out, order);
-    if ((st = order_gap(L, order, &o->row_gap, err)) != RIP_OK)
+    if ((st = upper_bounds(L, order, o, err)) != RIP_OK)
         goto done;
     st = RIP_S_NOMEM;
-    snprintf(err, RIP_ERR_LEN, "out of memory in the exact search");
+    snprintf(err, RIP_ERR_LEN, OPT_OOM);
     const bool hb_best = o->hb_gap <= o->row_gap;
     const int64_t upper = hb_best ? o->hb_gap : o->row_gap;
-
-    /* live-bytes lower bound: with k pixels produced, at most the read input
-    ** pixels with <= k readers can have been released */
-    int64_t lower = 0;
-    for (int k = 0; k < P; k++) {
-        int64_t freed = 0;
-        for (int64_t i = 0; i < n_sets; i++)
-            if (__builtin_popcount(sets[i].mask) <= k)
-                freed += sets[i].count;
-        const int64_t need = cout * (k + 1) - cin * freed - R0;
-        if (need > lower)
-            lower = need;
-    }
+    const int64_t lower = live_lower(sets, n_sets, P, cin, cout, R0);
     o->lower = lower;
     o->n_pix = P64;
 
-    int64_t ans;
+    int64_t ans = 0;
     if (lower >= upper) { /* the bounds meet: the better known order is optimal */
         if (hb_best)
             rip_herringbone_order(L->h_out, L->w_out, order);
         ans = upper;
-    } else {
-        /* reader sets by pixel: by_bit[p] lists the sets containing p */
-        int64_t total = 0;
-        if ((n_by = calloc((size_t)P, sizeof *n_by)) == NULL || (by_bit = calloc((size_t)P, sizeof *by_bit)) == NULL)
-            goto done;
-        for (int64_t i = 0; i < n_sets; i++)
-            total += __builtin_popcount(sets[i].mask);
-        if ((flat = malloc((size_t)(total > 0 ? total : 1) * sizeof *flat)) == NULL)
-            goto done;
-        int64_t at = 0;
-        for (int p = 0; p < P; p++) {
-            by_bit[p] = flat + at;
-            for (int64_t i = 0; i < n_sets; i++)
-                if (sets[i].mask >> p & 1)
-                    flat[at + n_by[p]++] = sets[i];
-            at += n_by[p];
-        }
-        const int64_t dead = upper + 1 - lower;
-        const size_t n_states = (size_t)1 << P;
-        const bool narrow = dead <= UINT16_MAX;
-        if ((rel = malloc(n_states * sizeof *rel)) == NULL ||
-            (V = malloc(n_states * (narrow ? sizeof(uint16_t) : sizeof(uint32_t)))) == NULL) {
-            snprintf(err, RIP_ERR_LEN, "out of memory: the exact search over %d pixels needs %zu MiB", P,
-                     (n_states * (narrow ? 4 : 6)) >> 20);
-            goto done;
-        }
-        const int64_t v = narrow ? dp16(V, rel, P, cin, cout, R0, lower, dead, by_bit, n_by, order, &o->states)
-                                 : dp32(V, rel, P, cin, cout, R0, lower, dead, by_bit, n_by, order, &o->states);
-        if (v < 0 || v >= dead) {
-            snprintf(err, RIP_ERR_LEN, "internal error: the exact search found no order within the "
-                     "herringbone bound %lld", (long long)upper);
-            st = RIP_S_INTERNAL;
-            goto done;
-        }
-        ans = lower + v;
-    }
-
-    /* the simulator decides: at ans the order completes, at ans - 1 it fails */
-    if ((check = rip_sim_new_order(L, RIP_EXEC_HB_TAPS_READER, RIP_ENGINE_FAST, order)) == NULL)
-        goto done;
-    if (!rip_sim_confirm(check, ans) || ans > o->hb_gap) {
-        snprintf(err, RIP_ERR_LEN, "internal error: the simulator does not confirm the optimal order at gap "
-                 "%lld (herringbone %lld)", (long long)ans, (long long)o->hb_gap);
-        st = RIP_S_INTERNAL;
+    } else if ((st = dp_search(sets, n_sets, P, cin, cout, R0, lower, upper, order, &o->states, &ans, err)) !=
+               RIP_OK) {
         goto done;
     }
+    if ((st = confirm(L, order, ans, o->hb_gap, err)) != RIP_OK)
+        goto done;
     o->gap = ans;
     o->order = order;
     order = NULL;
     st = RIP_OK;
 done:
-    rip_sim_free(check);
     free(sets);
-    free(flat);
-    free(by_bit);
-    free(n_by);
     free(order);
-    free(V);
-    free(rel);
     if (st != RIP_OK)
         memset(o, 0, sizeof *o);
     return st;

@@ -25,7 +25,9 @@
 */
 #include <criterion/criterion.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "plan/graph.h"
@@ -184,6 +186,81 @@ Test(milp, shift_favourable_case)
     cr_expect(m->offset[2] == 0 || m->offset[2] == 6, "t2 at %lld", (long long)m->offset[2]);
     cr_expect_eq(m->offset[0], m->offset[2] == 0 ? 1 : 0);
     rip_plan_free(m);
+    rip_problem_free(&p);
+}
+
+/* ---- the verbose trace ---- */
+
+/* What a strategy's trace sent through rip_plan_opts.log. */
+typedef struct trace {
+    int lines, bad;            /* bad: empty, or ending in a newline */
+    bool summary;              /* milp's "milp: NAME: N tensors, ..." line */
+    char prefix[16];           /* every line must start with it */
+    int wrong_prefix;
+} trace;
+
+static void trace_line(void *ctx, const char *line)
+{
+    trace *t = ctx;
+    size_t n = strlen(line);
+    t->lines++;
+    t->bad += n == 0 || line[n - 1] == '\n';
+    t->wrong_prefix += strncmp(line, t->prefix, strlen(t->prefix)) != 0;
+    t->summary |= strncmp(line, "milp: hand: ", 12) == 0;
+}
+
+/* Run strategy name on p with o, fd 2 sent to a temporary file meanwhile;
+** returns how many bytes reached stderr. */
+static long run_quiet(const rip_problem *p, const char *name, const rip_plan_opts *o)
+{
+    fflush(stderr);
+    FILE *tmp = tmpfile();
+    cr_assert_not_null(tmp);
+    int saved = dup(2);
+    cr_assert_geq(saved, 0);
+    cr_assert_geq(dup2(fileno(tmp), 2), 0);
+    rip_plan *plan = run(p, name, o, false);
+    fflush(stderr);
+    dup2(saved, 2);
+    close(saved);
+    cr_assert_eq(fseek(tmp, 0, SEEK_END), 0);
+    long bytes = ftell(tmp);
+    fclose(tmp);
+    rip_plan_free(plan);
+    return bytes;
+}
+
+Test(milp, verbose_trace_goes_through_the_log_callback)
+{
+    /* issue 22 item 12: library code never prints; with verbose on, milp's
+    ** and exact's trace arrives line by line through the callback and
+    ** nothing reaches stderr.  The shift case makes milp go through its
+    ** start portfolio, the program and CBC. */
+    hand_tensor t[] = {{0, 1, 3}, {1, 2, 3}, {0, 2, 1}, {2, 3, 3}, {0, 0, 3}, {1, 1, 2}};
+    rip_problem p;
+    hand_problem(&p, t, 6, 1);
+    add_cand(&p, 0, 1, 1, RIP_INPLACE_GAP, 1);
+    trace m = {.prefix = "milp: "};
+    rip_plan_opts o = {.seed = 1, .verbose = true, .log = trace_line, .log_ctx = &m};
+    cr_expect_eq(run_quiet(&p, "milp", &o), 0, "milp wrote to stderr");
+    cr_expect_geq(m.lines, 1, "no trace line reached the callback");
+    cr_expect_eq(m.bad, 0, "%d empty or newline-ended trace lines", m.bad);
+    cr_expect_eq(m.wrong_prefix, 0);
+    cr_expect(m.summary, "no program summary line");
+    /* verbose without a callback: the trace goes nowhere */
+    rip_plan_opts mute = {.seed = 1, .verbose = true};
+    cr_expect_eq(run_quiet(&p, "milp", &mute), 0, "milp wrote to stderr without a callback");
+    rip_problem_free(&p);
+
+    /* exact on a buffer list: 10 B and 6 B alive together, peak 16 */
+    hand_tensor u[] = {{0, 1, 10}, {1, 2, 6}};
+    hand_problem(&p, u, 2, 1);
+    trace e = {.prefix = "exact: "};
+    o.log_ctx = &e;
+    cr_expect_eq(run_quiet(&p, "exact", &o), 0, "exact wrote to stderr");
+    cr_expect_geq(e.lines, 1, "no trace line reached the callback");
+    cr_expect_eq(e.bad, 0);
+    cr_expect_eq(e.wrong_prefix, 0);
     rip_problem_free(&p);
 }
 

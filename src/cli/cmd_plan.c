@@ -302,13 +302,20 @@ static rip_status load_problem(const plan_args *a, rip_problem *p, char err[RIP_
     return rc;
 }
 
+/* The strategies' verbose trace (rip_plan_opts.log): one line on stderr. */
+static void log_to_stderr(void *ctx, const char *line)
+{
+    (void)ctx;
+    fprintf(stderr, "%s\n", line);
+}
+
 /* Run strategy s on p into plan, with a progress line on a terminal.
 ** Returns the strategy's status (err set when not RIP_OK). */
 static rip_status run_strategy(const plan_args *a, const rip_strategy *s, const rip_problem *p, rip_plan *plan,
                                char err[RIP_ERR_LEN])
 {
     rip_plan_opts po = {.seed = (uint64_t)a->seed, .time_limit = a->time_limit, .capacity = a->capacity,
-                        .verbose = false};
+                        .verbose = false, .log = log_to_stderr};
     rip_progress pr;
     char what[RIP_ERR_LEN + 64];
     if (a->time_limit > 0)

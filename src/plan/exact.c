@@ -103,6 +103,7 @@
 
 #include "status.h"
 #include "plan.h"
+#include "plan_log.h"
 #include "exact_internal.h"
 
 int rip_strategy_exact(const rip_problem *p, const rip_plan_opts *o, rip_plan *out, char err[RIP_ERR_LEN]);
@@ -341,42 +342,15 @@ static int64_t ex_grain(const ex_search *s)
     return g > 0 ? g : 1;
 }
 
-static int ex_init(ex_search *s, const rip_problem *p)
+/* The time sections (between consecutive distinct lifetime boundaries:
+** s->nsec) and, per buffer, its size, aligned size (V) and first and
+** past-the-end section (s0, s1).  0, or -1 out of memory. */
+static int ex_sections(ex_search *s, const rip_problem *p, int64_t V)
 {
-    int n = (int)p->n;
-    int64_t V = p->align >= 1 ? p->align : 1;
-    memset(s, 0, sizeof *s);
-    s->n = n;
-    s->p = p;
-    size_t un = (size_t)n + 1;
-    s->size = calloc(un, sizeof(int64_t));
-    s->psize = calloc(un, sizeof(int64_t));
-    s->s0 = calloc(un, sizeof(int));
-    s->s1 = calloc(un, sizeof(int));
-    s->minnb = calloc(un, sizeof(int64_t));
-    s->twin_prev = calloc(un, sizeof(int));
-    s->adj_start = calloc(un + 1, sizeof(int));
-    s->key1 = calloc(un, sizeof(double));
-    s->key2 = calloc(un, sizeof(int64_t));
-    s->placed = calloc(un, sizeof(int64_t));
-    s->x = calloc(un, sizeof(int64_t));
-    s->f = calloc(un, sizeof(int64_t));
-    s->ex = calloc(un, sizeof(int64_t));
-    s->best_x = calloc(un, sizeof(int64_t));
-    s->low = calloc(un, sizeof(int64_t));
-    s->mem = calloc(un, sizeof(int64_t));
-    s->comp_end = calloc(2 * un + 1, sizeof(size_t));   /* a run per section */
-    s->total = calloc(un, sizeof(int64_t));
-    s->dkey = calloc(un, sizeof(int64_t));
-    s->order = calloc(un, sizeof(int));
-    int64_t *pts = calloc(2 * un, sizeof(int64_t));
-    if (!s->size || !s->psize || !s->s0 || !s->s1 || !s->minnb || !s->twin_prev ||
-        !s->adj_start || !s->key1 || !s->key2 || !s->placed || !s->x || !s->f || !s->ex || !s->best_x || !s->low ||
-        !s->mem || !s->comp_end || !s->total || !s->dkey || !s->order || !pts) {
-        free(pts);
+    int n = s->n;
+    int64_t *pts = calloc(2 * ((size_t)n + 1), sizeof(int64_t));
+    if (!pts)
         return -1;
-    }
-    /* sections: between consecutive distinct lifetime boundaries */
     for (int i = 0; i < n; i++) {
         pts[2 * i] = p->t[i].first;
         pts[2 * i + 1] = p->t[i].last + 1;
@@ -409,27 +383,15 @@ static int ex_init(ex_search *s, const rip_problem *p)
         s->ex[i] = -1;
     }
     free(pts);
-    s->memo_mask = ((uint64_t)1 << 20) - 1;
-    s->memo = calloc((size_t)s->memo_mask + 1, sizeof *s->memo);
-    if (!s->memo)
-        return -1;
-    s->S = calloc((size_t)s->nsec + 1, sizeof(int64_t));
-    s->h = calloc((size_t)s->nsec + 1, sizeof(int64_t));
-    s->minlow = calloc((size_t)s->nsec + 1, sizeof(int64_t));
-    s->qslack = calloc((size_t)s->nsec + 1, sizeof(int64_t));
-    s->cnt = calloc((size_t)s->nsec + 1, sizeof(int));
-    s->secid = calloc((size_t)s->nsec + 1, sizeof(int));
-    s->secw = calloc((size_t)s->nsec + 1, sizeof(uint64_t));
-    if (!s->S || !s->h || !s->minlow || !s->qslack || !s->cnt || !s->secid || !s->secw)
-        return -1;
-    for (int i = 0; i < n; i++)
-        for (int q = s->s0[i]; q < s->s1[i]; q++)
-            s->S[q] += s->psize[i];
-    for (int i = 0; i < n; i++)
-        for (int q = s->s0[i]; q < s->s1[i]; q++)
-            if (s->S[q] > s->total[i])
-                s->total[i] = s->S[q];
-    /* overlap lists */
+    return 0;
+}
+
+/* The overlap lists (adj, CSR by adj_start), each buffer's smallest
+** neighbour (minnb) and its last identical twin before it (twin_prev).
+** 0, or -1 out of memory. */
+static int ex_overlaps(ex_search *s, const rip_problem *p)
+{
+    int n = s->n;
     size_t na = 0;
     for (int i = 0; i < n; i++)
         for (int j = 0; j < n; j++)
@@ -458,12 +420,73 @@ static int ex_init(ex_search *s, const rip_problem *p)
     return 0;
 }
 
-int rip_strategy_exact(const rip_problem *p, const rip_plan_opts *o, rip_plan *out, char err[RIP_ERR_LEN])
+/* The search's state for p in a fresh *s: every per-buffer and
+** per-section array, the sections, the failed-state table and the overlap
+** lists.  0, or -1 out of memory (ex_free releases what was allocated). */
+static int ex_init(ex_search *s, const rip_problem *p)
 {
-    double t0 = rip_ex_now();
-    rip_plan_opts none = {0};
-    if (!o)
-        o = &none;
+    int n = (int)p->n;
+    int64_t V = p->align >= 1 ? p->align : 1;
+    memset(s, 0, sizeof *s);
+    s->n = n;
+    s->p = p;
+    size_t un = (size_t)n + 1;
+    s->size = calloc(un, sizeof(int64_t));
+    s->psize = calloc(un, sizeof(int64_t));
+    s->s0 = calloc(un, sizeof(int));
+    s->s1 = calloc(un, sizeof(int));
+    s->minnb = calloc(un, sizeof(int64_t));
+    s->twin_prev = calloc(un, sizeof(int));
+    s->adj_start = calloc(un + 1, sizeof(int));
+    s->key1 = calloc(un, sizeof(double));
+    s->key2 = calloc(un, sizeof(int64_t));
+    s->placed = calloc(un, sizeof(int64_t));
+    s->x = calloc(un, sizeof(int64_t));
+    s->f = calloc(un, sizeof(int64_t));
+    s->ex = calloc(un, sizeof(int64_t));
+    s->best_x = calloc(un, sizeof(int64_t));
+    s->low = calloc(un, sizeof(int64_t));
+    s->mem = calloc(un, sizeof(int64_t));
+    s->comp_end = calloc(2 * un + 1, sizeof(size_t));   /* a run per section */
+    s->total = calloc(un, sizeof(int64_t));
+    s->dkey = calloc(un, sizeof(int64_t));
+    s->order = calloc(un, sizeof(int));
+    if (!s->size || !s->psize || !s->s0 || !s->s1 || !s->minnb || !s->twin_prev ||
+        !s->adj_start || !s->key1 || !s->key2 || !s->placed || !s->x || !s->f || !s->ex || !s->best_x || !s->low ||
+        !s->mem || !s->comp_end || !s->total || !s->dkey || !s->order)
+        return -1;
+    if (ex_sections(s, p, V))
+        return -1;
+    s->memo_mask = ((uint64_t)1 << 20) - 1;
+    s->memo = calloc((size_t)s->memo_mask + 1, sizeof *s->memo);
+    if (!s->memo)
+        return -1;
+    s->S = calloc((size_t)s->nsec + 1, sizeof(int64_t));
+    s->h = calloc((size_t)s->nsec + 1, sizeof(int64_t));
+    s->minlow = calloc((size_t)s->nsec + 1, sizeof(int64_t));
+    s->qslack = calloc((size_t)s->nsec + 1, sizeof(int64_t));
+    s->cnt = calloc((size_t)s->nsec + 1, sizeof(int));
+    s->secid = calloc((size_t)s->nsec + 1, sizeof(int));
+    s->secw = calloc((size_t)s->nsec + 1, sizeof(uint64_t));
+    if (!s->S || !s->h || !s->minlow || !s->qslack || !s->cnt || !s->secid || !s->secw)
+        return -1;
+    for (int i = 0; i < n; i++)
+        for (int q = s->s0[i]; q < s->s1[i]; q++)
+            s->S[q] += s->psize[i];
+    for (int i = 0; i < n; i++)
+        for (int q = s->s0[i]; q < s->s1[i]; q++)
+            if (s->S[q] > s->total[i])
+                s->total[i] = s->S[q];
+    return ex_overlaps(s, p);
+}
+
+/* The stage before any search: refuse candidates and sizes the search
+** cannot index, fill out's header (strategy, lower bound, program size 0)
+** and place an empty problem (*done set).  RIP_OK; RIP_S_DATA or
+** RIP_S_NOMEM with err. */
+static rip_status ex_begin(const rip_problem *p, rip_plan *out, double t0, bool *done, char err[RIP_ERR_LEN])
+{
+    *done = false;
     if (p->n_cand > 0) {
         snprintf(err, RIP_ERR_LEN,
                  "strategy exact: the problem has %zu in-place candidates; exact places raw "
@@ -482,31 +505,130 @@ int rip_strategy_exact(const rip_problem *p, const rip_plan_opts *o, rip_plan *o
         out->peak = 0;
         out->optimal = true;
         out->seconds = rip_ex_now() - t0;
-        return 0;
+        *done = true;
+        return RIP_OK;
     }
     if (p->n > (size_t)INT32_MAX / 4) {
         snprintf(err, RIP_ERR_LEN, "strategy exact: too many buffers (%zu)", p->n);
         return RIP_S_DATA;
     }
+    return RIP_OK;
+}
 
+/* The search's state for p in *s: the greedy first-fit plan as the best so
+** far (*greedy its peak) and every buffer in the pool from *all on.
+** RIP_OK; RIP_S_NOMEM with err, s freed. */
+static rip_status ex_setup(ex_search *s, const rip_problem *p, int64_t *greedy, long *all, char err[RIP_ERR_LEN])
+{
+    if (ex_init(s, p)) {
+        ex_free(s);
+        snprintf(err, RIP_ERR_LEN, "strategy exact: out of memory");
+        return RIP_S_NOMEM;
+    }
+    ex_set_keys(s, "Z", s->order);
+    *greedy = ex_greedy(s, s->best_x);
+    s->best_peak = *greedy;
+    *all = *greedy < 0 ? -1 : rip_ex_pool_push(s, (size_t)s->n);
+    if (*all < 0) {
+        ex_free(s);
+        snprintf(err, RIP_ERR_LEN, "strategy exact: out of memory");
+        return RIP_S_NOMEM;
+    }
+    for (int i = 0; i < s->n; i++)
+        s->pool[*all + i] = i;
+    return RIP_OK;
+}
+
+/*
+** Minimize by probing targets between lo (proven: no plan below it) and
+** the best peak found.  Tight targets prune hardest and the bound is often
+** the optimum, so every round first probes lo with the round's node
+** budget, then halves [soft, best - 1] with a quarter of it each; a probe
+** that runs out moves soft above it (unproven).  When soft meets the best
+** the budget doubles and soft falls back to lo.  Ends when lo reaches the
+** best peak (proven optimal: returns true), at the time limit, at o's node
+** limit or out of memory (s->oom).  lower_bound: the live-bytes bound; t0
+** the call's start, for the trace.
+*/
+static bool ex_minimize(ex_search *s, const rip_plan_opts *o, size_t all, int64_t lower_bound, double t0)
+{
+    int64_t g = ex_grain(s);
+    int64_t lo = (lower_bound + g - 1) / g * g, soft = lo;
+    uint64_t budget = 50000;
+    ex_resume at_lo_resume = {0, 0};   /* lo's probes go on where the last one stopped */
+    while (lo < s->best_peak) {
+        if (soft >= s->best_peak) {
+            soft = lo;
+            budget *= 2;
+        }
+        bool at_lo = soft == lo;
+        int64_t t = at_lo ? lo : (soft + (s->best_peak - 1 - soft) / 2) / g * g;
+        s->use_secw = at_lo;
+        int r = at_lo ? ex_portfolio(s, all, t, budget, &at_lo_resume, false)
+                      : ex_portfolio(s, all, t, budget / 4, NULL, true);
+        if (s->oom)
+            break;
+        if (r == 1) {
+            if (o->verbose)
+                rip_plan_log(o, "exact: plan of peak %lld after %.2f s", (long long)s->best_peak,
+                             rip_ex_now() - t0);
+        } else if (r == 0) {
+            lo = soft = t + g;
+            at_lo_resume = (ex_resume){0, 0};
+        } else {
+            if (s->deadline > 0 && rip_ex_now() >= s->deadline)
+                break;
+            soft = t + g;
+        }
+        if (o->node_limit > 0 && s->nodes >= o->node_limit)
+            break;   /* the node budget: the same stop on any machine */
+    }
+    return lo >= s->best_peak;
+}
+
+/* The best plan of the search into out (offsets, peak, optimal: it meets
+** the bound, or minimizing ended complete), and the capacity verdict:
+** RIP_OK, or RIP_S_FAILED with err when the best plan exceeds
+** o->capacity (proven when complete, else the time ran out). */
+static rip_status ex_finish(const ex_search *s, const rip_plan_opts *o, bool complete, rip_plan *out,
+                            char err[RIP_ERR_LEN])
+{
+    for (int i = 0; i < s->n; i++)
+        out->offset[i] = s->best_x[i];
+    out->peak = s->best_peak;
+    out->optimal = s->best_peak <= out->lower_bound || (o->capacity <= 0 && complete);
+    if (o->capacity <= 0 || s->best_peak <= o->capacity)
+        return RIP_OK;
+    if (complete)
+        snprintf(err, RIP_ERR_LEN,
+                 "strategy exact: no plan within capacity %lld bytes exists (search complete "
+                 "after %llu nodes); best plan found %lld",
+                 (long long)o->capacity, (unsigned long long)s->nodes, (long long)s->best_peak);
+    else
+        snprintf(err, RIP_ERR_LEN,
+                 "strategy exact: time limit %.1f s reached after %llu nodes without a plan "
+                 "within capacity %lld bytes; best plan found %lld",
+                 o->time_limit, (unsigned long long)s->nodes, (long long)o->capacity,
+                 (long long)s->best_peak);
+    return RIP_S_FAILED;
+}
+
+/* Contract: this file's opening comment (Target, Returns) and strategies.h. */
+int rip_strategy_exact(const rip_problem *p, const rip_plan_opts *o, rip_plan *out, char err[RIP_ERR_LEN])
+{
+    double t0 = rip_ex_now();
+    rip_plan_opts none = {0};
+    if (!o)
+        o = &none;
+    bool done = false;
+    rip_status st = ex_begin(p, out, t0, &done, err);
+    if (st != RIP_OK || done)
+        return st;
     ex_search s;
-    if (ex_init(&s, p)) {
-        ex_free(&s);
-        snprintf(err, RIP_ERR_LEN, "strategy exact: out of memory");
-        return RIP_S_NOMEM;
-    }
-    int rc = 0;
-    ex_set_keys(&s, "Z", s.order);
-    int64_t greedy = ex_greedy(&s, s.best_x);
-    s.best_peak = greedy;
-    long all = greedy < 0 ? -1 : rip_ex_pool_push(&s, (size_t)s.n);
-    if (all < 0) {
-        ex_free(&s);
-        snprintf(err, RIP_ERR_LEN, "strategy exact: out of memory");
-        return RIP_S_NOMEM;
-    }
-    for (int i = 0; i < s.n; i++)
-        s.pool[all + i] = i;
+    int64_t greedy = 0;
+    long all = 0;
+    if ((st = ex_setup(&s, p, &greedy, &all, err)) != RIP_OK)
+        return st;
     s.deadline = o->time_limit > 0 ? t0 + o->time_limit : 0;
     /* complete: a search ran to its end without a plan within its target */
     bool complete = false;
@@ -515,77 +637,19 @@ int rip_strategy_exact(const rip_problem *p, const rip_plan_opts *o, rip_plan *o
         if (greedy > o->capacity)
             complete = ex_portfolio(&s, (size_t)all, o->capacity, 0, NULL, false) == 0;
     } else {
-        /*
-        ** Minimize by probing targets between lo (proven: no plan below it)
-        ** and the best peak found.  Tight targets prune hardest and the
-        ** bound is often the optimum, so every round first probes lo with
-        ** the round's node budget, then halves [soft, best - 1] with a
-        ** quarter of it each; a probe that runs out moves soft above it
-        ** (unproven).  When soft meets the best the budget doubles and
-        ** soft falls back to lo.  Ends when lo reaches the best peak
-        ** (proven optimal) or at the time limit.
-        */
-        int64_t g = ex_grain(&s);
-        int64_t lo = (out->lower_bound + g - 1) / g * g, soft = lo;
-        uint64_t budget = 50000;
-        ex_resume at_lo_resume = {0, 0};   /* lo's probes go on where the last one stopped */
-        while (lo < s.best_peak) {
-            if (soft >= s.best_peak) {
-                soft = lo;
-                budget *= 2;
-            }
-            bool at_lo = soft == lo;
-            int64_t t = at_lo ? lo : (soft + (s.best_peak - 1 - soft) / 2) / g * g;
-            s.use_secw = at_lo;
-            int r = at_lo ? ex_portfolio(&s, (size_t)all, t, budget, &at_lo_resume, false)
-                          : ex_portfolio(&s, (size_t)all, t, budget / 4, NULL, true);
-            if (s.oom)
-                break;
-            if (r == 1) {
-                if (o->verbose)
-                    fprintf(stderr, "exact: plan of peak %lld after %.2f s\n", (long long)s.best_peak,
-                            rip_ex_now() - t0);
-            } else if (r == 0) {
-                lo = soft = t + g;
-                at_lo_resume = (ex_resume){0, 0};
-            } else {
-                if (s.deadline > 0 && rip_ex_now() >= s.deadline)
-                    break;
-                soft = t + g;
-            }
-            if (o->node_limit > 0 && s.nodes >= o->node_limit)
-                break;   /* the node budget: the same stop on any machine */
-        }
-        complete = lo >= s.best_peak;
+        complete = ex_minimize(&s, o, (size_t)all, out->lower_bound, t0);
     }
     if (s.oom) {
         ex_free(&s);
         snprintf(err, RIP_ERR_LEN, "strategy exact: out of memory");
         return RIP_S_NOMEM;
     }
-    for (int i = 0; i < s.n; i++)
-        out->offset[i] = s.best_x[i];
-    out->peak = s.best_peak;
-    out->optimal = s.best_peak <= out->lower_bound || (o->capacity <= 0 && complete);
-    if (o->capacity > 0 && s.best_peak > o->capacity) {
-        if (complete)
-            snprintf(err, RIP_ERR_LEN,
-                     "strategy exact: no plan within capacity %lld bytes exists (search complete "
-                     "after %llu nodes); best plan found %lld",
-                     (long long)o->capacity, (unsigned long long)s.nodes, (long long)s.best_peak);
-        else
-            snprintf(err, RIP_ERR_LEN,
-                     "strategy exact: time limit %.1f s reached after %llu nodes without a plan "
-                     "within capacity %lld bytes; best plan found %lld",
-                     o->time_limit, (unsigned long long)s.nodes, (long long)o->capacity,
-                     (long long)s.best_peak);
-        rc = RIP_S_FAILED;
-    }
+    int rc = ex_finish(&s, o, complete, out, err);
     if (o->verbose)
-        fprintf(stderr, "exact: %d buffers, %d sections, greedy %lld, peak %lld, lower bound %lld, "
-                "%llu nodes, %s\n", s.n, s.nsec, (long long)greedy, (long long)s.best_peak,
-                (long long)out->lower_bound, (unsigned long long)s.nodes,
-                s.timed_out ? "time limit" : "search complete");
+        rip_plan_log(o, "exact: %d buffers, %d sections, greedy %lld, peak %lld, lower bound %lld, "
+                     "%llu nodes, %s", s.n, s.nsec, (long long)greedy, (long long)s.best_peak,
+                     (long long)out->lower_bound, (unsigned long long)s.nodes,
+                     s.timed_out ? "time limit" : "search complete");
     ex_free(&s);
     out->seconds = rip_ex_now() - t0;
     return rc;

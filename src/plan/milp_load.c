@@ -1,6 +1,6 @@
 /*
 ** milp_load.c — the `milp` strategy as ripsim sees it: opens the MILP
-** module (ripsim-milp.so, milp.c linked with CBC) on first use and calls it.
+** module (ripsim-milp.so, milp*.c linked with CBC) on first use and calls it.
 **
 ** Why a module: CBC pulls in 22 shared libraries (Clp, Cgl, Osi, LAPACK,
 ** BLAS, gfortran, libstdc++, ...) whose loading and relocation cost every

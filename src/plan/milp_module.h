@@ -1,6 +1,6 @@
 /*
 ** milp_module.h — the interface between ripsim and its MILP module
-** (ripsim-milp.so, built from milp.c with CBC).  The module exports one
+** (ripsim-milp.so, built from milp*.c with CBC).  The module exports one
 ** object, rip_milp_module; the loader (milp_load.c) accepts it only if the
 ** ABI number, the version and the sizes of the structures passed across
 ** match its own, so a module of another build is refused, not misread.

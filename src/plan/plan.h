@@ -199,6 +199,11 @@ rip_status rip_plan_check(const rip_problem *p, const rip_plan *plan, bool simul
 
 /* ---- strategies ---- */
 
+/* A strategy's verbose trace: one line (no trailing newline) at a time,
+** ctx being rip_plan_opts.log_ctx.  The line is the strategy's buffer,
+** valid during the call only. */
+typedef void (*rip_plan_log_fn)(void *ctx, const char *line);
+
 typedef struct rip_plan_opts {
     uint64_t seed;              /* hill-climb */
     double time_limit;          /* seconds, milp / exact; <= 0: none */
@@ -209,7 +214,12 @@ typedef struct rip_plan_opts {
                                    the clock, so the plan is the same on a fast or a busy machine;
                                    time_limit is then only a safety net, and its expiry is an error
                                    (RIP_S_FAILED), never a different plan */
-    bool verbose;
+    bool verbose;               /* milp / exact: trace the search through log (and milp: CBC's own log,
+                                   which its solver process writes to stdout) */
+    /* Where the trace goes (plan_log.h): library code never writes to a
+    ** stream.  NULL: nowhere.  Added after the original fields. */
+    rip_plan_log_fn log;
+    void *log_ctx;
 } rip_plan_opts;
 
 /* A strategy returns a rip_status (a strategy not converted yet may still

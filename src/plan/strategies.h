@@ -16,7 +16,7 @@ int rip_strategy_greedy_size(const rip_problem *p, const rip_plan_opts *o, rip_p
 int rip_strategy_tinyengine(const rip_problem *p, const rip_plan_opts *o, rip_plan *out, char err[RIP_ERR_LEN]);
 int rip_strategy_hill_climb(const rip_problem *p, const rip_plan_opts *o, rip_plan *out, char err[RIP_ERR_LEN]);
 /* provided by src/plan/milp_load.c (which opens the CBC module built from
-** milp.c) and src/plan/exact.c */
+** milp*.c) and src/plan/exact.c */
 int rip_strategy_milp(const rip_problem *p, const rip_plan_opts *o, rip_plan *out, char err[RIP_ERR_LEN]);
 int rip_strategy_exact(const rip_problem *p, const rip_plan_opts *o, rip_plan *out, char err[RIP_ERR_LEN]);
 

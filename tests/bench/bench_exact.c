@@ -46,6 +46,13 @@ static int cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+/* exact's verbose trace (BENCH_EXACT_VERBOSE): one line on stderr. */
+static void log_to_stderr(void *ctx, const char *line)
+{
+    (void)ctx;
+    fprintf(stderr, "%s\n", line);
+}
+
 /* Run exact `reps` times; the last plan's result with the median time. */
 static result run(const rip_problem *p, int64_t capacity, double tl, int reps, const char *label)
 {
@@ -59,7 +66,8 @@ static result run(const rip_problem *p, int64_t capacity, double tl, int reps, c
             exit(71);
         }
         char err[RIP_ERR_LEN] = "", cerr[RIP_ERR_LEN] = "";
-        rip_plan_opts o = {.capacity = capacity, .time_limit = tl, .verbose = getenv("BENCH_EXACT_VERBOSE") != NULL};
+        rip_plan_opts o = {.capacity = capacity, .time_limit = tl, .verbose = getenv("BENCH_EXACT_VERBOSE") != NULL,
+                           .log = log_to_stderr};
         int rc = rip_strategy_run(s, p, &o, plan, err);
         r.ok = rc == RIP_OK;
         r.peak = plan->peak;

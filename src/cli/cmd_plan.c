@@ -14,12 +14,13 @@
 ** elementwise/pool/upsample in place, TinyEngine's in-place depthwise);
 ** --no-rip keeps only the depthwise candidates (the Tab. 3 baseline),
 ** --dual none at all (Tab. 7's dual buffer).  An interval list has no
-** candidates.  Every plan except the lower bound is verified by
-** rip_plan_check() before anything is printed (for graphs with every used
-** conv gap re-derived by the simulator, every pool gap by simulating the
-** pool and every ALIAS operator replayed; the "check" line says what was
-** verified); a plan that fails is an
-** internal error (exit 70) naming the violation, never output.
+** candidates.  Every plan except the lower bound comes from the one
+** checked entry, rip_plan_solve_checked(), so it is verified before
+** anything is printed (for graphs, unless --no-check, with every used conv
+** gap re-derived by the simulator, every pool gap by simulating the pool
+** and every ALIAS operator replayed; the "check" line says what was
+** verified); a plan that fails is an internal error (exit 70) naming the
+** violation, never output.
 **
 ** Output: a readable summary and one row per tensor (default), one JSON
 ** object (--json), an ASCII picture of memory over time (--draw ascii,
@@ -259,9 +260,9 @@ static int parse_args(int argc, char **argv, plan_args *a)
         {.name = "--capacity", .kind = RIP_OPT_INT, .dest = &a->capacity, .metavar = "B", .lo = 0, .hi = INT64_MAX,
          .help = "exact: any plan within B bytes is enough", .given = &a->other_given},
         {.name = "--check", .kind = RIP_OPT_FLAG, .dest = &a->check, .flag_value = true,
-         .help = "verify the plan before showing it (default)", .given = &a->other_given},
+         .help = "verify the plan, gaps re-derived by simulation (default)", .given = &a->other_given},
         {.name = "--no-check", .kind = RIP_OPT_FLAG, .dest = &a->check, .flag_value = false,
-         .help = "do not verify (for timing strategies only)", .given = &a->other_given},
+         .help = "verify the placement only, gaps as computed (for\ntiming strategies)", .given = &a->other_given},
     };
     const rip_cmd cmd = {
         .name = "plan", .synopsis = "GRAPH.csv|MODEL.tflite [options]\n--intervals FILE.csv [--inclusive] [options]\n"
@@ -309,9 +310,12 @@ static void log_to_stderr(void *ctx, const char *line)
     fprintf(stderr, "%s\n", line);
 }
 
-/* Run strategy s on p into plan, with a progress line on a terminal.
-** Returns the strategy's status (err set when not RIP_OK). */
-static rip_status run_strategy(const plan_args *a, const rip_strategy *s, const rip_problem *p, rip_plan *plan,
+/* Plan p with strategy s through the one checked entry
+** (rip_plan_solve_checked), with a progress line on a terminal: the gaps
+** are re-derived by simulation for a graph unless --no-check; the
+** placement is always checked.  Returns the status (err set when not
+** RIP_OK); *plan is the checked plan. */
+static rip_status plan_checked(const plan_args *a, const rip_strategy *s, const rip_problem *p, rip_plan **plan,
                                char err[RIP_ERR_LEN])
 {
     rip_plan_opts po = {.seed = (uint64_t)a->seed, .time_limit = a->time_limit, .capacity = a->capacity,
@@ -326,30 +330,9 @@ static rip_status run_strategy(const plan_args *a, const rip_strategy *s, const 
     rip_progress_init(&pr, "plan", NULL, true);
     rip_progress_update(&pr, 0, 0, what);
     rip_progress_tick(&pr);
-    rip_status rc = rip_strategy_run(s, p, &po, plan, err);
+    rip_status rc = rip_plan_solve_checked(p, s->name, &po, a->check && a->is_graph, plan, err);
     rip_progress_end(&pr);
     return rc;
-}
-
-/* Verify plan with rip_plan_check unless --no-check or it is only a bound,
-** writing to note what was verified.  Returns 0, or an exit status after
-** one line on stderr (71 out of memory, 70 an invalid plan). */
-static int verify_plan(const plan_args *a, const char *strategy, const rip_problem *p, const rip_plan *plan,
-                       char *note, size_t note_len)
-{
-    char err[RIP_ERR_LEN];
-    if (!a->check || plan->bound_only)
-        return 0;
-    rip_status rc = rip_plan_check(p, plan, a->is_graph, err);
-    if (rc != RIP_OK) {
-        if (rc == RIP_S_NOMEM)
-            fprintf(stderr, "ripsim plan: %s\n", err);
-        else
-            fprintf(stderr, "ripsim plan: internal error: strategy %s made an invalid plan: %s\n", strategy, err);
-        return rc == RIP_S_NOMEM ? RIP_EX_OSERR : RIP_EX_SOFTWARE;
-    }
-    rip_plan_check_claim(note, note_len, p, plan, a->is_graph);
-    return 0;
 }
 
 /* The SVG picture of plan to path (replaced only when complete; '-' is
@@ -378,7 +361,7 @@ static int show_plan(const plan_args *a, const rip_problem *p, const rip_plan *p
 {
     bool svg_to_stdout = a->out_path && strcmp(a->out_path, "-") == 0;
     if (a->json)
-        rip_plan_render_json(stdout, p, plan, a->is_graph, a->check && !plan->bound_only);
+        rip_plan_render_json(stdout, p, plan, a->is_graph, !plan->bound_only);
     else if (!svg_to_stdout)
         rip_plan_render_table(stdout, p, plan, a->is_graph, check_note);
     if (a->draw && strcmp(a->draw, "ascii") == 0) {
@@ -421,21 +404,16 @@ int rip_cmd_plan(int argc, char **argv)
     }
 
     const rip_strategy *s = rip_strategy_by_name(a.strategy);
-    rip_plan *plan = rip_plan_new(&p, s->name);
-    if (plan == NULL) {
-        fprintf(stderr, "ripsim plan: out of memory\n");
-        rc = RIP_EX_OSERR;
-        goto done;
-    }
-    rc = run_strategy(&a, s, &p, plan, err);
+    rip_plan *plan = NULL;
+    rc = plan_checked(&a, s, &p, &plan, err);
     if (rc != RIP_OK) {
         fprintf(stderr, "ripsim plan: %s\n", err);
         rc = rip_exit_status((rip_status)rc);
         goto done;
     }
-    char check_note[320] = "skipped (--no-check)";
-    if ((rc = verify_plan(&a, s->name, &p, plan, check_note, sizeof check_note)) != 0)
-        goto done;
+    char check_note[320] = "";
+    if (!plan->bound_only)
+        rip_plan_check_claim(check_note, sizeof check_note, &p, plan, a.check && a.is_graph);
     rc = show_plan(&a, &p, plan, check_note);
 done:
     rip_plan_free(plan);

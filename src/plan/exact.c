@@ -106,7 +106,7 @@
 #include "plan_log.h"
 #include "exact_internal.h"
 
-int rip_strategy_exact(const rip_problem *p, const rip_plan_opts *o, rip_plan *out, char err[RIP_ERR_LEN]);
+rip_status rip_strategy_exact(const rip_problem *p, const rip_plan_opts *o, rip_plan *out, char err[RIP_ERR_LEN]);
 
 /* Greedy first fit, largest buffers first: a quick upper bound. */
 static int64_t ex_greedy(const ex_search *s, int64_t *x)
@@ -489,7 +489,7 @@ static rip_status ex_begin(const rip_problem *p, rip_plan *out, double t0, bool 
     *done = false;
     if (p->n_cand > 0) {
         snprintf(err, RIP_ERR_LEN,
-                 "strategy exact: the problem has %zu in-place candidates; exact places raw "
+                 "the problem has %zu in-place candidates; exact places raw "
                  "buffers only (use --strategy milp, or build the problem without in-place "
                  "candidates)", p->n_cand);
         return RIP_S_DATA;
@@ -497,7 +497,7 @@ static rip_status ex_begin(const rip_problem *p, rip_plan *out, double t0, bool 
     snprintf(out->strategy, sizeof out->strategy, "exact");
     out->lower_bound = rip_problem_lower_bound(p);
     if (out->lower_bound < 0) {
-        snprintf(err, RIP_ERR_LEN, "strategy exact: out of memory");
+        snprintf(err, RIP_ERR_LEN, "out of memory");
         return RIP_S_NOMEM;
     }
     out->n_vars = out->n_cons = out->n_binaries = 0;
@@ -509,7 +509,7 @@ static rip_status ex_begin(const rip_problem *p, rip_plan *out, double t0, bool 
         return RIP_OK;
     }
     if (p->n > (size_t)INT32_MAX / 4) {
-        snprintf(err, RIP_ERR_LEN, "strategy exact: too many buffers (%zu)", p->n);
+        snprintf(err, RIP_ERR_LEN, "too many buffers (%zu)", p->n);
         return RIP_S_DATA;
     }
     return RIP_OK;
@@ -522,7 +522,7 @@ static rip_status ex_setup(ex_search *s, const rip_problem *p, int64_t *greedy, 
 {
     if (ex_init(s, p)) {
         ex_free(s);
-        snprintf(err, RIP_ERR_LEN, "strategy exact: out of memory");
+        snprintf(err, RIP_ERR_LEN, "out of memory");
         return RIP_S_NOMEM;
     }
     ex_set_keys(s, "Z", s->order);
@@ -531,7 +531,7 @@ static rip_status ex_setup(ex_search *s, const rip_problem *p, int64_t *greedy, 
     *all = *greedy < 0 ? -1 : rip_ex_pool_push(s, (size_t)s->n);
     if (*all < 0) {
         ex_free(s);
-        snprintf(err, RIP_ERR_LEN, "strategy exact: out of memory");
+        snprintf(err, RIP_ERR_LEN, "out of memory");
         return RIP_S_NOMEM;
     }
     for (int i = 0; i < s->n; i++)
@@ -601,12 +601,12 @@ static rip_status ex_finish(const ex_search *s, const rip_plan_opts *o, bool com
         return RIP_OK;
     if (complete)
         snprintf(err, RIP_ERR_LEN,
-                 "strategy exact: no plan within capacity %lld bytes exists (search complete "
+                 "no plan within capacity %lld bytes exists (search complete "
                  "after %llu nodes); best plan found %lld",
                  (long long)o->capacity, (unsigned long long)s->nodes, (long long)s->best_peak);
     else
         snprintf(err, RIP_ERR_LEN,
-                 "strategy exact: time limit %.1f s reached after %llu nodes without a plan "
+                 "time limit %.1f s reached after %llu nodes without a plan "
                  "within capacity %lld bytes; best plan found %lld",
                  o->time_limit, (unsigned long long)s->nodes, (long long)o->capacity,
                  (long long)s->best_peak);
@@ -614,7 +614,7 @@ static rip_status ex_finish(const ex_search *s, const rip_plan_opts *o, bool com
 }
 
 /* Contract: this file's opening comment (Target, Returns) and strategies.h. */
-int rip_strategy_exact(const rip_problem *p, const rip_plan_opts *o, rip_plan *out, char err[RIP_ERR_LEN])
+rip_status rip_strategy_exact(const rip_problem *p, const rip_plan_opts *o, rip_plan *out, char err[RIP_ERR_LEN])
 {
     double t0 = rip_ex_now();
     rip_plan_opts none = {0};
@@ -641,7 +641,7 @@ int rip_strategy_exact(const rip_problem *p, const rip_plan_opts *o, rip_plan *o
     }
     if (s.oom) {
         ex_free(&s);
-        snprintf(err, RIP_ERR_LEN, "strategy exact: out of memory");
+        snprintf(err, RIP_ERR_LEN, "out of memory");
         return RIP_S_NOMEM;
     }
     int rc = ex_finish(&s, o, complete, out, err);

@@ -51,7 +51,7 @@ int rip_greedy_size_order(const rip_problem *p, int *order)
     return 0;
 }
 
-int rip_strategy_greedy_size(const rip_problem *p, const rip_plan_opts *o, rip_plan *out,
+rip_status rip_strategy_greedy_size(const rip_problem *p, const rip_plan_opts *o, rip_plan *out,
                              char err[RIP_ERR_LEN])
 {
     (void)o;
@@ -59,7 +59,7 @@ int rip_strategy_greedy_size(const rip_problem *p, const rip_plan_opts *o, rip_p
     rip_placer pl = {0};
     int *order = malloc((p->n ? p->n : 1) * sizeof *order);
     if (order == NULL || rip_greedy_size_order(p, order) != 0 || rip_placer_init(&pl, p, out->offset) != 0) {
-        snprintf(err, RIP_ERR_LEN, "greedy-size: out of memory");
+        snprintf(err, RIP_ERR_LEN, "out of memory");
         goto done;
     }
     rip_placer_run(&pl, order, p->n, 0);

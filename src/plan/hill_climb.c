@@ -91,7 +91,7 @@ static int tvm_order(const rip_problem *p, int *order)
     return 0;
 }
 
-int rip_strategy_hill_climb(const rip_problem *p, const rip_plan_opts *o, rip_plan *out,
+rip_status rip_strategy_hill_climb(const rip_problem *p, const rip_plan_opts *o, rip_plan *out,
                             char err[RIP_ERR_LEN])
 {
     int rc = RIP_S_NOMEM;
@@ -102,7 +102,7 @@ int rip_strategy_hill_climb(const rip_problem *p, const rip_plan_opts *o, rip_pl
     int64_t *try_off = malloc((n ? n : 1) * sizeof *try_off);
     if (order == NULL || cur == NULL || try_off == NULL || tvm_order(p, order) != 0 ||
         rip_placer_init(&pl, p, cur) != 0) {
-        snprintf(err, RIP_ERR_LEN, "hill-climb: out of memory");
+        snprintf(err, RIP_ERR_LEN, "out of memory");
         goto done;
     }
     /* the floor for plans without in-place pairs: the bound of the same

@@ -10,7 +10,7 @@
 #include "plan.h"
 #include "strategies.h"
 
-int rip_strategy_lower_bound(const rip_problem *p, const rip_plan_opts *o, rip_plan *out,
+rip_status rip_strategy_lower_bound(const rip_problem *p, const rip_plan_opts *o, rip_plan *out,
                              char err[RIP_ERR_LEN])
 {
     (void)o;
@@ -18,7 +18,7 @@ int rip_strategy_lower_bound(const rip_problem *p, const rip_plan_opts *o, rip_p
         out->offset[i] = 0;
     out->lower_bound = rip_problem_lower_bound(p);
     if (out->lower_bound < 0) {
-        snprintf(err, RIP_ERR_LEN, "lower-bound: out of memory");
+        snprintf(err, RIP_ERR_LEN, "out of memory");
         return RIP_S_NOMEM;
     }
     out->peak = out->lower_bound;

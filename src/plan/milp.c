@@ -168,13 +168,13 @@ static rip_status mp_fallback(const rip_problem *p, const rip_plan_opts *o, rip_
     rip_status rc = RIP_OK;
     char herr[RIP_ERR_LEN];
     if (!pl) {
-        snprintf(err, RIP_ERR_LEN, st ? "strategy milp: out of memory" : "strategy milp: no naive strategy");
+        snprintf(err, RIP_ERR_LEN, st ? "out of memory" : "no naive strategy");
         return st ? RIP_S_NOMEM : RIP_S_INTERNAL;
     }
     rip_plan_opts ho = *o;
     ho.verbose = false;
     if (st->run(p, &ho, pl, herr) != 0 || pl->bound_only || rip_plan_check(p, pl, false, herr) != 0) {
-        snprintf(err, RIP_ERR_LEN, "strategy milp: no plan within the time limit (%.400s)", herr);
+        snprintf(err, RIP_ERR_LEN, "no plan within the time limit (%.400s)", herr);
         rc = RIP_S_INTERNAL;
     } else {
         mp_copy_plan(p, out, pl);
@@ -208,7 +208,7 @@ static rip_status mp_whole(const mp *m, const rip_plan_opts *o, double deadline,
     int64_t ub = out->peak + (int64_t)(start_obj - (double)out->peak) + 1;
     if (mp_build(m, out, NULL, ub, out->lower_bound, &mm)) {
         rc = RIP_S_NOMEM;
-        snprintf(err, RIP_ERR_LEN, "strategy milp: out of memory");
+        snprintf(err, RIP_ERR_LEN, "out of memory");
         goto end;
     }
     out->n_vars = mm.ncol;
@@ -246,7 +246,7 @@ static rip_status mp_whole(const mp *m, const rip_plan_opts *o, double deadline,
         int ex = mp_extract(m, &mm, out, res.sol, cand, cerr);
         if (ex < 0) {
             rc = RIP_S_NOMEM;
-            snprintf(err, RIP_ERR_LEN, "strategy milp: out of memory");
+            snprintf(err, RIP_ERR_LEN, "out of memory");
             goto end;
         }
         if (ex == 0 && mp_objective(p, cand) <= mp_objective(p, out) + 1e-6) {
@@ -272,7 +272,7 @@ end:
 
 /* The strategy (the rip_strategy_fn contract, strategies.h; this file's
 ** opening comment): the module's solve. */
-static int milp_solve(const rip_problem *p, const rip_plan_opts *o, rip_plan *out, char err[RIP_ERR_LEN])
+static rip_status milp_solve(const rip_problem *p, const rip_plan_opts *o, rip_plan *out, char err[RIP_ERR_LEN])
 {
     double t0 = mp_now();
     rip_plan_opts none = {0};
@@ -292,7 +292,7 @@ static int milp_solve(const rip_problem *p, const rip_plan_opts *o, rip_plan *ou
         return RIP_OK;
     }
     if (p->n > (size_t)INT32_MAX / 8 || p->n_cand > (size_t)INT32_MAX / 8) {
-        snprintf(err, RIP_ERR_LEN, "strategy milp: problem too large");
+        snprintf(err, RIP_ERR_LEN, "problem too large");
         return RIP_S_DATA;
     }
 
@@ -304,7 +304,7 @@ static int milp_solve(const rip_problem *p, const rip_plan_opts *o, rip_plan *ou
     int init = mp_init(&m, p, deadline);
     if (init < 0 || !(cand = rip_plan_new(p, "milp"))) {
         rc = RIP_S_NOMEM;
-        snprintf(err, RIP_ERR_LEN, "strategy milp: out of memory");
+        snprintf(err, RIP_ERR_LEN, "out of memory");
         goto done;
     }
     if (init > 0) {
@@ -336,7 +336,7 @@ done:
     if (rc == RIP_OK && clocked && o->reproducible) {
         rc = RIP_S_FAILED;
         snprintf(err, RIP_ERR_LEN,
-                 "strategy milp: the time limit of %g s ran out before the search ended; a plan cut short by "
+                 "the time limit of %g s ran out before the search ended; a plan cut short by "
                  "the clock would depend on the machine's speed (raise the time limit)", o->time_limit);
     }
     rip_plan_free(cand);

@@ -196,7 +196,7 @@ rip_status mp_lns(const mp *m, const rip_plan_opts *o, rip_plan *cur, double dea
 out:
     if (oom) {
         rc = RIP_S_NOMEM;
-        snprintf(err, RIP_ERR_LEN, "strategy milp: out of memory");
+        snprintf(err, RIP_ERR_LEN, "out of memory");
     }
     free(pts);
     free(lo);

@@ -100,7 +100,7 @@ static const rip_milp_module_info *try_path(const char *path, char *why, size_t 
 /* err for a module at path that could not be mapped (try_path's why). */
 static void no_memory_error(const char *path, const char *why, char err[RIP_ERR_LEN])
 {
-    snprintf(err, RIP_ERR_LEN, "strategy milp: cannot load the CBC module %.200s: %.250s (out of memory?)", path, why);
+    snprintf(err, RIP_ERR_LEN, "cannot load the CBC module %.200s: %.250s (out of memory?)", path, why);
 }
 
 /* Find and open the module (the search order above).  Returns the entry,
@@ -119,7 +119,7 @@ static const rip_milp_module_info *find_module(char err[RIP_ERR_LEN], rip_status
             *status = RIP_S_NOMEM;
             no_memory_error(env, why, err);
         } else if (!m) {
-            snprintf(err, RIP_ERR_LEN, "strategy milp: cannot load the CBC module from $RIPSIM_MILP_MODULE: %.400s",
+            snprintf(err, RIP_ERR_LEN, "cannot load the CBC module from $RIPSIM_MILP_MODULE: %.400s",
                      why);
         }
         return m;
@@ -156,7 +156,7 @@ static const rip_milp_module_info *find_module(char err[RIP_ERR_LEN], rip_status
             snprintf(first, sizeof first, "%s", why);
     }
     snprintf(err, RIP_ERR_LEN,
-             "strategy milp: the CBC module %s was not found (%zu places tried, first: %.300s); "
+             "the CBC module %s was not found (%zu places tried, first: %.300s); "
              "build it (ninja -C build) or set RIPSIM_MILP_MODULE to its path",
              RIP_MILP_MODULE_FILE, tried, first);
     return NULL;
@@ -166,7 +166,7 @@ static const rip_milp_module_info *find_module(char err[RIP_ERR_LEN], rip_status
 ** with one line in err, RIP_S_UNAVAILABLE when no usable module is found,
 ** RIP_S_NOMEM when one is there but cannot be mapped (tried again on the
 ** next call). */
-int rip_strategy_milp(const rip_problem *p, const rip_plan_opts *o, rip_plan *out, char err[RIP_ERR_LEN])
+rip_status rip_strategy_milp(const rip_problem *p, const rip_plan_opts *o, rip_plan *out, char err[RIP_ERR_LEN])
 {
     rip_status status = RIP_OK;
     pthread_mutex_lock(&load_lock);

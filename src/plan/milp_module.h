@@ -21,7 +21,7 @@ typedef struct rip_milp_module_info {
     const char *version;       /* RIPSIM_VERSION of the build */
     size_t problem_size, plan_size, opts_size;
     /* the milp strategy: the rip_strategy_fn contract (strategies.h, milp.c) */
-    int (*solve)(const rip_problem *p, const rip_plan_opts *o, rip_plan *out, char err[RIP_ERR_LEN]);
+    rip_status (*solve)(const rip_problem *p, const rip_plan_opts *o, rip_plan *out, char err[RIP_ERR_LEN]);
 } rip_milp_module_info;
 
 #endif

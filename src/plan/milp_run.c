@@ -303,7 +303,7 @@ static void mr_describe(int st, const char *said, char err[RIP_ERR_LEN])
     } else {
         snprintf(how, sizeof how, "exited with status %d", WEXITSTATUS(st));
     }
-    snprintf(err, RIP_ERR_LEN, "strategy milp: the CBC solver process %s%s%.300s", how, *said ? ": " : "", said);
+    snprintf(err, RIP_ERR_LEN, "the CBC solver process %s%s%.300s", how, *said ? ": " : "", said);
 }
 
 rip_status rip_milp_run(const rip_milp_program *pg, double deadline, rip_milp_answer *r, char err[RIP_ERR_LEN])
@@ -325,7 +325,7 @@ rip_status rip_milp_run(const rip_milp_program *pg, double deadline, rip_milp_an
             if (efd[i] >= 0)
                 close(efd[i]);
         }
-        snprintf(err, RIP_ERR_LEN, "strategy milp: cannot start the CBC solver process (%s: %s)", what, strerror(e));
+        snprintf(err, RIP_ERR_LEN, "cannot start the CBC solver process (%s: %s)", what, strerror(e));
         return RIP_S_NOMEM;
     }
     if (pid == 0) {
@@ -348,7 +348,7 @@ rip_status rip_milp_run(const rip_milp_program *pg, double deadline, rip_milp_an
         r->sol = malloc(sol_bytes + sizeof *r->sol);
         if (!r->sol) {
             rc = RIP_S_NOMEM;
-            snprintf(err, RIP_ERR_LEN, "strategy milp: out of memory");
+            snprintf(err, RIP_ERR_LEN, "out of memory");
         } else {
             size_t g = 0;
             rd = mr_read_until(fd[0], r->sol, sol_bytes, deadline, &g);
@@ -378,17 +378,17 @@ rip_status rip_milp_run(const rip_milp_program *pg, double deadline, rip_milp_an
         r->finished = false;   /* a timeout */
     } else if (rd == MR_READ_ERR) {
         rc = RIP_S_NOMEM;
-        snprintf(err, RIP_ERR_LEN, "strategy milp: cannot read the CBC solver's answer: %s", strerror(read_errno));
+        snprintf(err, RIP_ERR_LEN, "cannot read the CBC solver's answer: %s", strerror(read_errno));
     } else if (!ours && !clean) {
         rc = RIP_S_NOMEM;
         mr_describe(st, said, err);
     } else if (!answer) {
         rc = RIP_S_INTERNAL;
         if (rd == MR_READ_EOF)
-            snprintf(err, RIP_ERR_LEN, "strategy milp: the CBC solver process sent a truncated answer (%zu of %zu bytes)",
+            snprintf(err, RIP_ERR_LEN, "the CBC solver process sent a truncated answer (%zu of %zu bytes)",
                      got, want);
         else
-            snprintf(err, RIP_ERR_LEN, "strategy milp: the CBC solver process sent a malformed answer");
+            snprintf(err, RIP_ERR_LEN, "the CBC solver process sent a malformed answer");
     } else {
         r->finished = true;
         r->proven = h.proven != 0;

@@ -38,7 +38,7 @@ rip_status mp_start(const mp *m, const rip_plan_opts *o, double deadline, rip_pl
     double best_obj = 0;
     bool *below = malloc(((size_t)m->npair + 1) * sizeof *below);
     if (!below) {
-        snprintf(err, RIP_ERR_LEN, "strategy milp: out of memory");
+        snprintf(err, RIP_ERR_LEN, "out of memory");
         return RIP_S_NOMEM;
     }
     for (size_t h = 0; h < sizeof names / sizeof names[0]; h++) {
@@ -58,7 +58,7 @@ rip_status mp_start(const mp *m, const rip_plan_opts *o, double deadline, rip_pl
         rip_plan *pl = rip_plan_new(p, names[h]);
         if (!pl) {
             free(below);
-            snprintf(err, RIP_ERR_LEN, "strategy milp: out of memory");
+            snprintf(err, RIP_ERR_LEN, "out of memory");
             return RIP_S_NOMEM;
         }
         rip_plan_opts ho = *o;
@@ -108,13 +108,13 @@ rip_status mp_start(const mp *m, const rip_plan_opts *o, double deadline, rip_pl
         rip_plan_free(pl);
         if (hs == RIP_S_NOMEM || cs < 0) {
             free(below);
-            snprintf(err, RIP_ERR_LEN, "strategy milp: out of memory (start %s)", names[h]);
+            snprintf(err, RIP_ERR_LEN, "out of memory (start %s)", names[h]);
             return RIP_S_NOMEM;
         }
     }
     free(below);
     if (!have) {
-        snprintf(err, RIP_ERR_LEN, "strategy milp: no start heuristic gave a valid plan");
+        snprintf(err, RIP_ERR_LEN, "no start heuristic gave a valid plan");
         return RIP_S_INTERNAL;
     }
     return RIP_OK;

@@ -10,7 +10,7 @@
 #include "plan.h"
 #include "strategies.h"
 
-int rip_strategy_naive(const rip_problem *p, const rip_plan_opts *o, rip_plan *out, char err[RIP_ERR_LEN])
+rip_status rip_strategy_naive(const rip_problem *p, const rip_plan_opts *o, rip_plan *out, char err[RIP_ERR_LEN])
 {
     (void)o;
     (void)err;

@@ -222,9 +222,9 @@ typedef struct rip_plan_opts {
     void *log_ctx;
 } rip_plan_opts;
 
-/* A strategy returns a rip_status (a strategy not converted yet may still
-** return a sysexits code of cli.h; rip_strategy_run maps those). */
-typedef int (*rip_strategy_fn)(const rip_problem *p, const rip_plan_opts *o, rip_plan *out,
+/* A strategy fills *out and returns RIP_OK, or a rip_status with its bare
+** reason in err (rip_strategy_run names the strategy). */
+typedef rip_status (*rip_strategy_fn)(const rip_problem *p, const rip_plan_opts *o, rip_plan *out,
                                char err[RIP_ERR_LEN]);
 
 typedef struct rip_strategy {
@@ -245,8 +245,10 @@ const rip_strategy *rip_strategy_by_name(const char *name);
 ** kept).  o may be NULL (all defaults).  Returns RIP_OK; RIP_S_DATA for
 ** a malformed problem (including one beyond RIP_PLAN_TOTAL_MAX), or the
 ** strategy's status (RIP_S_FAILED: exact could not meet its capacity,
-** RIP_S_NOMEM, ...), with err.  The plan is not checked: call
-** rip_plan_check().
+** RIP_S_NOMEM, ...) with err "strategy NAME: why" (a strategy writes the
+** bare reason).  The plan is not checked: this is the strategies' own
+** entry (for composing them, tests and benchmarks); everything else plans
+** through rip_plan_solve_checked().
 */
 rip_status rip_strategy_run(const rip_strategy *s, const rip_problem *p, const rip_plan_opts *o, rip_plan *out,
                      char err[RIP_ERR_LEN]);
@@ -259,9 +261,10 @@ rip_status rip_strategy_run(const rip_strategy *s, const rip_problem *p, const r
 ** placement, overlaps, shifts and peak are still checked.  A lower bound
 ** (plan->bound_only) is no placement and has nothing to check.  RIP_OK
 ** with *out (free with rip_plan_free); RIP_S_INTERNAL for an unknown
-** strategy or a plan that fails the check (a bug), RIP_S_NOMEM when the
-** check runs out of memory, or the strategy's status, with err
-** "STRATEGY: why"; *out NULL then.
+** strategy or a plan that fails the check (a bug: err "internal error:
+** strategy NAME made an invalid plan: why"), RIP_S_NOMEM when the check
+** runs out of memory, or the strategy's status with its err ("strategy
+** NAME: why", rip_strategy_run); *out NULL then.
 */
 rip_status rip_plan_solve_checked(const rip_problem *p, const char *strategy, const rip_plan_opts *o, bool simulate,
                                   rip_plan **out, char err[RIP_ERR_LEN]);

@@ -86,11 +86,14 @@ rip_status rip_strategy_run(const rip_strategy *s, const rip_problem *p, const r
     if (rc != RIP_OK)
         return rc;
     rip_plan_opts none = {0};
+    char why[RIP_ERR_LEN] = "";
     double t0 = rip_plan_clock();
-    rc = (rip_status)s->run(p, o ? o : &none, out, err);
+    rc = s->run(p, o ? o : &none, out, why);
     out->seconds = rip_plan_clock() - t0;
-    if (rc != RIP_OK)
+    if (rc != RIP_OK) {
+        snprintf(err, RIP_ERR_LEN, "strategy %s: %.480s", s->name, why[0] ? why : "failed without a reason");
         return rc;
+    }
     if (!out->bound_only && out->peak == out->lower_bound)
         out->optimal = true;
     return RIP_OK;
@@ -107,11 +110,16 @@ rip_status rip_plan_solve_checked(const rip_problem *p, const char *strategy, co
         return s ? RIP_S_NOMEM : RIP_S_INTERNAL;
     }
     char why[RIP_ERR_LEN];
-    rip_status st = rip_strategy_run(s, p, o, plan, why);
-    if (st == RIP_OK && !plan->bound_only && (st = rip_plan_check(p, plan, simulate, why)) == RIP_S_FAILED)
-        st = RIP_S_INTERNAL; /* a strategy made an invalid plan: a bug */
+    rip_status st = rip_strategy_run(s, p, o, plan, err);
+    if (st == RIP_OK && !plan->bound_only && (st = rip_plan_check(p, plan, simulate, why)) != RIP_OK) {
+        if (st == RIP_S_FAILED) {
+            st = RIP_S_INTERNAL; /* a strategy made an invalid plan: a bug */
+            snprintf(err, RIP_ERR_LEN, "internal error: strategy %s made an invalid plan: %.400s", strategy, why);
+        } else {
+            snprintf(err, RIP_ERR_LEN, "checking the plan of strategy %s: %.400s", strategy, why);
+        }
+    }
     if (st != RIP_OK) {
-        snprintf(err, RIP_ERR_LEN, "%s: %.400s", strategy, why);
         rip_plan_free(plan);
         return st;
     }

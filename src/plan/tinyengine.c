@@ -78,7 +78,7 @@ static bool group_fits(const rip_placer *pl, const int *next, int head, int64_t 
     return true;
 }
 
-int rip_strategy_tinyengine(const rip_problem *p, const rip_plan_opts *o, rip_plan *out,
+rip_status rip_strategy_tinyengine(const rip_problem *p, const rip_plan_opts *o, rip_plan *out,
                             char err[RIP_ERR_LEN])
 {
     (void)o;
@@ -93,12 +93,12 @@ int rip_strategy_tinyengine(const rip_problem *p, const rip_plan_opts *o, rip_pl
     bool *op_busy = NULL;                                 /* per step: its op overwrites an input already */
     if (next == NULL || prev == NULL || placed == NULL || groups == NULL || xs == NULL ||
         rip_placer_init(&pl, p, out->offset) != 0) {
-        snprintf(err, RIP_ERR_LEN, "tinyengine: out of memory");
+        snprintf(err, RIP_ERR_LEN, "out of memory");
         goto done;
     }
     op_busy = calloc(nc && p->n_steps > 0 ? (size_t)p->n_steps : 1, sizeof *op_busy);
     if (op_busy == NULL) {
-        snprintf(err, RIP_ERR_LEN, "tinyengine: out of memory");
+        snprintf(err, RIP_ERR_LEN, "out of memory");
         goto done;
     }
     for (size_t i = 0; i < n; i++)

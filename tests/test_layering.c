@@ -41,7 +41,6 @@ static const struct {
     {"sweeps/sweep.c", 6, "SIGINT/SIGTERM handlers, the test hooks' raise (item 12)"},
     {"sweeps/generators/common.c", 4, "a generator's impossible draw prints and aborts (item 12)"},
     {"src/plan/milp_run.c", 9, "the forked CBC child's own exit paths and its fork (item 12)"},
-    {"src/report/paper_tables.c", 3, "forks and execs rsvg-convert for fig1.png (item 12)"},
 };
 
 static const char *root(void)

@@ -21,6 +21,7 @@
 #include "paper_tables.h"
 #include "progress_line.h"
 #include "real_models.h"
+#include "svg_png.h"
 #include "table2.h"
 #include "tflm_table.h"
 #include "table6.h"

@@ -43,10 +43,4 @@ rip_status rip_table7_write(FILE *out, const char *models_dir, double time_limit
 ** the tables (RIP_S_IO when out reports a write error). */
 rip_status rip_fig1_write(FILE *out, const char *models_dir, char err[RIP_ERR_LEN]);
 
-/* Convert the SVG file svg_path to PNG with rsvg-convert, written to png
-** (the tool's standard output, so it makes no file of its own; png is
-** flushed first and left open).  RIP_OK; RIP_S_UNAVAILABLE when
-** rsvg-convert is not installed; RIP_S_IO when it fails; err says which. */
-rip_status rip_svg_to_png(const char *svg_path, FILE *png, char err[RIP_ERR_LEN]);
-
 #endif

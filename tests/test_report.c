@@ -36,6 +36,7 @@
 #include <unistd.h>
 
 #include "db.h"
+#include "stored_rows.h"
 #include "evaluate.h"
 #include "confidence.h"
 #include "layer.h"
@@ -172,7 +173,7 @@ static int make_tab2_db(const char *path)
     /* written as schema version 2, the way the rows were written before; read as version 4 */
     char err[RIP_ERR_LEN];
     int64_t from = 0, layers = 0;
-    if (rc == 0 && rip_db_migrate(path, &from, &layers, NULL, err) != RIP_OK) {
+    if (rc == 0 && rip_db_migrate(path, &from, &layers, rip_eval_pruned_row, NULL, err) != RIP_OK) {
         fprintf(stderr, "%s\n", err);
         rc = -1;
     }

@@ -15,6 +15,7 @@
 #include "args.h"
 #include "cli.h"
 #include "db.h"
+#include "stored_rows.h"
 #include "progress_line.h"
 
 static const char about[] =
@@ -86,7 +87,7 @@ int rip_cmd_migrate(int argc, char **argv)
     rip_progress line;
     rip_progress_init(&line, "migrate", "stages", true);
     rip_progress_cb cb = {.fn = on_stage, .ctx = &line};
-    rip_status s = rip_db_migrate(path, &from, &layers, &cb, err);
+    rip_status s = rip_db_migrate(path, &from, &layers, rip_eval_pruned_row, &cb, err);
     rip_progress_end(&line);
     if (s != RIP_OK) {
         fprintf(stderr, "ripsim migrate: %s\n", err);

@@ -12,6 +12,7 @@
 #include "args.h"
 #include "cli.h"
 #include "db.h"
+#include "stored_rows.h"
 #include "optimum.h"
 #include "progress_line.h"
 #include "root.h"
@@ -238,7 +239,7 @@ int rip_cmd_sweep(int argc, char **argv)
         rip_progress pr;
         rip_progress_init(&pr, "sweep", "optima", show);
         rip_progress_cb cb = rip_progress_callback(&pr);
-        s = rip_db_optima_fill(o.db_path, opt_pixels, &cb, &opt, err);
+        s = rip_db_optima_fill(o.db_path, opt_pixels, rip_eval_optimum_row, &cb, &opt, err);
         rip_progress_end(&pr);
         if (s != RIP_OK) {
             fprintf(stderr, "ripsim sweep: %s\n", err);

@@ -127,10 +127,32 @@ rip_status rip_db_create(const char *path, const rip_run_info *run, sqlite3 **db
 rip_status rip_db_open_read_unchecked(const char *path, sqlite3 **db, char err[RIP_ERR_LEN]);
 
 /*
+** What db/ stores but does not compute: the caller's functions.  db/ only
+** stores and reads; the simulator's rows come in through these.
+**
+** pruned: version 4's additions for a converted layer L (derived): the
+** padded input scalars some tap reads (*n_in_read) and the truth of
+** herringbone_pruned (*gap).  rip_eval_pruned_row (stored_rows.h) is the
+** fast simulator's.  RIP_OK, or a status with why.
+*/
+typedef rip_status (*rip_db_pruned_fn)(const rip_layer *L, int64_t *n_in_read, int64_t *gap, char why[RIP_ERR_LEN]);
+
+/*
+** optimum: the traversal-optimal gap of L (derived, at most max_pixels
+** output pixels) into *gap, its live-bytes lower bound, the row-major gap
+** of the same rule, and a visiting order attaining it: *n_pix pixel
+** indices into order[max_pixels].  rip_eval_optimum_row (stored_rows.h) is
+** sim/optimum.h's search.  RIP_OK, or a status with why (RIP_S_INTERNAL:
+** the optimum was not confirmed).
+*/
+typedef rip_status (*rip_db_optimum_fn)(const rip_layer *L, int64_t max_pixels, int64_t *gap, int64_t *lower,
+                                        int64_t *row_gap, int64_t *order, int64_t *n_pix, char why[RIP_ERR_LEN]);
+
+/*
 ** Convert the database at path (schema version 1, 2 or 3, checked read-only
 ** first) to the current version (the truths of herringbone_pruned and
-** n_in_read, which older versions lack, computed by the fast simulator
-** from each stored layer's geometry): built under a temporary name beside it,
+** n_in_read, which older versions lack, computed by pruned() from each
+** stored layer's geometry): built under a temporary name beside it,
 ** every row compared with the original, then renamed over it, so that a
 ** kill or failure at any point leaves path as it was (at worst a stale
 ** temporary ".NAME.migrate-PID-N" beside it).  *from receives the version
@@ -139,13 +161,14 @@ rip_status rip_db_open_read_unchecked(const char *path, sqlite3 **db, char err[R
 ** folder), the result keeping that file's owner, group and mode.
 ** RIP_S_DATA (damaged, not ripsim, rows that do not convert: a layer that
 ** does not derive), RIP_S_NOINPUT, RIP_S_CANTCREATE (also: the owner
-** cannot be kept), RIP_S_IO, RIP_S_BUSY, RIP_S_NOMEM, RIP_S_INTERNAL (the
-** simulator).  progress (may be NULL) hears each of the four stages as it
+** cannot be kept), RIP_S_IO, RIP_S_BUSY, RIP_S_NOMEM, or pruned()'s
+** status.  progress (may be NULL) hears each of the four stages as it
 ** starts, done 0..3 of 4 ("creating the converted copy", "converting the
 ** rows", "checking the copy", "putting it in place"), and done 4 of 4
 ** once the copy is in place: the points at which a test can stop it.
 */
-rip_status rip_db_migrate(const char *path, int64_t *from, int64_t *layers, const rip_progress_cb *progress,
+rip_status rip_db_migrate(const char *path, int64_t *from, int64_t *layers, rip_db_pruned_fn pruned,
+                          const rip_progress_cb *progress,
                           char err[RIP_ERR_LEN]);
 
 /* Close, reporting nothing; NULL is fine. */
@@ -253,14 +276,14 @@ typedef struct rip_optima_result {
 /*
 ** `ripsim sweep --optimum P` (db_optima.c): create table optima and view
 ** optimum_gaps if missing, then compute and store the traversal-optimal
-** gap (sim/optimum.h) of every stored layer with at most max_pixels output
-** pixels that has none, in committed batches (a rerun resumes).  The
-** database must have passed rip_db_inspect.  RIP_OK; RIP_S_BUSY,
-** RIP_S_CANTCREATE, RIP_S_IO, RIP_S_NOMEM, RIP_S_DATA (a stored layer that
-** does not derive), RIP_S_INTERNAL (the simulator did not confirm an
-** optimum), with err.
+** gap, computed by optimum(), of every stored layer with at most
+** max_pixels output pixels that has none, in committed batches (a rerun
+** resumes).  The database must have passed rip_db_inspect.  RIP_OK;
+** RIP_S_BUSY, RIP_S_CANTCREATE, RIP_S_IO, RIP_S_NOMEM, RIP_S_DATA (a
+** stored layer that does not derive), or optimum()'s status, with err.
 */
-rip_status rip_db_optima_fill(const char *path, int64_t max_pixels, const rip_progress_cb *progress,
+rip_status rip_db_optima_fill(const char *path, int64_t max_pixels, rip_db_optimum_fn optimum,
+                              const rip_progress_cb *progress,
                               rip_optima_result *res, char err[RIP_ERR_LEN]);
 
 #endif

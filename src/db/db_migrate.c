@@ -24,7 +24,6 @@
 #include <unistd.h>
 
 #include "formulas.h"
-#include "sim.h"
 
 /* A value of one row of sql, or -1 when it fails. */
 static int64_t one(sqlite3 *db, const char *sql)
@@ -104,13 +103,13 @@ static bool pivot_sql(char *sql, size_t len, int64_t version)
 
 /*
 ** Version 4's additions for every converted layer: n_in_read and the truth
-** of herringbone_pruned, by the fast simulator (the engine and search of a
-** default sweep, so a migrated database holds the rows a sweep would
-** write).  RIP_OK; RIP_S_DATA (a layer that does not derive: rows that do
-** not convert), RIP_S_NOMEM, RIP_S_INTERNAL (the simulator), or SQLite's
-** status, with why[].
+** of herringbone_pruned, computed by the caller's pruned() (the fast
+** simulator, with the engine and search of a default sweep, so a migrated
+** database holds the rows a sweep would write).  RIP_OK; RIP_S_DATA (a
+** layer that does not derive: rows that do not convert), pruned()'s
+** status, or SQLite's, with why[].
 */
-static rip_status fill_pruned(sqlite3 *db, char why[RIP_ERR_LEN])
+static rip_status fill_pruned(sqlite3 *db, rip_db_pruned_fn pruned, char why[RIP_ERR_LEN])
 {
     sqlite3_stmt *q = NULL, *u = NULL;
     int rc = sqlite3_prepare_v2(db,
@@ -132,12 +131,8 @@ static rip_status fill_pruned(sqlite3 *db, char why[RIP_ERR_LEN])
         if (rip_layer_derive(&L, e) != 0) {
             snprintf(why, RIP_ERR_LEN, "layer %lld: %.300s", (long long)v[0], e);
             result = RIP_S_DATA;
-        } else if ((n_read = rip_sim_read_scalars(&L)) < 0) {
-            snprintf(why, RIP_ERR_LEN, "layer %lld: out of memory simulating herringbone_pruned", (long long)v[0]);
-            result = RIP_S_NOMEM;
-        } else if (rip_sim_truth_by(&L, RIP_EXEC_HB_PRUNED, RIP_ENGINE_FAST, RIP_SEARCH_BRACKET, &gap, e) != 0) {
-            snprintf(why, RIP_ERR_LEN, "layer %lld: herringbone_pruned not simulated (%.300s)", (long long)v[0], e);
-            result = RIP_S_INTERNAL;
+        } else if ((result = pruned(&L, &n_read, &gap, e)) != RIP_OK) {
+            snprintf(why, RIP_ERR_LEN, "layer %lld: %.300s", (long long)v[0], e);
         } else {
             sqlite3_bind_int64(u, 1, v[0]);
             sqlite3_bind_int64(u, 2, n_read);
@@ -188,7 +183,8 @@ static int64_t rows_lost(sqlite3 *db, bool with_exec)
 }
 
 /* Fill the temporary database db (schema, reference tables and run made) from s. */
-static rip_status convert(sqlite3 *db, const char *path, int64_t version, char err[RIP_ERR_LEN])
+static rip_status convert(sqlite3 *db, const char *path, int64_t version, rip_db_pruned_fn pruned,
+                          char err[RIP_ERR_LEN])
 {
     const bool with_exec = version >= 2;
     char sql[8192], why[RIP_ERR_LEN];
@@ -203,7 +199,7 @@ static rip_status convert(sqlite3 *db, const char *path, int64_t version, char e
         rip_db_exec(db, "DELETE FROM main.generators; INSERT INTO main.generators SELECT * FROM s.generators;"
                         "DELETE FROM main.formulas; INSERT INTO main.formulas SELECT f.* FROM s.formulas f"
                         " JOIN pragma_table_info('layer_results') p ON p.name = f.formula", why) != 0 ||
-        rip_db_exec(db, sql, why) != 0 || (filled = fill_pruned(db, why)) != RIP_OK ||
+        rip_db_exec(db, sql, why) != 0 || (filled = fill_pruned(db, pruned, why)) != RIP_OK ||
         (with_exec && rip_db_exec(db, "INSERT INTO main.executions SELECT * FROM s.executions", why) != 0) ||
         rip_db_exec(db, "INSERT INTO main.run_log SELECT * FROM s.run_log", why) != 0 ||
         rip_db_exec(db, rip_db_recount_sql, why) != 0) {
@@ -233,8 +229,8 @@ static rip_status convert(sqlite3 *db, const char *path, int64_t version, char e
     return RIP_OK;
 }
 
-rip_status rip_db_migrate(const char *path, int64_t *from, int64_t *layers, const rip_progress_cb *progress,
-                          char err[RIP_ERR_LEN])
+rip_status rip_db_migrate(const char *path, int64_t *from, int64_t *layers, rip_db_pruned_fn pruned,
+                          const rip_progress_cb *progress, char err[RIP_ERR_LEN])
 {
     char tmp[4200], uri[4200], why[RIP_ERR_LEN], real[4096];
     rip_db_found found;
@@ -284,7 +280,7 @@ rip_status rip_db_migrate(const char *path, int64_t *from, int64_t *layers, cons
         goto done;
     }
     rip_progress_report(progress, 1, 4, "converting the rows");
-    if ((s = convert(db, path, found.schema_version, err)) != RIP_OK)
+    if ((s = convert(db, path, found.schema_version, pruned, err)) != RIP_OK)
         goto done;
     sqlite3_exec(db, "DETACH s", NULL, NULL, NULL);
     snprintf(why, sizeof why, "from schema version %lld, %lld layers", (long long)found.schema_version,

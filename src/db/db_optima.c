@@ -7,7 +7,8 @@
 ** db_check_schema.c, accepts these two objects there and nowhere else).
 **
 ** Every stored layer whose output grid has at most P pixels gets one row:
-** the optimum of sim/optimum.h, confirmed there by the simulator.  Layers
+** the optimum the caller's function computes (rip_eval_optimum_row: that of
+** sim/optimum.h, confirmed there by the simulator); db/ only stores it.  Layers
 ** are taken in layer_idx order in batches, each committed in one
 ** transaction, and a rerun skips the rows present, so an interrupted fill
 ** resumes.  A row does not depend on P (only which layers get one does).
@@ -17,7 +18,6 @@
 #include <string.h>
 
 #include "db.h"
-#include "optimum.h"
 
 #define OPTIMA_BATCH 64
 
@@ -60,13 +60,15 @@ static rip_status sql_fail(sqlite3 *db, const char *path, const char *what, char
 ** Contract (db.h).  One cleanup path: the open statements and the
 ** connection; a batch not committed is rolled back.
 */
-rip_status rip_db_optima_fill(const char *path, int64_t max_pixels, const rip_progress_cb *progress,
+rip_status rip_db_optima_fill(const char *path, int64_t max_pixels, rip_db_optimum_fn optimum,
+                              const rip_progress_cb *progress,
                               rip_optima_result *res, char err[RIP_ERR_LEN])
 {
     sqlite3 *db = NULL;
     sqlite3_stmt *sel = NULL, *ins = NULL;
     bool in_txn = false;
     char *order_txt = NULL;
+    int64_t *order = NULL;
     memset(res, 0, sizeof *res);
     rip_status s = rip_db_open_write(path, &db, err);
     if (s != RIP_OK)
@@ -99,7 +101,9 @@ rip_status rip_db_optima_fill(const char *path, int64_t max_pixels, const rip_pr
         s = sql_fail(db, path, "cannot prepare the optima statements", err);
         goto done;
     }
-    if ((order_txt = malloc(RIP_OPTIMUM_MAX_PIXELS * 12 + 1)) == NULL) {
+    /* a pixel index has at most 20 digits, and a comma */
+    if (max_pixels < 1 || (order = malloc((size_t)max_pixels * sizeof *order)) == NULL ||
+        (order_txt = malloc((size_t)max_pixels * 21 + 1)) == NULL) {
         snprintf(err, RIP_ERR_LEN, "out of memory");
         s = RIP_S_NOMEM;
         goto done;
@@ -122,25 +126,29 @@ rip_status rip_db_optima_fill(const char *path, int64_t max_pixels, const rip_pr
             rip_layer L = rip_layer_make(v[1], v[2], v[3], v[4], v[5], v[6], v[7], v[8], v[9], v[10], 0, 0);
             L.p_top = v[11], L.p_bottom = v[12], L.p_left = v[13], L.p_right = v[14];
             char why[RIP_ERR_LEN];
-            rip_optimum o;
+            int64_t gap, lower, row_gap, n_pix = 0;
             if (rip_layer_derive(&L, why) != 0) {
                 snprintf(err, RIP_ERR_LEN, "%.200s: layer %lld does not derive: %.200s", path, (long long)v[0], why);
                 s = RIP_S_DATA;
                 goto done;
             }
-            if ((s = rip_optimum_search(&L, max_pixels, &o, why)) != RIP_OK) {
+            if ((s = optimum(&L, max_pixels, &gap, &lower, &row_gap, order, &n_pix, why)) != RIP_OK) {
                 snprintf(err, RIP_ERR_LEN, "layer %lld: %.400s", (long long)v[0], why);
                 goto done;
             }
+            if (n_pix < 0 || n_pix > max_pixels) {
+                snprintf(err, RIP_ERR_LEN, "layer %lld: a visiting order of %lld pixels", (long long)v[0], (long long)n_pix);
+                s = RIP_S_INTERNAL;
+                goto done;
+            }
             size_t at = 0;
-            for (int64_t t = 0; t < o.n_pix; t++)
-                at += (size_t)sprintf(order_txt + at, "%s%lld", t ? "," : "", (long long)o.order[t]);
+            for (int64_t t = 0; t < n_pix; t++)
+                at += (size_t)sprintf(order_txt + at, "%s%lld", t ? "," : "", (long long)order[t]);
             sqlite3_bind_int64(ins, 1, v[0]);
-            sqlite3_bind_int64(ins, 2, o.gap);
-            sqlite3_bind_int64(ins, 3, o.lower);
-            sqlite3_bind_int64(ins, 4, o.row_gap);
+            sqlite3_bind_int64(ins, 2, gap);
+            sqlite3_bind_int64(ins, 3, lower);
+            sqlite3_bind_int64(ins, 4, row_gap);
             sqlite3_bind_text(ins, 5, order_txt, (int)at, SQLITE_TRANSIENT);
-            rip_optimum_free(&o);
             if (sqlite3_step(ins) != SQLITE_DONE) {
                 s = sql_fail(db, path, "cannot insert an optimum", err);
                 goto done;
@@ -168,6 +176,7 @@ done:
     if (in_txn)
         sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
     free(order_txt);
+    free(order);
     sqlite3_finalize(sel);
     sqlite3_finalize(ins);
     rip_db_close(db);

@@ -202,9 +202,9 @@ Test(report, csv_matches_the_database)
     /* the claims' words follow the counts */
     int64_t own_unsafe = q_int(db, "SELECT count(*) FROM verdicts WHERE verdict = 'unsafe' AND formula IN "
                                    "('corollary1','thm11','thm4_gather','thm4_taps','thm13_gather','thm13_taps')");
-    cr_assert_str_eq(cv(&d, "claims", "no_unsafe", "check"), own_unsafe == 0 ? "agrees" : "differs");
+    cr_assert_str_eq(cv(&d, "claims", "no_unsafe_bound", "check"), own_unsafe == 0 ? "agrees" : "differs");
     static const char *const all_tight[][2] = {
-        {"thm4_gather", "thm4_gather_tight"}, {"thm4_taps", "thm4_taps_tight"}, {"thm11", "thm11_tight"}};
+        {"thm4_gather", "thm4_gather_tight"}, {"thm4_taps", "thm4_taps_tight"}, {"thm11", "thm11_tight_sweep"}};
     for (int i = 0; i < 3; i++) {
         int64_t t = q_int(db, "SELECT count(*) FROM verdicts WHERE formula = %Q AND verdict = 'tight'", all_tight[i][0]);
         cr_assert_eq(cv_int(&d, "claims", all_tight[i][1], "holds"), t);
@@ -229,8 +229,12 @@ Test(report, csv_matches_the_database)
         }
     }
     sqlite3_finalize(st);
-    cr_assert_eq(cv_int(&d, "claims", "lemma9_shortfall", "of"), in_grid);
-    cr_assert_eq(cv_int(&d, "claims", "lemma9_shortfall", "holds"), match);
+    /* the registry splits the in-grid layers: non-integer x* (Lemma 9's shortfall) and integer (Eq. 1 tight) */
+    cr_assert_eq(cv_int(&d, "claims", "lemma9_shortfall_exact", "of") + cv_int(&d, "claims", "eq1_exact_at_integer_xstar", "of"),
+                 in_grid);
+    cr_assert_eq(cv_int(&d, "claims", "lemma9_shortfall_exact", "holds") +
+                     cv_int(&d, "claims", "eq1_exact_at_integer_xstar", "holds"),
+                 match);
     cr_assert_eq(match, in_grid, "Lemma 9 must hold on every in-grid layer");
 
     /* thm13_taps loose margins: n, mean, median, max recomputed in C */
@@ -297,7 +301,7 @@ Test(report, tex_is_escaped_and_balanced)
     cr_assert_eq(count_str(p.out, "\\begin{table}"), count_str(p.out, "\\end{table}"));
     cr_assert_eq(count_str(p.out, "{"), count_str(p.out, "}") + count_str(p.out, "\\{") - count_str(p.out, "\\}"));
     char want[64];
-    snprintf(want, sizeof want, "(%lld of 200 layers; 95\\%% CI", (long long)restricted);
+    snprintf(want, sizeof want, "(%lld of 200 layers restricted; 95\\%% CI", (long long)restricted);
     cr_assert(strstr(p.out, want), "missing '%s'", want);
     /* outside comments and \label, every _ % # is escaped */
     for (const char *line = p.out; *line;) {
@@ -363,9 +367,9 @@ Test(report, tab2_fixture_gives_the_paper_numbers)
     cr_assert_str_eq(cv(&d, "loose_margins", "gm2019_eq1", "mean"), fmt2((72 + 2070 + 15500 + 48620) / 4.0));
     cr_assert(strstr(cv(&d, "findings", "1", "text"), "loose on 4 of 4 layers, by up to 48620 scalars"));
     /* Lemma 9 on the three in-grid rows; Corollary 1 tight on all seven */
-    cr_assert_eq(cv_int(&d, "claims", "lemma9_shortfall", "holds"), 3);
-    cr_assert_eq(cv_int(&d, "claims", "lemma9_shortfall", "of"), 3);
-    cr_assert_str_eq(cv(&d, "claims", "lemma9_shortfall", "check"), "agrees");
+    cr_assert_eq(cv_int(&d, "claims", "lemma9_shortfall_exact", "holds"), 3);
+    cr_assert_eq(cv_int(&d, "claims", "lemma9_shortfall_exact", "of"), 3);
+    cr_assert_str_eq(cv(&d, "claims", "lemma9_shortfall_exact", "check"), "agrees");
     cr_assert_eq(cv_int(&d, "claims", "corollary1_tight", "holds"), 7);
     cr_assert_str_eq(cv(&d, "claims", "corollary1_tight", "check"), "agrees");
     /* App. E.3: only the F.4 layer (7) has stale input, its real column (2 scalars; test_sim's
@@ -384,11 +388,14 @@ Test(report, tab2_fixture_gives_the_paper_numbers)
     cr_assert_str_eq(cv(&d, "loose_margins", "thm13_taps", "n"), "1");
     cr_assert_str_eq(cv(&d, "loose_margins", "thm13_taps", "mean"), "2.00");
     cr_assert_str_eq(cv(&d, "loose_margins", "thm13_taps", "sd"), "");
-    cr_assert_str_eq(cv(&d, "claims", "thm13_taps_overshoot", "check"), "not checked");
-    cr_assert_eq(cv_int(&d, "claims", "thm13_taps_overshoot_le_sigma", "holds"), 1);
-    cr_assert_str_eq(cv(&d, "claims", "no_unsafe", "check"), "agrees");
-    /* three made-up categories: the composition claim must say so */
-    cr_assert_str_eq(cv(&d, "claims", "composition", "check"), "differs");
+    /* one value has no interval: the mean overshoot is not checked */
+    cr_assert_str_eq(cv(&d, "claims", "dense_taps_mean_overshoot", "check"), "not checked");
+    cr_assert_eq(cv_int(&d, "claims", "dense_taps_mean_overshoot", "of"), 1);
+    cr_assert_eq(cv_int(&d, "claims", "dense_overshoot_bound", "holds"), 1);
+    cr_assert_str_eq(cv(&d, "claims", "no_unsafe_bound", "check"), "agrees");
+    /* three made-up categories: the composition claims must say so */
+    cr_assert_str_eq(cv(&d, "claims", "tab5_weights", "check"), "differs");
+    cr_assert_str_eq(cv(&d, "claims", "sweep_composition", "check"), "differs");
     csv_free(&d);
     proc_free(&p);
 }
@@ -534,24 +541,24 @@ Test(report, share_bounds_of_1583_layers_seed_2)
 {
     /* the paper's 22.6% lies in 22.59-26.90: agrees */
     share_case c = {"1583", "2", 391, 1536, 1583,
-                    "| 24.70% (391 of 1583 layers; 95% CI 22.59-26.90%) | agrees |",
-                    "| 97.03% (1536 of 1583 judged; 95% CI 96.07-97.81%) | differs |"};
+                    "| 24.70% (391 of 1583 layers restricted; 95% CI 22.59-26.90%), paper 22.6% | agrees |",
+                    "| 97.03% (1536 of 1583 judged layers tight; 95% CI 96.07-97.81%), paper 99.1% | differs |"};
     check_share_case(&c);
 }
 
 Test(report, share_bounds_of_291_layers)
 {
     share_case c = {"291", NULL, 73, 284, 291,
-                    "| 25.09% (73 of 291 layers; 95% CI 20.21-30.48%) | agrees |",
-                    "| 97.59% (284 of 291 judged; 95% CI 95.11-99.03%) | differs |"};
+                    "| 25.09% (73 of 291 layers restricted; 95% CI 20.21-30.48%), paper 22.6% | agrees |",
+                    "| 97.59% (284 of 291 judged layers tight; 95% CI 95.11-99.03%), paper 99.1% | differs |"};
     check_share_case(&c);
 }
 
 Test(report, share_bounds_of_1100_layers)
 {
     share_case c = {"1100", NULL, 297, 1075, 1100,
-                    "| 27.00% (297 of 1100 layers; 95% CI 24.40-29.73%) | differs |",
-                    "| 97.73% (1075 of 1100 judged; 95% CI 96.66-98.52%) | differs |"};
+                    "| 27.00% (297 of 1100 layers restricted; 95% CI 24.40-29.73%), paper 22.6% | differs |",
+                    "| 97.73% (1075 of 1100 judged layers tight; 95% CI 96.66-98.52%), paper 99.1% | differs |"};
     check_share_case(&c);
 }
 

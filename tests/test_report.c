@@ -308,7 +308,7 @@ Test(report, md_matches_the_database)
     cr_assert(strstr(p.out, "| seed | 7 |"));
     cr_assert(strstr(p.out, "| layers present | 200 |"));
     char want[256];
-    snprintf(want, sizeof want, "| %s%% (%lld of %lld layers; 95%% CI", fmt2(100.0 * (double)restricted / (double)n),
+    snprintf(want, sizeof want, "| %s%% (%lld of %lld layers restricted; 95%% CI", fmt2(100.0 * (double)restricted / (double)n),
              (long long)restricted, (long long)n);
     cr_assert(strstr(p.out, want), "missing '%s'", want);
     for (size_t i = 0; i < sizeof judged_formulas / sizeof judged_formulas[0]; i++) {

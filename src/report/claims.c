@@ -72,16 +72,29 @@ rip_status rip_claim_run(const rip_claim *c, sqlite3 *sweep, sqlite3 *aux, rip_c
             copy_col(st, 0, r->verdict, sizeof r->verdict);
             copy_col(st, 1, r->evidence, sizeof r->evidence);
             copy_col(st, 2, r->witness, sizeof r->witness);
+            if (sqlite3_column_count(st) >= 5 && sqlite3_column_type(st, 3) == SQLITE_INTEGER &&
+                sqlite3_column_type(st, 4) == SQLITE_INTEGER) {
+                r->counted = true;   /* an ALL(...) claim: members holding, of the domain */
+                r->k = sqlite3_column_int64(st, 3);
+                r->n = sqlite3_column_int64(st, 4);
+            }
         } else {
             int64_t k = sqlite3_column_int64(st, 0), n = sqlite3_column_int64(st, 1);
+            r->counted = true;
+            r->k = k;
+            r->n = n;
             if (n <= 0) {
-                snprintf(r->verdict, sizeof r->verdict, "differs");
+                snprintf(r->verdict, sizeof r->verdict, "not checked");
                 snprintf(r->evidence, sizeof r->evidence, "no %s to count", c->unit);
             } else if ((s = rip_ci_share(k, n, CONFIDENCE, &ci, why)) != RIP_OK) {
                 snprintf(err, RIP_ERR_LEN, "claim %s (%s): %.400s", c->id, c->query, why);
             } else {
                 double lo = 100.0 * ci.lo, hi = 100.0 * ci.hi;
                 bool in = c->paper >= lo && c->paper <= hi;
+                r->has_value = r->has_ci = true;
+                r->value = 100.0 * (double)k / (double)n;
+                r->lo = lo;
+                r->hi = hi;
                 snprintf(r->verdict, sizeof r->verdict, "%s", in ? "agrees" : "differs");
                 written = rip_fmt_snprintf(r->evidence, sizeof r->evidence,
                                            "%.2f%% (%lld of %lld %s; 95%% CI %.2f-%.2f%%), paper %.1f%%",
@@ -101,7 +114,10 @@ rip_status rip_claim_run(const rip_claim *c, sqlite3 *sweep, sqlite3 *aux, rip_c
             snprintf(err, RIP_ERR_LEN, "claim %s (%s): %.300s", c->id, c->query, sqlite3_errmsg(db));
             s = claim_sql_status(rc);
         } else if (n < 2) {
-            snprintf(r->verdict, sizeof r->verdict, "differs");
+            r->n = n;
+            r->has_value = n == 1;
+            r->value = sum;
+            snprintf(r->verdict, sizeof r->verdict, "not checked");
             written = rip_fmt_snprintf(r->evidence, sizeof r->evidence, "%lld value(s): no interval (paper %.2f)",
                                        (long long)n, c->paper);
         } else {
@@ -111,6 +127,11 @@ rip_status rip_claim_run(const rip_claim *c, sqlite3 *sweep, sqlite3 *aux, rip_c
                 snprintf(err, RIP_ERR_LEN, "claim %s (%s): %.400s", c->id, c->query, why);
             } else {
                 bool in = c->paper >= ci.lo && c->paper <= ci.hi;
+                r->n = n;
+                r->has_value = r->has_ci = true;
+                r->value = mean;
+                r->lo = ci.lo;
+                r->hi = ci.hi;
                 snprintf(r->verdict, sizeof r->verdict, "%s", in ? "agrees" : "differs");
                 written = rip_fmt_snprintf(r->evidence, sizeof r->evidence,
                                            "mean %.2f %s (n = %lld; 95%% CI %.2f-%.2f), paper %.2f", mean, c->unit,

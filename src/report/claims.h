@@ -7,7 +7,8 @@
 ** paper reports is not ours: a share or mean outside our 95% interval, a
 ** count or value not equal), contradicted (a statement about every layer of
 ** a set has a counterexample; the smallest, by N_in + N_out, is shown with
-** its SPEC), not checked (the reason is given).  The rule of each claim is
+** its SPEC), not checked (the reason is given: among others a share of no
+** cases or a mean of fewer than two values, which have no interval).  The rule of each claim is
 ** in its SQL, which the report prints beside it.
 */
 #ifndef RIPSIM_CLAIMS_H
@@ -80,6 +81,14 @@ typedef struct rip_claim_result {
     char verdict[16];     /* agrees, differs, contradicted, not checked */
     char evidence[1024];
     char witness[512];    /* "" when none */
+    /* the figures behind a verdict, for a machine-readable view (`ripsim
+    ** report --format csv`): k of n counted (SHARE; a statement about every
+    ** member of a set: members holding of the domain; MEAN: n values), the
+    ** run's share in percent or its mean, and the 95% interval */
+    bool counted;
+    int64_t k, n;
+    bool has_value, has_ci;
+    double value, lo, hi;
 } rip_claim_result;
 
 /* Run claim c on sweep / aux into *r.  RIP_OK; RIP_S_DATA with err when

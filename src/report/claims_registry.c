@@ -12,7 +12,9 @@
 ** ALL(...) is the rule of a statement about every member of a set: agrees
 ** when every member of the domain satisfies it (NULL counts as not
 ** satisfying), contradicted with the smallest counterexample by
-** N_in + N_out otherwise, differs when the domain is empty.
+** N_in + N_out otherwise, differs when the domain is empty.  Its query
+** also returns how many members hold and the domain's size (columns 4
+** and 5), the figures behind the verdict.
 */
 #include "claims.h"
 #include "paper_data.h"
@@ -28,7 +30,8 @@
     "            WHEN (SELECT count(*) FROM b) = 0 THEN 'agrees' ELSE 'contradicted' END,\n"                  \
     "       printf('holds on %d of %d " NOUN "', (SELECT count(*) FROM d) - (SELECT count(*) FROM b),\n"      \
     "              (SELECT count(*) FROM d)),\n"                                                              \
-    "       (SELECT witness FROM b ORDER BY size, witness LIMIT 1)"
+    "       (SELECT witness FROM b ORDER BY size, witness LIMIT 1),\n"                                          \
+    "       (SELECT count(*) FROM d) - (SELECT count(*) FROM b), (SELECT count(*) FROM d)"
 
 /* Restricted layers where Eq. 1 is defined, x* = rho / alpha_hb inside the grid. */
 #define EQ1_IN_GRID                                                                                           \

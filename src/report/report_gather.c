@@ -20,6 +20,8 @@ void rpt_data_free(report_data *r)
 {
     free(r->f);
     free(r->g);
+    free(r->claim);
+    free(r->claim_res);
     memset(r, 0, sizeof *r);
 }
 
@@ -276,24 +278,6 @@ static int gather_optima(sqlite3 *db, report_data *r, char err[RIP_ERR_LEN])
 }
 
 /*
-** The intervals of the claims' two shares into r (r->present > 0).
-** RIP_OK, or the status of rip_ci_share with err naming the share.
-*/
-static rip_status share_cis(report_data *r, char err[RIP_ERR_LEN])
-{
-    char why[RIP_ERR_LEN];
-    const formula_row *dt = rpt_find_formula(r, "thm13_taps");
-    rip_status s = rip_ci_share(r->restricted, r->present, CONFIDENCE, &r->restricted_ci, why);
-    if (s != RIP_OK) {
-        snprintf(err, RIP_ERR_LEN, "restricted share: %.400s", why);
-        return s;
-    }
-    if (rpt_judged(dt) > 0 && (s = rip_ci_share(dt->tight, rpt_judged(dt), CONFIDENCE, &r->dense_tight_ci, why)) != RIP_OK)
-        snprintf(err, RIP_ERR_LEN, "thm13_taps tight share: %.400s", why);
-    return s;
-}
-
-/*
 ** Read everything the report shows.  Returns RIP_OK, or RIP_S_DATA /
 ** RIP_S_NOMEM / RIP_S_INTERNAL with err.
 ** Runs inside the caller's read transaction; r is freed by rpt_data_free.
@@ -331,5 +315,5 @@ rip_status rpt_gather(sqlite3 *db, report_data *r, char err[RIP_ERR_LEN])
     }
     if (gather_executions(db, r, err) != 0 || gather_optima(db, r, err) != 0)
         return RIP_S_DATA;
-    return share_cis(r, err);
+    return rpt_gather_claims(db, r, err);
 }

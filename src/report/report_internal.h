@@ -21,6 +21,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "claims.h"
 #include "confidence.h"
 #include "db.h"
 #include "paper_data.h"
@@ -29,18 +30,7 @@
 
 /* ---- the paper's figures ------------------------------------------------ */
 
-/* The paper's numbers (paper_data.h, each cited there) under the names the
-** claims (report_claims.c) and Tab. 5 (report_sections.c) use, with the
-** half-width of the paper's last printed digit. */
-
-#define PAPER_N_LAYERS RIP_PAPER_SWEEP_LAYERS
-#define PAPER_RESTRICTED_PCT RIP_PAPER_RESTRICTED_PCT
-#define PAPER_RESTRICTED_HALF 0.05       /* half the last digit the paper prints */
-#define PAPER_DENSE_TIGHT_PCT RIP_PAPER_DENSE_TIGHT_PCT
-#define PAPER_DENSE_TIGHT_HALF 0.05
-#define PAPER_DENSE_OVERSHOOT RIP_PAPER_DENSE_OVERSHOOT
-#define PAPER_DENSE_OVERSHOOT_HALF 0.005
-#define PAPER_N_GENERATORS RIP_PAPER_GENERATORS
+/* App. G.2's tiers (paper_data.h) as Tab. 5's section (report_sections.c) reads them. */
 static const int paper_tier_pct[4] = {0, RIP_PAPER_TIER1_PCT, RIP_PAPER_TIER2_PCT, RIP_PAPER_TIER3_PCT};
 static const char *const tier_title[4] = {
     "other", "real-network geometry", "small-grid and degenerate", "correctness corners"};
@@ -198,9 +188,11 @@ typedef struct report_data {
     /* sweep --optimum: layers with an optimum, and each gap against it */
     int64_t opt_layers, opt_max_pixels;
     opt_row opt[N_OPT_ROWS];
-    /* the 95% Clopper-Pearson intervals of the claims' two shares (share_cis):
-    ** restricted of present, thm13_taps tight of judged (when judged) */
-    rip_ci restricted_ci, dense_tight_ci;
+    /* the claims registry's claims on the sweep database (rpt_gather_claims),
+    ** in the registry's order, each with its outcome */
+    const rip_claim **claim;
+    rip_claim_result *claim_res;
+    size_t n_claims;
 } report_data;
 
 /* ---- the data read (report_gather.c, report_scan.c) --------------------- */
@@ -213,6 +205,14 @@ typedef struct report_data {
 ** r is to be freed with rpt_data_free whatever the outcome.
 */
 rip_status rpt_gather(sqlite3 *db, report_data *r, char err[RIP_ERR_LEN]);
+
+/*
+** Run every claim of the registry that reads the sweep database
+** (report_claims.c) into r->claim / r->claim_res, after the registry's
+** temporary views are made on db.  RIP_OK; rip_claim_run's status with
+** err (RIP_S_DATA: a query this database cannot answer, damaged rows).
+*/
+rip_status rpt_gather_claims(sqlite3 *db, report_data *r, char err[RIP_ERR_LEN]);
 
 /* Free what rpt_gather allocated in r and zero it. */
 void rpt_data_free(report_data *r);

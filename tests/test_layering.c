@@ -38,7 +38,6 @@ static const struct {
     int count;
     const char *why;
 } known[] = {
-    {"sweeps/sweep.c", 6, "SIGINT/SIGTERM handlers, the test hooks' raise (item 12)"},
     {"src/plan/exact.c", 2, "verbose trace on stderr (item 12)"},
     {"src/plan/milp.c", 10, "verbose trace on stderr (item 12)"},
     {"src/plan/milp_run.c", 9, "the forked CBC child's own exit paths and its fork (item 12)"},

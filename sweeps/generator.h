@@ -12,13 +12,18 @@
 ** is true.  It must be deterministic in the stream alone, terminate for
 ** every stream (construct the property rather than rejecting blindly; a
 ** bounded rejection loop with a constructive fallback is fine), and stay
-** within the documented ranges (input spatial extent <= 128).
+** within the documented ranges (input spatial extent <= 128).  It returns
+** RIP_OK; RIP_S_INTERNAL when a drawing helper was asked for the impossible
+** (a bug in the category, never a property of the stream), with the reason
+** in rip_generator_error().  Nothing is printed and the process is never
+** touched.
 */
 #ifndef RIPSIM_GENERATOR_H
 #define RIPSIM_GENERATOR_H
 
 #include "layer.h"
 #include "pcg32.h"
+#include "status.h"
 
 typedef struct rip_generator {
     const char *name;     /* stable id stored in the database, e.g. "thin_axis" */
@@ -26,7 +31,7 @@ typedef struct rip_generator {
     int tier;             /* 1 real-network geometry, 2 small/degenerate, 3 corners */
     int weight;           /* share of the sweep in percent; all weights sum to 100 */
     const char *ranges;   /* one line documenting the parameter ranges drawn */
-    void (*draw)(rip_pcg32 *g, rip_layer *L);
+    rip_status (*draw)(rip_pcg32 *g, rip_layer *L);  /* RIP_OK or RIP_S_INTERNAL (above) */
     bool (*holds)(const rip_layer *L);  /* the defining property */
 } rip_generator;
 
@@ -47,8 +52,22 @@ const rip_generator *rip_generator_for_layer(int64_t idx);
 /*
 ** Draw layer idx of the sweep with this seed: the category of
 ** rip_generator_for_layer(idx), fed by its own stream
-** rip_pcg32_seed(seed, idx).  Never fails.
+** rip_pcg32_seed(seed, idx).  Returns that category; for callers that know
+** every category is sound (the tests draw each 1,000 times), a failed draw
+** is not reported here: use rip_sweep_draw_checked.
 */
 const rip_generator *rip_sweep_draw(uint64_t seed, int64_t idx, rip_layer *L);
+
+/*
+** rip_sweep_draw with its status: *gen receives the category (never NULL),
+** *L the layer.  Returns RIP_OK, or RIP_S_INTERNAL with err naming the
+** category and the helper's reason (a bug in the category; *L is then not
+** a valid layer).
+*/
+rip_status rip_sweep_draw_checked(uint64_t seed, int64_t idx, rip_layer *L, const rip_generator **gen,
+                                  char err[RIP_ERR_LEN]);
+
+/* The message of the calling thread's last failed draw ("" if none). */
+const char *rip_generator_error(void);
 
 #endif

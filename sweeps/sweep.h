@@ -11,6 +11,7 @@
 #ifndef RIPSIM_SWEEP_H
 #define RIPSIM_SWEEP_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -22,6 +23,18 @@
 #define RIP_SWEEP_DEFAULT_N 10000
 #define RIP_SWEEP_DEFAULT_DB "results/sweep.db"
 #define RIP_SWEEP_BATCH 250
+
+/*
+** Observers of a run's writes, for the interruption tests (the command
+** line's test build sets them; fn NULL: none).  Called on the thread that
+** writes, with ctx.
+*/
+typedef struct rip_sweep_hooks {
+    void (*row_written)(void *ctx);     /* a layer's row (or its executions alone) was inserted,
+                                        ** inside its batch's transaction, before the commit */
+    void (*batch_committed)(void *ctx); /* a batch was committed and its progress reported */
+    void *ctx;
+} rip_sweep_hooks;
 
 typedef struct rip_sweep_opts {
     int64_t n_layers;        /* size of the whole sweep, >= 1 */
@@ -35,6 +48,12 @@ typedef struct rip_sweep_opts {
     bool execute;            /* also execute every layer with the int8 kernels (table executions) */
     bool full_bisection;     /* truths by binary search over [0, N_out] instead of the
                                 confirmed one-pass gap (same truths, slower; sim.h) */
+    atomic_int *stop;        /* polled by every thread of the run: nonzero asks it to stop
+                             ** (the item in hand is finished, committed work kept); a
+                             ** signal handler may set it (lock-free).  NULL: never stops */
+    rip_sweep_hooks hooks;   /* NULL fns: none */
+    int64_t batch;           /* layers per batch, 1..RIP_SWEEP_BATCH; 0 (or out of range):
+                             ** RIP_SWEEP_BATCH.  Rows do not depend on it */
 } rip_sweep_opts;
 
 typedef struct rip_sweep_result {
@@ -43,7 +62,7 @@ typedef struct rip_sweep_result {
     int64_t computed;        /* evaluated and committed by this call */
     int64_t executed;        /* layers whose executions this call committed (execute) */
     int64_t executed_before; /* layers whose executions were stored at start (execute) */
-    bool interrupted;        /* stopped by SIGINT/SIGTERM; rerun to resume */
+    bool interrupted;        /* stopped by *o->stop; rerun to resume */
     double seconds_eval;     /* wall time waiting for evaluation (draw, formulas,
                                 simulator) beyond the writes it overlaps */
     double seconds_write;    /* wall time in SQLite writes and commits (batch k is
@@ -57,15 +76,19 @@ typedef struct rip_sweep_result {
 ** database that lacks executions of stored layers gets them (resume).
 ** Without it, executions are neither computed nor
 ** required.  Returns RIP_OK when every layer
-** of the shard is stored; RIP_S_INTERRUPTED when stopped by SIGINT/SIGTERM
-** (all committed work kept); RIP_S_DATA when the database holds another run
+** of the shard is stored; RIP_S_INTERRUPTED when stopped by o->stop (the
+** command line sets it on SIGINT/SIGTERM; all committed work kept); RIP_S_DATA when the database holds another run
 ** (seed, size, shard, generator set, version), another schema (versions 1
 ** and 2: the message names `ripsim migrate`), or is
 ** damaged or inconsistent -- it is then left byte-identical; RIP_S_BUSY when
 ** another process holds its lock for RIP_DB_BUSY_MS (committed work kept);
 ** RIP_S_CANTCREATE / RIP_S_IO / RIP_S_NOMEM on environment failures;
-** RIP_S_INTERNAL when a layer cannot be evaluated.  err receives one line,
+** RIP_S_INTERNAL when a layer cannot be drawn (a generator's impossible
+** draw: err names the layer and the category) or evaluated.  err receives one line,
 ** which says that a rerun resumes when it does.
+**
+** The library never touches the process: no signal handler, no output
+** but through o->progress and o->hooks.
 **
 ** Memory does not grow with n_layers: the driver keeps one batch, and finds
 ** what a resumed database holds by asking it batch by batch.

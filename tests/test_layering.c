@@ -38,8 +38,6 @@ static const struct {
     int count;
     const char *why;
 } known[] = {
-    {"sweeps/sweep.c", 6, "SIGINT/SIGTERM handlers, the test hooks' raise (item 12)"},
-    {"sweeps/generators/common.c", 4, "a generator's impossible draw prints and aborts (item 12)"},
     {"src/plan/milp_run.c", 9, "the forked CBC child's own exit paths and its fork (item 12)"},
 };
 

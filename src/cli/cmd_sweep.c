@@ -2,9 +2,15 @@
 ** cmd_sweep.c — `ripsim sweep`: the project's main job.
 **
 ** Parses the options, runs (or resumes) the sweep, and prints the verdict
-** summary of the whole database when the sweep is complete.
+** summary of the whole database when the sweep is complete.  It owns the
+** process for the sweep library: SIGINT/SIGTERM set the run's stop flag
+** (rip_sweep_opts.stop) while it runs, and the test build's hooks raise
+** signals from the run's write hooks.
 */
+#include <signal.h>
+#include <stdatomic.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -55,6 +61,83 @@ static const rip_exit_doc exits[] = {
     {75, "the database is locked by another process (waited 5 s; rerun to resume)"},
     {130, "interrupted; rerun the same command to resume"},
 };
+
+/* Set by SIGINT/SIGTERM, read by every thread of the sweep: a lock-free
+** atomic, which a signal handler may write and other threads may read. */
+static atomic_int stop_requested;
+
+static void on_signal(int sig)
+{
+    (void)sig;
+    atomic_store(&stop_requested, 1);
+}
+
+#ifdef RIPSIM_TEST_HOOKS
+/*
+** Test hooks, compiled only into the test-only executable ripsim-testhooks
+** (tests/meson.build), never into the released ripsim:
+**   RIPSIM_TEST_KILL_AFTER_ROWS=K       raise SIGKILL after inserting K layer
+**                                       rows in this process, mid-transaction;
+**   RIPSIM_TEST_SIGINT_AFTER_BATCHES=K  raise SIGINT after K commits;
+**   RIPSIM_TEST_BATCH=K                 batches of K (1..RIP_SWEEP_BATCH)
+**                                       layers, so that a sweep small enough
+**                                       to execute spans several batches.
+*/
+static long kill_after_rows = -1, rows_this_process, sigint_after_batches = -1, batches_this_process;
+
+static void hook_row_written(void *ctx)
+{
+    (void)ctx;
+    if (kill_after_rows >= 0 && ++rows_this_process >= kill_after_rows)
+        raise(SIGKILL); /* die mid-transaction */
+}
+
+static void hook_batch_committed(void *ctx)
+{
+    (void)ctx;
+    if (sigint_after_batches >= 0 && ++batches_this_process >= sigint_after_batches)
+        raise(SIGINT);
+}
+
+static void hooks_init(rip_sweep_opts *o)
+{
+    const char *b = getenv("RIPSIM_TEST_BATCH");
+    o->batch = b && atol(b) >= 1 && atol(b) <= RIP_SWEEP_BATCH ? atol(b) : RIP_SWEEP_BATCH;
+    const char *v = getenv("RIPSIM_TEST_KILL_AFTER_ROWS");
+    kill_after_rows = v ? atol(v) : -1;
+    v = getenv("RIPSIM_TEST_SIGINT_AFTER_BATCHES");
+    sigint_after_batches = v ? atol(v) : -1;
+    rows_this_process = batches_this_process = 0;
+    o->hooks.row_written = hook_row_written;
+    o->hooks.batch_committed = hook_batch_committed;
+}
+#else
+static void hooks_init(rip_sweep_opts *o)
+{
+    (void)o;
+}
+#endif
+
+/*
+** rip_sweep_run with SIGINT and SIGTERM setting its stop flag while it
+** runs (the previous handlers are restored after).  Returns its status.
+*/
+static rip_status run_interruptible(rip_sweep_opts *o, rip_sweep_result *r, char err[RIP_ERR_LEN])
+{
+    struct sigaction sa, old_int, old_term;
+    atomic_store(&stop_requested, 0);
+    o->stop = &stop_requested;
+    hooks_init(o);
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, &old_int);
+    sigaction(SIGTERM, &sa, &old_term);
+    rip_status s = rip_sweep_run(o, r, err);
+    sigaction(SIGINT, &old_int, NULL);
+    sigaction(SIGTERM, &old_term, NULL);
+    return s;
+}
 
 /* --shard I/K: 0 <= I < K <= 1000000. */
 static bool parse_shard(const char *v, void *dest, char *why, size_t n)
@@ -226,7 +309,7 @@ int rip_cmd_sweep(int argc, char **argv)
     rip_progress line;
     rip_progress_init(&line, "sweep", "layers", show);
     o.progress = rip_progress_callback(&line);
-    rip_status s = rip_sweep_run(&o, &r, err);
+    rip_status s = run_interruptible(&o, &r, err);
     rip_progress_end(&line);
     clock_gettime(CLOCK_MONOTONIC, &t1);
     if (s != RIP_OK) {

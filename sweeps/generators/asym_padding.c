@@ -43,7 +43,7 @@ static bool tf_draw(rip_pcg32 *g, rip_gen_axis *ah, rip_gen_axis *aw)
     return false;
 }
 
-static void draw(rip_pcg32 *g, rip_layer *L)
+static rip_status draw(rip_pcg32 *g, rip_layer *L)
 {
     rip_gen_axis ax[2];
     if (!rip_gen_chance(g, 1, 2) || !tf_draw(g, &ax[0], &ax[1])) {
@@ -65,7 +65,7 @@ static void draw(rip_pcg32 *g, rip_layer *L)
     }
     const int64_t cin = rip_gen_small_channel(g);
     const int64_t cout = rip_gen_small_channel(g);
-    rip_gen_assemble(L, cin, cout, &ax[0], &ax[1]);
+    return rip_gen_assemble(L, cin, cout, &ax[0], &ax[1]);
 }
 
 static bool holds(const rip_layer *L)

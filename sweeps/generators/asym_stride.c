@@ -10,7 +10,7 @@
 */
 #include "common.h"
 
-static void draw(rip_pcg32 *g, rip_layer *L)
+static rip_status draw(rip_pcg32 *g, rip_layer *L)
 {
     const int64_t sh = rip_pcg32_range(g, 1, 4);
     int64_t sw = rip_pcg32_range(g, 1, 3);
@@ -25,7 +25,7 @@ static void draw(rip_pcg32 *g, rip_layer *L)
     rip_gen_axis_free(g, &aw);
     const int64_t cin = rip_gen_small_channel(g);
     const int64_t cout = rip_gen_small_channel(g);
-    rip_gen_assemble(L, cin, cout, &ah, &aw);
+    return rip_gen_assemble(L, cin, cout, &ah, &aw);
 }
 
 static bool holds(const rip_layer *L)

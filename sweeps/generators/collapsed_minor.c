@@ -12,7 +12,7 @@
 */
 #include "common.h"
 
-static void draw(rip_pcg32 *g, rip_layer *L)
+static rip_status draw(rip_pcg32 *g, rip_layer *L)
 {
     rip_gen_axis ax[2];
     rip_gen_axis_general(g, &ax[0]);
@@ -21,11 +21,11 @@ static void draw(rip_pcg32 *g, rip_layer *L)
     const int64_t n = rip_pcg32_range(g, 1, 3);
     /* max_out >= (128 - 19) / 3 + 1 = 37 > n + 1 for every general axis */
     const int64_t m = rip_gen_biased(g, n + 1, rip_gen_axis_max_out(&ax[1 - minor]));
-    rip_gen_axis_fit(g, &ax[minor], n);
-    rip_gen_axis_fit(g, &ax[1 - minor], m);
+    RIP_GEN_TRY(rip_gen_axis_fit(g, &ax[minor], n));
+    RIP_GEN_TRY(rip_gen_axis_fit(g, &ax[1 - minor], m));
     const int64_t cin = rip_gen_small_channel(g);
     const int64_t cout = rip_gen_small_channel(g);
-    rip_gen_assemble(L, cin, cout, &ax[0], &ax[1]);
+    return rip_gen_assemble(L, cin, cout, &ax[0], &ax[1]);
 }
 
 static bool holds(const rip_layer *L)

@@ -1,10 +1,34 @@
 /*
-** common.c — drawing helpers shared by the generator categories (common.h).
+** common.c — drawing helpers shared by the generator categories (common.h),
+** and the message of a category's failed draw (rip_generator_error).
+**
+** A helper asked for the impossible (a bug in a category) never prints or
+** aborts: it returns RIP_S_INTERNAL and leaves its message in the calling
+** thread's buffer, which rip_sweep_draw_checked copies into its err.
 */
 #include "common.h"
 
+#include <stdarg.h>
 #include <stdio.h>
-#include <stdlib.h>
+
+/* The last failed draw's message, per thread: the sweep draws on its workers. */
+static _Thread_local char gen_err[RIP_ERR_LEN];
+
+const char *rip_generator_error(void)
+{
+    return gen_err;
+}
+
+/* Record a failed draw's message; returns RIP_S_INTERNAL. */
+static rip_status gen_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static rip_status gen_fail(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(gen_err, sizeof gen_err, fmt, ap);
+    va_end(ap);
+    return RIP_S_INTERNAL;
+}
 
 const int64_t rip_gen_t1_channels[] = {3, 8, 16, 24, 32, 48, 64, 96, 128,
                                        160, 192, 256, 320, 384, 512};
@@ -139,7 +163,7 @@ int64_t rip_gen_axis_max_out(const rip_gen_axis *a)
     return span < 0 ? 0 : span / a->s + 1;
 }
 
-void rip_gen_axis_fit(rip_pcg32 *g, rip_gen_axis *a, int64_t out)
+rip_status rip_gen_axis_fit(rip_pcg32 *g, rip_gen_axis *a, int64_t out)
 {
     const int64_t keff = rip_gen_keff(a->k, a->d);
     for (;;) {
@@ -148,13 +172,11 @@ void rip_gen_axis_fit(rip_pcg32 *g, rip_gen_axis *a, int64_t out)
         const int64_t r_hi = min64(a->s - 1, RIP_GEN_MAX_EXTENT - base);
         if (r_lo <= r_hi) {
             a->in = base + rip_pcg32_range(g, r_lo, r_hi);
-            return;
+            return RIP_OK;
         }
-        if (base > RIP_GEN_MAX_EXTENT || out < 1) {
-            fprintf(stderr, "ripsim: generator asked for %lld outputs, the axis "
-                    "reaches 1..%lld\n", (long long)out, (long long)rip_gen_axis_max_out(a));
-            abort();
-        }
+        if (base > RIP_GEN_MAX_EXTENT || out < 1)
+            return gen_fail("generator asked for %lld outputs, the axis reaches 1..%lld", (long long)out,
+                            (long long)rip_gen_axis_max_out(a));
         /* Too much padding for so few outputs (base < 1 - (s-1)): with no
         ** padding base = (out-1) s + keff >= 1, so this terminates. */
         if (a->p_lo >= a->p_hi)
@@ -169,8 +191,8 @@ void rip_gen_axis_free(rip_pcg32 *g, rip_gen_axis *a)
     a->in = rip_gen_extent(g, rip_gen_keff(a->k, a->d) - a->p_lo - a->p_hi);
 }
 
-void rip_gen_assemble(rip_layer *L, int64_t cin, int64_t cout,
-                      const rip_gen_axis *h, const rip_gen_axis *w)
+rip_status rip_gen_assemble(rip_layer *L, int64_t cin, int64_t cout,
+                            const rip_gen_axis *h, const rip_gen_axis *w)
 {
     rip_layer x = rip_layer_make(cin, cout, h->in, w->in, h->k, w->k, h->s, w->s,
                                  h->d, w->d, 0, 0);
@@ -179,11 +201,10 @@ void rip_gen_assemble(rip_layer *L, int64_t cin, int64_t cout,
     x.p_left = w->p_lo;
     x.p_right = w->p_hi;
     char err[RIP_ERR_LEN];
-    if (rip_layer_derive(&x, err) != 0) {
-        fprintf(stderr, "ripsim: a generator category drew an invalid layer: %s\n", err);
-        abort();
-    }
+    if (rip_layer_derive(&x, err) != 0)
+        return gen_fail("a generator category drew an invalid layer: %.400s", err);
     *L = x;
+    return RIP_OK;
 }
 
 void rip_gen_axes_of(const rip_layer *L, rip_gen_axis *h, rip_gen_axis *w)

@@ -96,9 +96,10 @@ int64_t rip_gen_axis_max_out(const rip_gen_axis *a);
 ** rip_gen_axis_max_out): in = (out-1) s + keff - p_lo - p_hi + r with r drawn
 ** in [0, s-1] as far as 1 <= in <= 128 allows.  If the padding alone exceeds
 ** what `out` outputs can cover, the larger side is reduced until in >= 1 is
-** possible.
+** possible.  Returns RIP_OK; RIP_S_INTERNAL (message: rip_generator_error)
+** when out is outside 1..rip_gen_axis_max_out, a bug in the category.
 */
-void rip_gen_axis_fit(rip_pcg32 *g, rip_gen_axis *a, int64_t out);
+rip_status rip_gen_axis_fit(rip_pcg32 *g, rip_gen_axis *a, int64_t out);
 
 /* Set a->in freely: small-biased in [max(1, keff - p_lo - p_hi), 128]. */
 void rip_gen_axis_free(rip_pcg32 *g, rip_gen_axis *a);
@@ -108,12 +109,21 @@ void rip_gen_axis_pad(rip_gen_axis *a, int64_t p);
 
 /*
 ** Fill *L from the channels and the two axes and derive it.  The categories
-** construct valid layers, so a derive failure is a bug in a category: it is
-** reported on stderr and aborts (the test suite draws every category 1,000
-** times).
+** construct valid layers, so a derive failure is a bug in a category (the
+** test suite draws every category 1,000 times): it returns RIP_S_INTERNAL
+** with rip_layer_derive's reason in rip_generator_error(), *L untouched.
+** Returns RIP_OK otherwise.
 */
-void rip_gen_assemble(rip_layer *L, int64_t cin, int64_t cout,
-                      const rip_gen_axis *h, const rip_gen_axis *w);
+rip_status rip_gen_assemble(rip_layer *L, int64_t cin, int64_t cout,
+                            const rip_gen_axis *h, const rip_gen_axis *w);
+
+/* Return a helper's failed status from draw(): RIP_GEN_TRY(rip_gen_axis_fit(...)). */
+#define RIP_GEN_TRY(call)                                                                                    \
+    do {                                                                                                     \
+        const rip_status rip_gen_try_ = (call);                                                              \
+        if (rip_gen_try_ != RIP_OK)                                                                          \
+            return rip_gen_try_;                                                                             \
+    } while (0)
 
 /* The axes of a layer (height, width), e.g. to test an axis property. */
 void rip_gen_axes_of(const rip_layer *L, rip_gen_axis *h, rip_gen_axis *w);

@@ -8,14 +8,14 @@
 */
 #include "common.h"
 
-static void draw(rip_pcg32 *g, rip_layer *L)
+static rip_status draw(rip_pcg32 *g, rip_layer *L)
 {
     const int64_t t = rip_pcg32_range(g, 2, 6);
     int64_t h, w;
     rip_gen_t1_grid(g, 1, &h, &w);
     const int64_t cin = rip_gen_t1_channel(g, rip_gen_t1_cap(h, w) / t);
     rip_gen_axis ah = {h, 1, 1, 1, 0, 0}, aw = {w, 1, 1, 1, 0, 0};
-    rip_gen_assemble(L, cin, t * cin, &ah, &aw);
+    return rip_gen_assemble(L, cin, t * cin, &ah, &aw);
 }
 
 static bool holds(const rip_layer *L)

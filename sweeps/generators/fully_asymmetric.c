@@ -20,7 +20,7 @@ static void distinct(rip_pcg32 *g, int64_t lo, int64_t hi, int64_t *a, int64_t *
         (*b)++;
 }
 
-static void draw(rip_pcg32 *g, rip_layer *L)
+static rip_status draw(rip_pcg32 *g, rip_layer *L)
 {
     rip_gen_axis ah, aw;
     distinct(g, 1, 5, &ah.k, &aw.k);
@@ -44,7 +44,7 @@ static void draw(rip_pcg32 *g, rip_layer *L)
         aw.in += aw.in < RIP_GEN_MAX_EXTENT ? 1 : -1;
     const int64_t cin = rip_gen_small_channel(g);
     const int64_t cout = rip_gen_small_channel(g);
-    rip_gen_assemble(L, cin, cout, &ah, &aw);
+    return rip_gen_assemble(L, cin, cout, &ah, &aw);
 }
 
 static bool holds(const rip_layer *L)

@@ -12,7 +12,7 @@
 */
 #include "common.h"
 
-static void draw(rip_pcg32 *g, rip_layer *L)
+static rip_status draw(rip_pcg32 *g, rip_layer *L)
 {
     const int64_t kh = rip_pcg32_range(g, 2, 7);
     const int64_t kw = rip_gen_chance(g, 1, 2) ? kh : rip_pcg32_range(g, 2, 7);
@@ -24,7 +24,7 @@ static void draw(rip_pcg32 *g, rip_layer *L)
     aw.in = rip_gen_extent(g, 1);
     const int64_t cin = rip_gen_small_channel(g);
     const int64_t cout = rip_gen_small_channel(g);
-    rip_gen_assemble(L, cin, cout, &ah, &aw);
+    return rip_gen_assemble(L, cin, cout, &ah, &aw);
 }
 
 static bool holds(const rip_layer *L)

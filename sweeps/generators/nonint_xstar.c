@@ -12,7 +12,7 @@
 */
 #include "common.h"
 
-static void draw(rip_pcg32 *g, rip_layer *L)
+static rip_status draw(rip_pcg32 *g, rip_layer *L)
 {
     static const int64_t ks[] = {3, 5, 7};
     const int64_t k = rip_gen_pick(g, ks, 3);
@@ -28,7 +28,7 @@ static void draw(rip_pcg32 *g, rip_layer *L)
     }
     const int64_t h = rip_gen_extent(g, k);
     rip_gen_axis ax = {h, k, 1, 1, 0, 0};
-    rip_gen_assemble(L, cin, cout, &ax, &ax);
+    return rip_gen_assemble(L, cin, cout, &ax, &ax);
 }
 
 static bool holds(const rip_layer *L)

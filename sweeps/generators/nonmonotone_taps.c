@@ -35,7 +35,7 @@ static bool axis_nonmonotone(const rip_gen_axis *a)
     return false;
 }
 
-static void draw(rip_pcg32 *g, rip_layer *L)
+static rip_status draw(rip_pcg32 *g, rip_layer *L)
 {
     rip_gen_axis ax[2];
     const int on = (int)rip_pcg32_below(g, 2);
@@ -48,7 +48,7 @@ static void draw(rip_pcg32 *g, rip_layer *L)
         const int64_t keff = rip_gen_keff(t.k, t.d);
         t.p_lo = rip_pcg32_range(g, 1, keff - 1);
         t.p_hi = rip_gen_chance(g, 1, 2) ? t.p_lo : rip_pcg32_range(g, 0, keff - 1);
-        rip_gen_axis_fit(g, &t, rip_gen_biased(g, 2, rip_gen_axis_max_out(&t)));
+        RIP_GEN_TRY(rip_gen_axis_fit(g, &t, rip_gen_biased(g, 2, rip_gen_axis_max_out(&t))));
         if (axis_nonmonotone(&t)) {
             a = t;
             break;
@@ -59,7 +59,7 @@ static void draw(rip_pcg32 *g, rip_layer *L)
     rip_gen_axis_free(g, &ax[1 - on]);
     const int64_t cin = rip_gen_small_channel(g);
     const int64_t cout = rip_gen_small_channel(g);
-    rip_gen_assemble(L, cin, cout, &ax[0], &ax[1]);
+    return rip_gen_assemble(L, cin, cout, &ax[0], &ax[1]);
 }
 
 static bool holds(const rip_layer *L)

@@ -8,7 +8,7 @@
 */
 #include "common.h"
 
-static void draw(rip_pcg32 *g, rip_layer *L)
+static rip_status draw(rip_pcg32 *g, rip_layer *L)
 {
     const int64_t k = rip_pcg32_range(g, 1, 7);
     int64_t h, w;
@@ -17,7 +17,7 @@ static void draw(rip_pcg32 *g, rip_layer *L)
     const int64_t cin = rip_gen_t1_channel(g, cap);
     const int64_t cout = rip_gen_t1_channel(g, cap);
     rip_gen_axis ah = {h, k, 1, 1, 0, 0}, aw = {w, k, 1, 1, 0, 0};
-    rip_gen_assemble(L, cin, cout, &ah, &aw);
+    return rip_gen_assemble(L, cin, cout, &ah, &aw);
 }
 
 static bool holds(const rip_layer *L)

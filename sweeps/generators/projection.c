@@ -8,7 +8,7 @@
 */
 #include "common.h"
 
-static void draw(rip_pcg32 *g, rip_layer *L)
+static rip_status draw(rip_pcg32 *g, rip_layer *L)
 {
     int64_t h, w;
     rip_gen_t1_grid(g, 1, &h, &w);
@@ -16,7 +16,7 @@ static void draw(rip_pcg32 *g, rip_layer *L)
     const int64_t a = rip_gen_t1_channel(g, cap);
     const int64_t b = rip_gen_t1_channel(g, cap);
     rip_gen_axis ah = {h, 1, 1, 1, 0, 0}, aw = {w, 1, 1, 1, 0, 0};
-    rip_gen_assemble(L, a > b ? a : b, a > b ? b : a, &ah, &aw);
+    return rip_gen_assemble(L, a > b ? a : b, a > b ? b : a, &ah, &aw);
 }
 
 static bool holds(const rip_layer *L)

@@ -9,7 +9,7 @@
 */
 #include "common.h"
 
-static void draw(rip_pcg32 *g, rip_layer *L)
+static rip_status draw(rip_pcg32 *g, rip_layer *L)
 {
     const int64_t k = rip_pcg32_range(g, 1, 7);
     const int64_t s = rip_pcg32_range(g, 1, 3);
@@ -20,7 +20,7 @@ static void draw(rip_pcg32 *g, rip_layer *L)
     const int64_t cin = rip_gen_small_channel(g);
     const int64_t cout = rip_gen_small_channel(g);
     rip_gen_axis ax = {h, k, s, d, p, p};
-    rip_gen_assemble(L, cin, cout, &ax, &ax);
+    return rip_gen_assemble(L, cin, cout, &ax, &ax);
 }
 
 static bool holds(const rip_layer *L)

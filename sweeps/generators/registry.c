@@ -11,6 +11,7 @@
 */
 #include "generator.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #define X(n) extern const rip_generator rip_gencat_##n;
@@ -55,11 +56,22 @@ const rip_generator *rip_generator_for_layer(int64_t idx)
     return all[N_GENERATORS - 1];   /* unreachable while the weights sum to 100 */
 }
 
-const rip_generator *rip_sweep_draw(uint64_t seed, int64_t idx, rip_layer *L)
+rip_status rip_sweep_draw_checked(uint64_t seed, int64_t idx, rip_layer *L, const rip_generator **gen,
+                                  char err[RIP_ERR_LEN])
 {
-    const rip_generator *gen = rip_generator_for_layer(idx);
+    *gen = rip_generator_for_layer(idx);
     rip_pcg32 g;
     rip_pcg32_seed(&g, seed, (uint64_t)idx);
-    gen->draw(&g, L);
+    const rip_status s = (*gen)->draw(&g, L);
+    if (s != RIP_OK)
+        snprintf(err, RIP_ERR_LEN, "generator %s: %.400s", (*gen)->name, rip_generator_error());
+    return s;
+}
+
+const rip_generator *rip_sweep_draw(uint64_t seed, int64_t idx, rip_layer *L)
+{
+    const rip_generator *gen = NULL;
+    char err[RIP_ERR_LEN];
+    (void)rip_sweep_draw_checked(seed, idx, L, &gen, err);
     return gen;
 }

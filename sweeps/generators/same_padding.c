@@ -8,7 +8,7 @@
 */
 #include "common.h"
 
-static void draw(rip_pcg32 *g, rip_layer *L)
+static rip_status draw(rip_pcg32 *g, rip_layer *L)
 {
     static const int64_t ks[] = {1, 3, 5, 7};
     const int64_t k = rip_gen_pick(g, ks, 4);
@@ -18,7 +18,7 @@ static void draw(rip_pcg32 *g, rip_layer *L)
     const int64_t cin = rip_gen_t1_channel(g, cap);
     const int64_t cout = rip_gen_t1_channel(g, cap);
     rip_gen_axis ah = {h, k, 1, 1, k / 2, k / 2}, aw = {w, k, 1, 1, k / 2, k / 2};
-    rip_gen_assemble(L, cin, cout, &ah, &aw);
+    return rip_gen_assemble(L, cin, cout, &ah, &aw);
 }
 
 static bool holds(const rip_layer *L)

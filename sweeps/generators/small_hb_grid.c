@@ -11,7 +11,7 @@
 */
 #include "common.h"
 
-static void draw(rip_pcg32 *g, rip_layer *L)
+static rip_status draw(rip_pcg32 *g, rip_layer *L)
 {
     static const int64_t ks[] = {1, 3, 5, 7};
     const int64_t k = rip_gen_pick(g, ks, 4);
@@ -22,11 +22,11 @@ static void draw(rip_pcg32 *g, rip_layer *L)
     const int64_t n = rip_pcg32_range(g, 1, 6);
     const int64_t m = rip_pcg32_range(g, n, 16);
     /* (16-1)*2 + 7 = 37 <= 128: both sizes are reachable */
-    rip_gen_axis_fit(g, &ax[minor], n);
-    rip_gen_axis_fit(g, &ax[1 - minor], m);
+    RIP_GEN_TRY(rip_gen_axis_fit(g, &ax[minor], n));
+    RIP_GEN_TRY(rip_gen_axis_fit(g, &ax[1 - minor], m));
     const int64_t cin = rip_gen_small_channel(g);
     const int64_t cout = rip_gen_small_channel(g);
-    rip_gen_assemble(L, cin, cout, &ax[0], &ax[1]);
+    return rip_gen_assemble(L, cin, cout, &ax[0], &ax[1]);
 }
 
 static bool holds(const rip_layer *L)

@@ -9,7 +9,7 @@
 */
 #include "common.h"
 
-static void draw(rip_pcg32 *g, rip_layer *L)
+static rip_status draw(rip_pcg32 *g, rip_layer *L)
 {
     static const int64_t grids[14][2] = {
         {1, 1}, {1, 2}, {1, 3}, {1, 4}, {1, 5}, {1, 6}, {2, 1},
@@ -19,11 +19,11 @@ static void draw(rip_pcg32 *g, rip_layer *L)
     rip_gen_axis ah, aw;
     rip_gen_axis_general(g, &ah);
     rip_gen_axis_general(g, &aw);
-    rip_gen_axis_fit(g, &ah, grids[i][0]);
-    rip_gen_axis_fit(g, &aw, grids[i][1]);
+    RIP_GEN_TRY(rip_gen_axis_fit(g, &ah, grids[i][0]));
+    RIP_GEN_TRY(rip_gen_axis_fit(g, &aw, grids[i][1]));
     const int64_t cin = rip_gen_small_channel(g);
     const int64_t cout = rip_gen_small_channel(g);
-    rip_gen_assemble(L, cin, cout, &ah, &aw);
+    return rip_gen_assemble(L, cin, cout, &ah, &aw);
 }
 
 static bool holds(const rip_layer *L)

@@ -10,7 +10,7 @@
 */
 #include "common.h"
 
-static void draw(rip_pcg32 *g, rip_layer *L)
+static rip_status draw(rip_pcg32 *g, rip_layer *L)
 {
     static const int64_t ks[] = {1, 3, 5, 7};
     const uint32_t r = rip_pcg32_below(g, 20);
@@ -23,7 +23,7 @@ static void draw(rip_pcg32 *g, rip_layer *L)
     const int64_t cin = rip_gen_t1_channel(g, cap);
     const int64_t cout = rip_gen_t1_channel(g, cap);
     rip_gen_axis ah = {h, k, s, 1, p, p}, aw = {w, k, s, 1, p, p};
-    rip_gen_assemble(L, cin, cout, &ah, &aw);
+    return rip_gen_assemble(L, cin, cout, &ah, &aw);
 }
 
 static bool holds(const rip_layer *L)

@@ -9,18 +9,18 @@
 */
 #include "common.h"
 
-static void draw(rip_pcg32 *g, rip_layer *L)
+static rip_status draw(rip_pcg32 *g, rip_layer *L)
 {
     rip_gen_axis ax[2];
     rip_gen_axis_general(g, &ax[0]);
     rip_gen_axis_general(g, &ax[1]);
     const int thin = (int)rip_pcg32_below(g, 2);
     const int64_t m = rip_gen_biased(g, 2, rip_gen_axis_max_out(&ax[1 - thin]));
-    rip_gen_axis_fit(g, &ax[thin], 1);
-    rip_gen_axis_fit(g, &ax[1 - thin], m);
+    RIP_GEN_TRY(rip_gen_axis_fit(g, &ax[thin], 1));
+    RIP_GEN_TRY(rip_gen_axis_fit(g, &ax[1 - thin], m));
     const int64_t cin = rip_gen_small_channel(g);
     const int64_t cout = rip_gen_small_channel(g);
-    rip_gen_assemble(L, cin, cout, &ax[0], &ax[1]);
+    return rip_gen_assemble(L, cin, cout, &ax[0], &ax[1]);
 }
 
 static bool holds(const rip_layer *L)

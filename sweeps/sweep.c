@@ -54,6 +54,16 @@ void rip_sweep_generator_set(char *buf, size_t len)
                                  g[i]->weight);
 }
 
+size_t rip_sweep_generator_rows(rip_db_generator *rows, size_t cap)
+{
+    size_t n = 0;
+    const rip_generator *const *g = rip_generators(&n);
+    for (size_t i = 0; i < n && i < cap; i++)
+        rows[i] = (rip_db_generator){.name = g[i]->name, .title = g[i]->title, .ranges = g[i]->ranges,
+                                     .tier = g[i]->tier, .weight = g[i]->weight};
+    return n;
+}
+
 /* Report progress (o->progress): layers done of total, with the unsafe verdicts so far. */
 static void progress(const rip_sweep_opts *o, int64_t done, int64_t total, const long unsafe[2])
 {
@@ -91,7 +101,15 @@ static rip_status run_open(sweep_run *r, char err[RIP_ERR_LEN])
     want.shard_index = o->shard_index;
     want.shard_count = o->shard_count;
     rip_sweep_generator_set(want.generator_set, sizeof want.generator_set);
+    rip_db_generator gen_rows[RIP_SWEEP_MAX_GENERATORS];
+    want.generators = gen_rows;
+    want.n_generators = rip_sweep_generator_rows(gen_rows, RIP_SWEEP_MAX_GENERATORS);
     snprintf(want.version, sizeof want.version, "%s", RIPSIM_VERSION);
+    if (want.n_generators > RIP_SWEEP_MAX_GENERATORS) {
+        snprintf(err, RIP_ERR_LEN, "internal: %zu generator categories, above RIP_SWEEP_MAX_GENERATORS",
+                 want.n_generators);
+        return RIP_S_INTERNAL;
+    }
 
     rip_status status = sweep_open(o, &want, &r->db, &found, err);
     if (status != RIP_OK) {

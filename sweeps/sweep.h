@@ -98,4 +98,11 @@ rip_status rip_sweep_run(const rip_sweep_opts *o, rip_sweep_result *res, char er
 /* "name:weight,..." of the registered categories, into buf. */
 void rip_sweep_generator_set(char *buf, size_t len);
 
+/* The registered categories as table generators records them (db.h), the
+** first cap of them into rows[cap]; returns how many there are (more than
+** cap: not all written). */
+#define RIP_SWEEP_MAX_GENERATORS 64
+struct rip_db_generator;
+size_t rip_sweep_generator_rows(struct rip_db_generator *rows, size_t cap);
+
 #endif

@@ -11,7 +11,6 @@
 #include <time.h>
 
 #include "formulas.h"
-#include "generator.h"
 
 void rip_db_close(sqlite3 *db)
 {
@@ -171,17 +170,17 @@ int rip_db_write_run(sqlite3 *db, const rip_run_info *run, char err[RIP_ERR_LEN]
     sqlite3_finalize(st);
     st = NULL;
 
-    size_t ng = 0;
-    const rip_generator *const *g = rip_generators(&ng);
+    size_t ng = run->n_generators;
+    const rip_db_generator *g = run->generators;
     if (rc == SQLITE_OK)
         rc = sqlite3_prepare_v2(db, "INSERT INTO generators VALUES (?,?,?,?,?,?)", -1, &st, NULL);
     for (size_t i = 0; rc == SQLITE_OK && i < ng; i++) {
-        sqlite3_bind_text(st, 1, g[i]->name, -1, SQLITE_STATIC);
+        sqlite3_bind_text(st, 1, g[i].name, -1, SQLITE_STATIC);
         sqlite3_bind_int64(st, 2, (int64_t)i);
-        sqlite3_bind_int(st, 3, g[i]->tier);
-        sqlite3_bind_int(st, 4, g[i]->weight);
-        sqlite3_bind_text(st, 5, g[i]->title, -1, SQLITE_STATIC);
-        sqlite3_bind_text(st, 6, g[i]->ranges, -1, SQLITE_STATIC);
+        sqlite3_bind_int(st, 3, g[i].tier);
+        sqlite3_bind_int(st, 4, g[i].weight);
+        sqlite3_bind_text(st, 5, g[i].title, -1, SQLITE_STATIC);
+        sqlite3_bind_text(st, 6, g[i].ranges, -1, SQLITE_STATIC);
         rc = sqlite3_step(st) == SQLITE_DONE ? SQLITE_OK : SQLITE_ERROR;
         sqlite3_reset(st);
     }

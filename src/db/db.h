@@ -54,10 +54,22 @@ extern const char rip_db_schema_v2_sql[];    /* version 2, as older ripsim creat
 extern const char rip_db_schema_v3_sql[];    /* version 3, as older ripsim created it (tests) */
 extern const char rip_db_layer_results_typed_sql[];  /* version 4's layer_results as older ripsim created it */
 
+/* One generator category as table generators records it (the paper's
+** Tab. 5): given by the sweep, which owns the categories. */
+typedef struct rip_db_generator {
+    const char *name, *title, *ranges;
+    int tier, weight;
+} rip_db_generator;
+
 typedef struct rip_run_info {
     int64_t seed, n_layers, shard_index, shard_count;
     char generator_set[2048];
     char version[64];
+    /* the categories rip_db_write_run records in table generators, in their
+    ** order (the sweep's rip_sweep_generator_rows); rip_db_read_run does not
+    ** read them back and leaves them as they are */
+    const rip_db_generator *generators;
+    size_t n_generators;
 } rip_run_info;
 
 /* What a read-only check of an existing path found. */
@@ -177,7 +189,8 @@ void rip_db_close(sqlite3 *db);
 /* Read the run row: 0 found, 1 no run yet, -1 error (err). */
 int rip_db_read_run(sqlite3 *db, rip_run_info *run, char err[RIP_ERR_LEN]);
 
-/* Insert the run row and the reference tables (configs, formulas, generators); 0 or -1. */
+/* Insert the run row and the reference tables (configs, formulas, and the
+** generators run->generators names); 0 or -1. */
 int rip_db_write_run(sqlite3 *db, const rip_run_info *run, char err[RIP_ERR_LEN]);
 
 /*

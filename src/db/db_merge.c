@@ -149,6 +149,12 @@ static rip_status copy_source(sqlite3 *db, const char *path, const char *out, bo
                 s = copy_failed(db, path, out, err);
         }
     }
+    /* the categories the run was drawn with: every input names the same
+    ** (check_inputs compared their generator sets), so the first one's stay */
+    if (s == RIP_OK &&
+        sqlite3_exec(db, "INSERT OR IGNORE INTO main.generators SELECT * FROM s.generators", NULL, NULL, NULL) !=
+            SQLITE_OK)
+        s = copy_failed(db, path, out, err);
     if (s == RIP_OK && with_log &&
         sqlite3_exec(db, "INSERT INTO main.run_log SELECT * FROM s.run_log", NULL, NULL, NULL) != SQLITE_OK)
         s = copy_failed(db, path, out, err);

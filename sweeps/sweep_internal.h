@@ -6,8 +6,8 @@
 **   sweep_open.c  opening (creating or checking) the database for a run,
 **                 the resume hint of a stopped run;
 **   sweep_pool.c  the worker threads and the batches published to them;
-**   sweep_db.c    the SQL: what a span of layers has stored, the batch
-**                 writes, the unsafe counts of a resumed run.
+**   sweep_db.c    what a span of layers has stored, the batch writes, the
+**                 unsafe counts of a resumed run (db_batch.h holds the SQL).
 */
 #ifndef RIPSIM_SWEEP_INTERNAL_H
 #define RIPSIM_SWEEP_INTERNAL_H
@@ -18,6 +18,7 @@
 #include <stdint.h>
 
 #include "db.h"
+#include "db_batch.h"
 #include "evaluate.h"
 #include "execute.h"
 #include "generator.h"
@@ -74,8 +75,6 @@ typedef struct sweep_pool {
     atomic_int *stop;       /* the run's stop flag (never NULL) */
 } sweep_pool;
 
-/* The prepared statements of a run: inserts (SWEEP_ST_EXEC only with --execute). */
-enum { SWEEP_ST_LAYER, SWEEP_ST_COUNTS, SWEEP_ST_EXEC, SWEEP_ST_COUNT };
 
 /* What the database holds of one layer (sweep_stored_in_span). */
 enum { SWEEP_HAVE_LAYER = 1, SWEEP_HAVE_EXEC = 2 };
@@ -87,9 +86,7 @@ typedef struct sweep_run {
     atomic_int *stop;             /* o->stop, or a flag that is never set */
     int64_t batch_size;           /* o->batch, or RIP_SWEEP_BATCH */
     sqlite3 *db;
-    sqlite3_stmt *st[SWEEP_ST_COUNT];
-    sqlite3_stmt *q;              /* the stored layers of a span of layer indices */
-    sqlite3_stmt *qx;             /* the executed layers of one (NULL without --execute) */
+    rip_db_writer *w;             /* the typed batch writes and span queries (db_batch.h) */
     sweep_batch bufs[SWEEP_RING];
     sweep_pool pool;
     bool pool_up;                 /* pool's locks initialised (sweep_pool_start) */
@@ -160,13 +157,13 @@ int64_t sweep_layer_of(const rip_sweep_opts *o, int64_t pos);
 bool sweep_complete(const rip_sweep_opts *o, unsigned char have);
 
 /*
-** Prepare r's statements on r->db (inserts, and the queries of stored
-** layers and executions).  Returns RIP_OK, or RIP_S_INTERNAL with err set;
-** sweep_finalize frees what was prepared either way.
+** Open r's batch writer on r->db (rip_db_writer_open: the inserts, and
+** the queries of stored layers and executions).  Returns RIP_OK, or
+** RIP_S_INTERNAL / RIP_S_NOMEM with err set; sweep_finalize frees it.
 */
 rip_status sweep_prepare(sweep_run *r, char err[RIP_ERR_LEN]);
 
-/* Finalize r's statements (NULL ones too). */
+/* Close r's batch writer (none open is fine). */
 void sweep_finalize(sweep_run *r);
 
 /*

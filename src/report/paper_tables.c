@@ -229,12 +229,13 @@ typedef struct fig1_frame {
     int64_t ymax, steps;
 } fig1_frame;
 
-/* The x of step s and the y of b bytes. */
+/* The x of step s. */
 static double fig1_x(const fig1_frame *fr, int64_t s)
 {
     return fr->L + fr->pw * (double)(s) / (double)(fr->steps);
 }
 
+/* The y of b bytes. */
 static double fig1_y(const fig1_frame *fr, int64_t b)
 {
     return fr->T + fr->ph * (1.0 - (double)(b) / (double)fr->ymax);

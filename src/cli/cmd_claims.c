@@ -106,22 +106,28 @@ static int fig_prefix(const char *text, const char *figs, char *buf, size_t n)
     return 0;
 }
 
-int rip_cmd_claims(int argc, char **argv)
+/* The command line of `ripsim claims`, with the buffers of its default paths. */
+typedef struct claims_args {
+    const char *db_path, *out_path, *layers, *models, *fig_dir;
+    bool no_figures, figures;   /* figures: written (not --no-figures, not --out -) */
+    char dbbuf[4096], outbuf[4096], lbuf[4096], mbuf[4096], fbuf[4096];
+} claims_args;
+
+/* Parse the options into a; rip_args_parse's result (RIP_ARGS_CONTINUE to go on). */
+static int parse_args(int argc, char **argv, claims_args *a)
 {
-    const char *db_path = NULL, *out_path = NULL, *layers = NULL, *models = NULL, *fig_dir = NULL;
-    bool no_figures = false;
     const rip_opt opts[] = {
-        {.name = "--db", .kind = RIP_OPT_STR, .dest = &db_path, .metavar = "FILE",
+        {.name = "--db", .kind = RIP_OPT_STR, .dest = &a->db_path, .metavar = "FILE",
          .help = "sweep database (default results/sweep.db in the ripsim tree)"},
-        {.name = "--out", .kind = RIP_OPT_STR, .dest = &out_path, .metavar = "FILE",
+        {.name = "--out", .kind = RIP_OPT_STR, .dest = &a->out_path, .metavar = "FILE",
          .help = "where to write (default results/claims.md in the ripsim tree;\n'-': stdout, no figures)"},
-        {.name = "--layers-dir", .kind = RIP_OPT_STR, .dest = &layers, .metavar = "DIR",
+        {.name = "--layers-dir", .kind = RIP_OPT_STR, .dest = &a->layers, .metavar = "DIR",
          .help = "the real layer tables (default sweeps/layers)"},
-        {.name = "--models-dir", .kind = RIP_OPT_STR, .dest = &models, .metavar = "DIR",
+        {.name = "--models-dir", .kind = RIP_OPT_STR, .dest = &a->models, .metavar = "DIR",
          .help = "the model graphs (default firmware/models)"},
-        {.name = "--fig-dir", .kind = RIP_OPT_STR, .dest = &fig_dir, .metavar = "DIR",
+        {.name = "--fig-dir", .kind = RIP_OPT_STR, .dest = &a->fig_dir, .metavar = "DIR",
          .help = "where the figures go (default: the folder of --out)"},
-        {.name = "--no-figures", .kind = RIP_OPT_FLAG, .dest = &no_figures, .flag_value = true,
+        {.name = "--no-figures", .kind = RIP_OPT_FLAG, .dest = &a->no_figures, .flag_value = true,
          .help = "write claims.md only"},
     };
     const rip_cmd cmd = {
@@ -130,78 +136,114 @@ int rip_cmd_claims(int argc, char **argv)
         .about = about, .opts = opts, .n_opts = sizeof opts / sizeof opts[0], .notes = notes, .exits = exits,
         .n_exits = sizeof exits / sizeof exits[0], .example = "ripsim claims --db /tmp/sweep.db --out /tmp/claims.md",
     };
-    int rc = rip_args_parse(&cmd, argc, argv, stdout, stderr);
-    if (rc != RIP_ARGS_CONTINUE)
-        return rc;
-    char dbbuf[4096], outbuf[4096], lbuf[4096], mbuf[4096], fbuf[4096];
-    if ((!db_path && !(db_path = rip_root_path("claims", "--db", "results/sweep.db", dbbuf, sizeof dbbuf))) ||
-        (!out_path && !(out_path = rip_root_path("claims", "--out", "results/claims.md", outbuf, sizeof outbuf))) ||
-        (!layers && !(layers = rip_root_path("claims", "--layers-dir", "sweeps/layers", lbuf, sizeof lbuf))) ||
-        (!models && !(models = rip_root_path("claims", "--models-dir", "firmware/models", mbuf, sizeof mbuf))))
-        return RIP_EX_USAGE;
-    if ((rc = rip_out_refuse_input("claims", out_path, db_path, "the database being read (--db)")) != 0)
-        return rc;
-    bool figures = !no_figures && strcmp(out_path, "-") != 0;
-    if (figures && !fig_dir) {
-        const char *slash = strrchr(out_path, '/');
-        if (slash)
-            snprintf(fbuf, sizeof fbuf, "%.*s", (int)(slash - out_path), out_path);
-        else
-            snprintf(fbuf, sizeof fbuf, ".");
-        fig_dir = fbuf[0] ? fbuf : "/";
-    }
+    return rip_args_parse(&cmd, argc, argv, stdout, stderr);
+}
 
-    /* every output staged before the work: the figures, then claims.md,
-    ** which links them (the last renamed) */
-    rip_out_set set;
-    rip_out_item *figs[RIP_FIG_COUNT] = {NULL}, *text = NULL;
-    char prefix[4096] = "";
-    rip_out_set_init(&set, "claims");
-    for (int f = 0; figures && f < RIP_FIG_COUNT; f++) {
+/* The default paths in the ripsim tree, --out not the database, and the
+** figures' folder.  0, or the exit status after the message. */
+static int default_paths(claims_args *a)
+{
+    int rc;
+    if ((!a->db_path &&
+         !(a->db_path = rip_root_path("claims", "--db", "results/sweep.db", a->dbbuf, sizeof a->dbbuf))) ||
+        (!a->out_path &&
+         !(a->out_path = rip_root_path("claims", "--out", "results/claims.md", a->outbuf, sizeof a->outbuf))) ||
+        (!a->layers &&
+         !(a->layers = rip_root_path("claims", "--layers-dir", "sweeps/layers", a->lbuf, sizeof a->lbuf))) ||
+        (!a->models &&
+         !(a->models = rip_root_path("claims", "--models-dir", "firmware/models", a->mbuf, sizeof a->mbuf))))
+        return RIP_EX_USAGE;
+    if ((rc = rip_out_refuse_input("claims", a->out_path, a->db_path, "the database being read (--db)")) != 0)
+        return rc;
+    a->figures = !a->no_figures && strcmp(a->out_path, "-") != 0;
+    if (a->figures && !a->fig_dir) {
+        const char *slash = strrchr(a->out_path, '/');
+        if (slash)
+            snprintf(a->fbuf, sizeof a->fbuf, "%.*s", (int)(slash - a->out_path), a->out_path);
+        else
+            snprintf(a->fbuf, sizeof a->fbuf, ".");
+        a->fig_dir = a->fbuf[0] ? a->fbuf : "/";
+    }
+    return 0;
+}
+
+/* Stage every output before the work: the figures, then claims.md, which
+** links them (the last renamed), and the links' prefix.  0, or the exit
+** status after the message. */
+static int stage_outputs(const claims_args *a, rip_out_set *set, rip_out_item *figs[RIP_FIG_COUNT],
+                         rip_out_item **text, char *prefix, size_t n)
+{
+    int rc;
+    for (int f = 0; a->figures && f < RIP_FIG_COUNT; f++) {
         char path[4096];
-        snprintf(path, sizeof path, "%s/%s", fig_dir, rip_figure_names[f]);
-        if ((rc = rip_out_set_file(&set, path, &figs[f])) != 0)
+        snprintf(path, sizeof path, "%s/%s", a->fig_dir, rip_figure_names[f]);
+        if ((rc = rip_out_set_file(set, path, &figs[f])) != 0)
             return rc;
     }
-    if ((rc = rip_out_set_file(&set, out_path, &text)) != 0)
+    if ((rc = rip_out_set_file(set, a->out_path, text)) != 0)
         return rc;
-    if (figures && (rc = fig_prefix(text->final ? text->final : out_path, fig_dir, prefix, sizeof prefix)) != 0) {
-        rip_out_set_abort(&set);
+    if (a->figures && (rc = fig_prefix((*text)->final ? (*text)->final : a->out_path, a->fig_dir, prefix, n)) != 0) {
+        rip_out_set_abort(set);
         return rc;
     }
+    return 0;
+}
 
-    sqlite3 *db = NULL, *aux = NULL;
+/* Open the database (*db) and the aux tables (*aux, the caller closes both),
+** check the claims and write claims.md and the figures.  The exit status,
+** after the message. */
+static int check_and_write(const claims_args *a, sqlite3 **db, sqlite3 **aux, rip_out_item *figs[RIP_FIG_COUNT],
+                           rip_out_item *text, const char *prefix)
+{
     char err[RIP_ERR_LEN] = "";
     /* the checked state of the database, copied: the seconds of the queries hold no lock on the file */
-    int status = rip_exit_status(rip_db_open_snapshot(db_path, &db, err));
+    int status = rip_exit_status(rip_db_open_snapshot(a->db_path, db, err));
     if (status != 0) {
         fprintf(stderr, "ripsim claims: %s\n", err);
-        goto done;
+        return status;
     }
-    if (sqlite3_open_v2(":memory:", &aux, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) != SQLITE_OK) {
+    if (sqlite3_open_v2(":memory:", aux, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) != SQLITE_OK) {
         fprintf(stderr, "ripsim claims: out of memory\n");
-        status = RIP_EX_OSERR;
-        goto done;
+        return RIP_EX_OSERR;
     }
-    if ((status = rip_exit_status(rip_claims_build_aux(aux, layers, models, err))) != 0 ||
-        (status = rip_exit_status(rip_claims_sweep_views(db, err))) != 0 ||
-        (status = rip_exit_status(rip_claims_build_optima(aux, db, RIP_CLAIMS_OPT_PIXELS, err))) != 0) {
+    if ((status = rip_exit_status(rip_claims_build_aux(*aux, a->layers, a->models, err))) != 0 ||
+        (status = rip_exit_status(rip_claims_sweep_views(*db, err))) != 0 ||
+        (status = rip_exit_status(rip_claims_build_optima(*aux, *db, RIP_CLAIMS_OPT_PIXELS, err))) != 0) {
         fprintf(stderr, "ripsim claims: %s\n", err);
-        goto done;
+        return status;
     }
     const char *links[RIP_FIG_COUNT + 1] = {NULL};
     for (int f = 0; f < RIP_FIG_COUNT; f++)
         links[f] = rip_figure_names[f];
-    rip_status s = rip_claims_write(db, aux, figures ? links : NULL, prefix, text->f, err);
-    for (int f = 0; figures && f < RIP_FIG_COUNT && s == RIP_OK; f++)
-        s = rip_figure_write(db, (rip_figure)f, figs[f]->f, err);
+    rip_status s = rip_claims_write(*db, *aux, a->figures ? links : NULL, prefix, text->f, err);
+    for (int f = 0; a->figures && f < RIP_FIG_COUNT && s == RIP_OK; f++)
+        s = rip_figure_write(*db, (rip_figure)f, figs[f]->f, err);
     if (s != RIP_OK) {
         fprintf(stderr, "ripsim claims: %s\n", err);
-        status = rip_exit_status(s);
-        goto done;
+        return rip_exit_status(s);
     }
-    status = rip_out_set_commit(&set);
-done:
+    return 0;
+}
+
+/* The command (cli.h).  One cleanup path once the outputs are staged: the set, aux and the database. */
+int rip_cmd_claims(int argc, char **argv)
+{
+    claims_args a = {0};
+    int rc = parse_args(argc, argv, &a);
+    if (rc != RIP_ARGS_CONTINUE)
+        return rc;
+    if ((rc = default_paths(&a)) != 0)
+        return rc;
+    rip_out_set set;
+    rip_out_item *figs[RIP_FIG_COUNT] = {NULL}, *text = NULL;
+    char prefix[4096] = "";
+    rip_out_set_init(&set, "claims");
+    if ((rc = stage_outputs(&a, &set, figs, &text, prefix, sizeof prefix)) != 0)
+        return rc;
+    sqlite3 *db = NULL, *aux = NULL;
+    int status = check_and_write(&a, &db, &aux, figs, text, prefix);
+    if (status == 0)
+        status = rip_out_set_commit(&set);
     if (status != 0)
         rip_out_set_abort(&set); /* nothing when the commit ran */
     if (aux)

@@ -56,6 +56,114 @@ static rip_status sql_fail(sqlite3 *db, const char *path, const char *what, char
     return s == RIP_S_INTERNAL ? RIP_S_IO : s;
 }
 
+/* Count the layers of at most max_pixels pixels into res->eligible, and
+** those with an optimum already into res->before. */
+static rip_status count_small(sqlite3 *db, const char *path, int64_t max_pixels, rip_optima_result *res,
+                              char err[RIP_ERR_LEN])
+{
+    sqlite3_stmt *sel = NULL;
+    rip_status s = RIP_OK;
+    char sql[512];
+    snprintf(sql, sizeof sql,
+             "SELECT count(*), (SELECT count(*) FROM optima o JOIN layer_results q ON q.layer_idx = o.layer_idx "
+             "WHERE q.h_out * q.w_out <= %lld) FROM layer_results WHERE h_out * w_out <= %lld",
+             (long long)max_pixels, (long long)max_pixels);
+    if (sqlite3_prepare_v2(db, sql, -1, &sel, NULL) != SQLITE_OK || sqlite3_step(sel) != SQLITE_ROW) {
+        s = sql_fail(db, path, "cannot count the small layers", err);
+    } else {
+        res->eligible = sqlite3_column_int64(sel, 0);
+        res->before = sqlite3_column_int64(sel, 1);
+    }
+    sqlite3_finalize(sel);
+    return s;
+}
+
+/* Prepare *sel (the next batch of layers without an optimum, after ?1) and
+** *ins (one optimum); the caller finalizes both, whatever the result. */
+static rip_status prepare_fill(sqlite3 *db, const char *path, int64_t max_pixels, sqlite3_stmt **sel,
+                               sqlite3_stmt **ins, char err[RIP_ERR_LEN])
+{
+    char sql[512];
+    snprintf(sql, sizeof sql,
+             "SELECT layer_idx, cin, cout, h_in, w_in, k_h, k_w, s_h, s_w, d_h, d_w, p_top, p_bottom, p_left, "
+             "p_right FROM layer_results r WHERE h_out * w_out <= %lld AND layer_idx > ?1 AND NOT EXISTS "
+             "(SELECT 1 FROM optima o WHERE o.layer_idx = r.layer_idx) ORDER BY layer_idx LIMIT %d",
+             (long long)max_pixels, OPTIMA_BATCH);
+    if (sqlite3_prepare_v2(db, sql, -1, sel, NULL) != SQLITE_OK ||
+        sqlite3_prepare_v2(db, "INSERT INTO optima (layer_idx, gap, lower, row_major, visit_order) "
+                               "VALUES (?1, ?2, ?3, ?4, ?5)", -1, ins, NULL) != SQLITE_OK)
+        return sql_fail(db, path, "cannot prepare the optima statements", err);
+    return RIP_OK;
+}
+
+/* The scratch of the fill: an optimum's visiting order (what optimum writes) and its text. */
+typedef struct fill_scratch {
+    int64_t *order;
+    char *order_txt;
+} fill_scratch;
+
+/* Store the optimum of the layer at sel's current row with ins; its
+** layer_idx into *after.  RIP_OK, or a status with err. */
+static rip_status store_row(sqlite3 *db, const char *path, sqlite3_stmt *sel, sqlite3_stmt *ins,
+                            int64_t max_pixels, rip_db_optimum_fn optimum, fill_scratch *sc, int64_t *after,
+                            char err[RIP_ERR_LEN])
+{
+    int64_t v[15];
+    for (int i = 0; i < 15; i++)
+        v[i] = sqlite3_column_int64(sel, i);
+    *after = v[0];
+    rip_layer L = rip_layer_make(v[1], v[2], v[3], v[4], v[5], v[6], v[7], v[8], v[9], v[10], 0, 0);
+    L.p_top = v[11], L.p_bottom = v[12], L.p_left = v[13], L.p_right = v[14];
+    char why[RIP_ERR_LEN];
+    int64_t gap, lower, row_gap, n_pix = 0;
+    rip_status s;
+    if (rip_layer_derive(&L, why) != 0) {
+        snprintf(err, RIP_ERR_LEN, "%.200s: layer %lld does not derive: %.200s", path, (long long)v[0], why);
+        return RIP_S_DATA;
+    }
+    if ((s = optimum(&L, max_pixels, &gap, &lower, &row_gap, sc->order, &n_pix, why)) != RIP_OK) {
+        snprintf(err, RIP_ERR_LEN, "layer %lld: %.400s", (long long)v[0], why);
+        return s;
+    }
+    if (n_pix < 0 || n_pix > max_pixels) {
+        snprintf(err, RIP_ERR_LEN, "layer %lld: a visiting order of %lld pixels", (long long)v[0], (long long)n_pix);
+        return RIP_S_INTERNAL;
+    }
+    size_t at = 0;
+    for (int64_t t = 0; t < n_pix; t++)
+        at += (size_t)sprintf(sc->order_txt + at, "%s%lld", t ? "," : "", (long long)sc->order[t]);
+    sqlite3_bind_int64(ins, 1, v[0]);
+    sqlite3_bind_int64(ins, 2, gap);
+    sqlite3_bind_int64(ins, 3, lower);
+    sqlite3_bind_int64(ins, 4, row_gap);
+    sqlite3_bind_text(ins, 5, sc->order_txt, (int)at, SQLITE_TRANSIENT);
+    if (sqlite3_step(ins) != SQLITE_DONE)
+        return sql_fail(db, path, "cannot insert an optimum", err);
+    sqlite3_reset(ins);
+    return RIP_OK;
+}
+
+/* Store the optima of the next batch (layers after *after, which moves on),
+** inside the caller's transaction; their count into *n. */
+static rip_status fill_batch(sqlite3 *db, const char *path, sqlite3_stmt *sel, sqlite3_stmt *ins,
+                             int64_t max_pixels, rip_db_optimum_fn optimum, fill_scratch *sc, int64_t *after,
+                             int *n, char err[RIP_ERR_LEN])
+{
+    int rc;
+    *n = 0;
+    sqlite3_bind_int64(sel, 1, *after);
+    while ((rc = sqlite3_step(sel)) == SQLITE_ROW) {
+        rip_status s = store_row(db, path, sel, ins, max_pixels, optimum, sc, after, err);
+        if (s != RIP_OK)
+            return s;
+        ++*n;
+    }
+    sqlite3_reset(sel);
+    if (rc != SQLITE_DONE)
+        return sql_fail(db, path, "cannot read the layers", err);
+    return RIP_OK;
+}
+
 /*
 ** Contract (db.h).  One cleanup path: the open statements and the
 ** connection; a batch not committed is rolled back.
@@ -67,8 +175,7 @@ rip_status rip_db_optima_fill(const char *path, int64_t max_pixels, rip_db_optim
     sqlite3 *db = NULL;
     sqlite3_stmt *sel = NULL, *ins = NULL;
     bool in_txn = false;
-    char *order_txt = NULL;
-    int64_t *order = NULL;
+    fill_scratch sc = {NULL, NULL};
     memset(res, 0, sizeof *res);
     rip_status s = rip_db_open_write(path, &db, err);
     if (s != RIP_OK)
@@ -77,33 +184,12 @@ rip_status rip_db_optima_fill(const char *path, int64_t max_pixels, rip_db_optim
         s = sql_fail(db, path, "cannot create table optima", err);
         goto done;
     }
-    char sql[512];
-    snprintf(sql, sizeof sql,
-             "SELECT count(*), (SELECT count(*) FROM optima o JOIN layer_results q ON q.layer_idx = o.layer_idx "
-             "WHERE q.h_out * q.w_out <= %lld) FROM layer_results WHERE h_out * w_out <= %lld",
-             (long long)max_pixels, (long long)max_pixels);
-    if (sqlite3_prepare_v2(db, sql, -1, &sel, NULL) != SQLITE_OK || sqlite3_step(sel) != SQLITE_ROW) {
-        s = sql_fail(db, path, "cannot count the small layers", err);
+    if ((s = count_small(db, path, max_pixels, res, err)) != RIP_OK ||
+        (s = prepare_fill(db, path, max_pixels, &sel, &ins, err)) != RIP_OK)
         goto done;
-    }
-    res->eligible = sqlite3_column_int64(sel, 0);
-    res->before = sqlite3_column_int64(sel, 1);
-    sqlite3_finalize(sel);
-    sel = NULL;
-    snprintf(sql, sizeof sql,
-             "SELECT layer_idx, cin, cout, h_in, w_in, k_h, k_w, s_h, s_w, d_h, d_w, p_top, p_bottom, p_left, "
-             "p_right FROM layer_results r WHERE h_out * w_out <= %lld AND layer_idx > ?1 AND NOT EXISTS "
-             "(SELECT 1 FROM optima o WHERE o.layer_idx = r.layer_idx) ORDER BY layer_idx LIMIT %d",
-             (long long)max_pixels, OPTIMA_BATCH);
-    if (sqlite3_prepare_v2(db, sql, -1, &sel, NULL) != SQLITE_OK ||
-        sqlite3_prepare_v2(db, "INSERT INTO optima (layer_idx, gap, lower, row_major, visit_order) "
-                               "VALUES (?1, ?2, ?3, ?4, ?5)", -1, &ins, NULL) != SQLITE_OK) {
-        s = sql_fail(db, path, "cannot prepare the optima statements", err);
-        goto done;
-    }
     /* a pixel index has at most 20 digits, and a comma */
-    if (max_pixels < 1 || (order = malloc((size_t)max_pixels * sizeof *order)) == NULL ||
-        (order_txt = malloc((size_t)max_pixels * 21 + 1)) == NULL) {
+    if (max_pixels < 1 || (sc.order = malloc((size_t)max_pixels * sizeof *sc.order)) == NULL ||
+        (sc.order_txt = malloc((size_t)max_pixels * 21 + 1)) == NULL) {
         snprintf(err, RIP_ERR_LEN, "out of memory");
         s = RIP_S_NOMEM;
         goto done;
@@ -116,51 +202,9 @@ rip_status rip_db_optima_fill(const char *path, int64_t max_pixels, rip_db_optim
             goto done;
         }
         in_txn = true;
-        sqlite3_bind_int64(sel, 1, after);
-        int n = 0, rc;
-        while ((rc = sqlite3_step(sel)) == SQLITE_ROW) {
-            int64_t v[15];
-            for (int i = 0; i < 15; i++)
-                v[i] = sqlite3_column_int64(sel, i);
-            after = v[0];
-            rip_layer L = rip_layer_make(v[1], v[2], v[3], v[4], v[5], v[6], v[7], v[8], v[9], v[10], 0, 0);
-            L.p_top = v[11], L.p_bottom = v[12], L.p_left = v[13], L.p_right = v[14];
-            char why[RIP_ERR_LEN];
-            int64_t gap, lower, row_gap, n_pix = 0;
-            if (rip_layer_derive(&L, why) != 0) {
-                snprintf(err, RIP_ERR_LEN, "%.200s: layer %lld does not derive: %.200s", path, (long long)v[0], why);
-                s = RIP_S_DATA;
-                goto done;
-            }
-            if ((s = optimum(&L, max_pixels, &gap, &lower, &row_gap, order, &n_pix, why)) != RIP_OK) {
-                snprintf(err, RIP_ERR_LEN, "layer %lld: %.400s", (long long)v[0], why);
-                goto done;
-            }
-            if (n_pix < 0 || n_pix > max_pixels) {
-                snprintf(err, RIP_ERR_LEN, "layer %lld: a visiting order of %lld pixels", (long long)v[0], (long long)n_pix);
-                s = RIP_S_INTERNAL;
-                goto done;
-            }
-            size_t at = 0;
-            for (int64_t t = 0; t < n_pix; t++)
-                at += (size_t)sprintf(order_txt + at, "%s%lld", t ? "," : "", (long long)order[t]);
-            sqlite3_bind_int64(ins, 1, v[0]);
-            sqlite3_bind_int64(ins, 2, gap);
-            sqlite3_bind_int64(ins, 3, lower);
-            sqlite3_bind_int64(ins, 4, row_gap);
-            sqlite3_bind_text(ins, 5, order_txt, (int)at, SQLITE_TRANSIENT);
-            if (sqlite3_step(ins) != SQLITE_DONE) {
-                s = sql_fail(db, path, "cannot insert an optimum", err);
-                goto done;
-            }
-            sqlite3_reset(ins);
-            n++;
-        }
-        sqlite3_reset(sel);
-        if (rc != SQLITE_DONE) {
-            s = sql_fail(db, path, "cannot read the layers", err);
+        int n;
+        if ((s = fill_batch(db, path, sel, ins, max_pixels, optimum, &sc, &after, &n, err)) != RIP_OK)
             goto done;
-        }
         if (sqlite3_exec(db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK) {
             s = sql_fail(db, path, "cannot commit the optima", err);
             goto done;
@@ -175,8 +219,8 @@ rip_status rip_db_optima_fill(const char *path, int64_t max_pixels, rip_db_optim
 done:
     if (in_txn)
         sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
-    free(order_txt);
-    free(order);
+    free(sc.order_txt);
+    free(sc.order);
     sqlite3_finalize(sel);
     sqlite3_finalize(ins);
     rip_db_close(db);

@@ -78,6 +78,107 @@ static bool group_fits(const rip_placer *pl, const int *next, int head, int64_t 
     return true;
 }
 
+/* Chain each op's first ALIAS candidate whose input dies there into
+** next/prev (all -1 before), marking it in place and its op busy. */
+static void chain_aliases(const rip_problem *p, int *next, int *prev, bool *op_busy, rip_plan *out)
+{
+    for (size_t k = 0; k < p->n_cand; k++) {
+        const rip_candidate *c = &p->cand[k];
+        if (c->kind != RIP_INPLACE_ALIAS || p->t[c->in].last != c->op || p->t[c->out].first != c->op)
+            continue;
+        if (op_busy[c->op] || next[c->in] >= 0 || prev[c->out] >= 0)
+            continue;
+        next[c->in] = c->out;
+        prev[c->out] = c->in;
+        out->in_place[k] = true;
+        op_busy[c->op] = true;
+    }
+}
+
+/* The groups (chain heads with their largest member's size) into groups,
+** largest first; their count. */
+static size_t sorted_groups(const rip_problem *p, const int *next, const int *prev, group_key *groups)
+{
+    size_t ng = 0;
+    for (size_t i = 0; i < p->n; i++) {
+        if (prev[i] >= 0)
+            continue;
+        int64_t size = 0;
+        for (int m = (int)i; m >= 0; m = next[m])
+            size = p->t[m].size > size ? p->t[m].size : size;
+        groups[ng++] = (group_key){size, (int)i};
+    }
+    qsort(groups, ng, sizeof *groups, cmp_group);
+    return ng;
+}
+
+/* The lowest free in-place position of the group at head against a placed
+** partner (RiP candidates), its candidate in *used_k; -1 (and *used_k -1) when none. */
+static int64_t inplace_position(const rip_placer *pl, const int *next, const bool *placed, const bool *op_busy,
+                                const rip_plan *out, int head, long *used_k)
+{
+    const rip_problem *p = pl->p;
+    int64_t x = -1;
+    *used_k = -1;
+    for (size_t k = 0; k < p->n_cand; k++) {
+        const rip_candidate *c = &p->cand[k];
+        if (op_busy[c->op] || p->t[c->in].last != c->op || p->t[c->out].first != c->op)
+            continue;
+        bool in_here = false, out_here = false;
+        for (int m = head; m >= 0; m = next[m]) {
+            in_here |= m == c->in;
+            out_here |= m == c->out;
+        }
+        int64_t want;
+        if (out_here && !in_here && placed[c->in])
+            want = out->offset[c->in] - c->gap;
+        else if (in_here && !out_here && placed[c->out])
+            want = out->offset[c->out] + c->gap;
+        else
+            continue;
+        if (want < 0 || (x >= 0 && want >= x))
+            continue;
+        /* the pair itself may overlap: test with the partner ignored */
+        bool ok = true;
+        for (int m = head; m >= 0 && ok; m = next[m])
+            ok = rip_placer_free_at(pl, m, want, p->t[m].size, out_here ? c->in : c->out);
+        if (ok) {
+            x = want;
+            *used_k = (long)k;
+        }
+    }
+    return x;
+}
+
+/* First fit: the lowest candidate offset (0 or an aligned block end) where
+** every member of the group at head fits; xs is scratch for n + n_cand + 1
+** offsets; -1 when none. */
+static int64_t first_fit_position(const rip_placer *pl, const int *next, const rip_plan *out, int head,
+                                  int64_t *xs)
+{
+    const rip_problem *p = pl->p;
+    int64_t x = -1;
+    size_t nx = 0;
+    xs[nx++] = 0;
+    for (size_t j = 0; j < pl->n_placed; j++) {
+        int u = pl->by_off[j];
+        bool meets = false;
+        for (int m = head; m >= 0 && !meets; m = next[m])
+            meets = rip_tensors_meet(&p->t[m], &p->t[u]);
+        if (meets)
+            xs[nx++] = rip_align_up(out->offset[u] + p->t[u].size, p->align);
+    }
+    qsort(xs, nx, sizeof *xs, cmp_i64);
+    for (size_t j = 0; j < nx && x < 0; j++)
+        if (group_fits(pl, next, head, xs[j]))
+            x = xs[j];
+    return x;
+}
+
+/*
+** The strategy (strategies.h): chain, sort the groups, place each at its
+** in-place position or else by first fit.  One cleanup path.
+*/
 rip_status rip_strategy_tinyengine(const rip_problem *p, const rip_plan_opts *o, rip_plan *out,
                             char err[RIP_ERR_LEN])
 {
@@ -103,84 +204,14 @@ rip_status rip_strategy_tinyengine(const rip_problem *p, const rip_plan_opts *o,
     }
     for (size_t i = 0; i < n; i++)
         next[i] = prev[i] = -1;
-
-    /* chain each op's first ALIAS candidate whose input dies there */
-    for (size_t k = 0; k < nc; k++) {
-        const rip_candidate *c = &p->cand[k];
-        if (c->kind != RIP_INPLACE_ALIAS || p->t[c->in].last != c->op || p->t[c->out].first != c->op)
-            continue;
-        if (op_busy[c->op] || next[c->in] >= 0 || prev[c->out] >= 0)
-            continue;
-        next[c->in] = c->out;
-        prev[c->out] = c->in;
-        out->in_place[k] = true;
-        op_busy[c->op] = true;
-    }
-
-    /* groups, largest first */
-    size_t ng = 0;
-    for (size_t i = 0; i < n; i++) {
-        if (prev[i] >= 0)
-            continue;
-        int64_t size = 0;
-        for (int m = (int)i; m >= 0; m = next[m])
-            size = p->t[m].size > size ? p->t[m].size : size;
-        groups[ng++] = (group_key){size, (int)i};
-    }
-    qsort(groups, ng, sizeof *groups, cmp_group);
-
+    chain_aliases(p, next, prev, op_busy, out);
+    size_t ng = sorted_groups(p, next, prev, groups);
     for (size_t gi = 0; gi < ng; gi++) {
         int head = groups[gi].idx;
-        int64_t x = -1;
-        long used_k = -1;
-
-        /* in-place positions against placed partners (RiP candidates) */
-        for (size_t k = 0; k < nc; k++) {
-            const rip_candidate *c = &p->cand[k];
-            if (op_busy[c->op] || p->t[c->in].last != c->op || p->t[c->out].first != c->op)
-                continue;
-            bool in_here = false, out_here = false;
-            for (int m = head; m >= 0; m = next[m]) {
-                in_here |= m == c->in;
-                out_here |= m == c->out;
-            }
-            int64_t want;
-            if (out_here && !in_here && placed[c->in])
-                want = out->offset[c->in] - c->gap;
-            else if (in_here && !out_here && placed[c->out])
-                want = out->offset[c->out] + c->gap;
-            else
-                continue;
-            if (want < 0 || (x >= 0 && want >= x))
-                continue;
-            /* the pair itself may overlap: test with the partner ignored */
-            bool ok = true;
-            for (int m = head; m >= 0 && ok; m = next[m])
-                ok = rip_placer_free_at(&pl, m, want, p->t[m].size, out_here ? c->in : c->out);
-            if (ok) {
-                x = want;
-                used_k = (long)k;
-            }
-        }
-
-        /* otherwise first fit: the lowest candidate offset (0 or an aligned
-        ** block end) where every member fits */
-        if (x < 0) {
-            size_t nx = 0;
-            xs[nx++] = 0;
-            for (size_t j = 0; j < pl.n_placed; j++) {
-                int u = pl.by_off[j];
-                bool meets = false;
-                for (int m = head; m >= 0 && !meets; m = next[m])
-                    meets = rip_tensors_meet(&p->t[m], &p->t[u]);
-                if (meets)
-                    xs[nx++] = rip_align_up(out->offset[u] + p->t[u].size, p->align);
-            }
-            qsort(xs, nx, sizeof *xs, cmp_i64);
-            for (size_t j = 0; j < nx && x < 0; j++)
-                if (group_fits(&pl, next, head, xs[j]))
-                    x = xs[j];
-        }
+        long used_k;
+        int64_t x = inplace_position(&pl, next, placed, op_busy, out, head, &used_k);
+        if (x < 0)
+            x = first_fit_position(&pl, next, out, head, xs);
         if (used_k >= 0) {
             out->in_place[used_k] = true;
             op_busy[p->cand[used_k].op] = true;

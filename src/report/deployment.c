@@ -408,107 +408,150 @@ static int cmp_tool(const void *a, const void *b)
     return strcmp(((const rip_deploy_tool *)a)->name, ((const rip_deploy_tool *)b)->name);
 }
 
-rip_status rip_deploy_read(const char *path, bool lines, rip_deployment *d, char err[RIP_ERR_LEN])
+/* The model.json objects of the lines (model, plan, scratch, arena,
+** checksum), with the keys each gave. */
+typedef struct info_list {
+    rip_deploy_rec *rec;
+    unsigned *seen;
+    size_t n;
+} info_list;
+
+/* Keep model.json object r (keys seen, read at line) in in.  RIP_OK;
+** RIP_S_DATA (err, at line); RIP_S_NOMEM. */
+static rip_status add_info(cursor *c, int64_t line, unsigned seen, const rip_deploy_rec *r, info_list *in)
 {
-    memset(d, 0, sizeof *d);
-    char *buf = NULL;
-    size_t len = 0, cap = 0, n_info = 0;
-    rip_deploy_rec *info = NULL; /* lines: model.json objects (model, plan, scratch, arena, checksum) */
-    unsigned *info_seen = NULL;  /* the keys each gave */
-    rip_status s = slurp(path, &buf, &len, err);
-    if (s != RIP_OK)
+    const unsigned need_info = 1u << K_MODEL | 1u << K_PLAN | 1u << K_SCRATCH;
+    if ((seen & need_info) != need_info) {
+        c->line = line;
+        return fail(c, "scratch_bytes", "an object without target needs model, plan and scratch_bytes");
+    }
+    rip_deploy_rec *ni = realloc(in->rec, (in->n + 1) * sizeof *ni);
+    if (ni)
+        in->rec = ni;
+    unsigned *ns = ni ? realloc(in->seen, (in->n + 1) * sizeof *ns) : NULL;
+    if (!ns) {
+        snprintf(c->err, RIP_ERR_LEN, "out of memory reading %.400s", c->path);
+        return RIP_S_NOMEM;
+    }
+    in->seen = ns;
+    in->seen[in->n] = seen;
+    in->rec[in->n++] = r[0];
+    return RIP_OK;
+}
+
+/* Add record r (keys seen, read at line) to d (*cap records allocated);
+** r's ops are d's then, or freed.  RIP_OK; RIP_S_DATA (err); RIP_S_NOMEM. */
+static rip_status add_record(cursor *c, int64_t line, bool lines, unsigned seen, rip_deploy_rec *r,
+                             rip_deployment *d, size_t *cap)
+{
+    const unsigned need = (1u << K_OPS) - 1;
+    rip_status s = RIP_OK;
+    unsigned want = need & ~(lines ? 1u << K_SCRATCH : 0u);
+    if ((seen & want) != want) {
+        int k = 0;
+        while (seen >> k & 1u)
+            k++;
+        c->line = line;
+        s = fail(c, keys[k], "missing");
+    }
+    if (s == RIP_OK && d->n == *cap) {
+        *cap = *cap ? 2 * *cap : 64;
+        rip_deploy_rec *nr = realloc(d->rec, *cap * sizeof *nr);
+        if (!nr) {
+            s = RIP_S_NOMEM;
+            snprintf(c->err, RIP_ERR_LEN, "out of memory reading %.400s", c->path);
+        } else
+            d->rec = nr;
+    }
+    if (s == RIP_OK)
+        s = check_record(c->path, r, c->err);
+    if (s != RIP_OK) {
+        free(r->ops);
         return s;
-    cursor c = {buf, path, 0, len, 1, err};
-    const unsigned need = (1u << K_OPS) - 1, need_info = 1u << K_MODEL | 1u << K_PLAN | 1u << K_SCRATCH;
-    if (!lines && !eat(&c, '['))
-        s = fail(&c, NULL, "expected '[' (an array of records)");
+    }
+    d->rec[d->n++] = *r;
+    return RIP_OK;
+}
+
+/* Read the next object: a tool, (lines) a model.json or a record, into d
+** or in (*cap records of d allocated). */
+static rip_status read_object(cursor *c, bool lines, rip_deployment *d, info_list *in, size_t *cap)
+{
+    rip_deploy_rec r;
+    rip_deploy_tool t;
+    unsigned seen;
+    int64_t line = (skip_ws(c), c->line);
+    rip_status s = parse_object(c, !lines, &r, &t, &seen);
+    if (s == RIP_OK && (seen & TOOL_KEYS)) {
+        free(r.ops);
+        return add_tool(c, line, lines, seen, &t, d);
+    }
+    if (s == RIP_OK && lines && !(seen >> K_TARGET & 1u)) { /* a model.json */
+        free(r.ops);
+        return add_info(c, line, seen, &r, in);
+    }
+    if (s != RIP_OK) {
+        free(r.ops);
+        return s;
+    }
+    return add_record(c, line, lines, seen, &r, d, cap);
+}
+
+/* Read every object of the array (or of the lines) and the end of the text. */
+static rip_status read_objects(cursor *c, bool lines, rip_deployment *d, info_list *in)
+{
+    rip_status s = RIP_OK;
+    size_t cap = 0;
+    if (!lines && !eat(c, '['))
+        s = fail(c, NULL, "expected '[' (an array of records)");
     bool first = true;
     while (s == RIP_OK) {
-        skip_ws(&c);
-        if (lines ? c.i >= c.n : eat(&c, ']'))
+        skip_ws(c);
+        if (lines ? c->i >= c->n : eat(c, ']'))
             break;
-        if (!lines && !first && !eat(&c, ',')) {
-            s = fail(&c, NULL, "expected ',' or ']'");
+        if (!lines && !first && !eat(c, ',')) {
+            s = fail(c, NULL, "expected ',' or ']'");
             break;
         }
         first = false;
-        rip_deploy_rec r;
-        rip_deploy_tool t;
-        unsigned seen;
-        int64_t line = (skip_ws(&c), c.line);
-        s = parse_object(&c, !lines, &r, &t, &seen);
-        if (s == RIP_OK && (seen & TOOL_KEYS)) {
-            free(r.ops);
-            s = add_tool(&c, line, lines, seen, &t, d);
-            continue;
-        }
-        if (s == RIP_OK && lines && !(seen >> K_TARGET & 1u)) { /* a model.json */
-            free(r.ops);
-            if ((seen & need_info) != need_info) {
-                c.line = line;
-                s = fail(&c, "scratch_bytes", "an object without target needs model, plan and scratch_bytes");
-                break;
-            }
-            rip_deploy_rec *ni = realloc(info, (n_info + 1) * sizeof *ni);
-            if (ni)
-                info = ni;
-            unsigned *ns = ni ? realloc(info_seen, (n_info + 1) * sizeof *ns) : NULL;
-            if (!ns) {
-                s = RIP_S_NOMEM;
-                snprintf(err, RIP_ERR_LEN, "out of memory reading %.400s", path);
-                break;
-            }
-            info_seen = ns;
-            info_seen[n_info] = seen;
-            info[n_info++] = r;
-            continue;
-        }
-        unsigned want = need & ~(lines ? 1u << K_SCRATCH : 0u);
-        if (s == RIP_OK && (seen & want) != want) {
-            int k = 0;
-            while (seen >> k & 1u)
-                k++;
-            c.line = line;
-            s = fail(&c, keys[k], "missing");
-        }
-        if (s == RIP_OK && d->n == cap) {
-            cap = cap ? 2 * cap : 64;
-            rip_deploy_rec *nr = realloc(d->rec, cap * sizeof *nr);
-            if (!nr) {
-                s = RIP_S_NOMEM;
-                snprintf(err, RIP_ERR_LEN, "out of memory reading %.400s", path);
-            } else
-                d->rec = nr;
-        }
-        if (s == RIP_OK)
-            s = check_record(path, &r, err);
-        if (s != RIP_OK) {
-            free(r.ops);
-            break;
-        }
-        d->rec[d->n++] = r;
+        s = read_object(c, lines, d, in, &cap);
     }
     if (s == RIP_OK && !lines) {
-        skip_ws(&c);
-        if (c.i < c.n)
-            s = fail(&c, NULL, "text after the array");
+        skip_ws(c);
+        if (c->i < c->n)
+            s = fail(c, NULL, "text after the array");
     }
-    for (size_t j = 0; s == RIP_OK && lines && j < d->n; j++) {
+    return s;
+}
+
+/* Lines: give each record its model.json's scratch_bytes and check it against that model.json. */
+static rip_status match_models(const char *path, rip_deployment *d, const info_list *in, char err[RIP_ERR_LEN])
+{
+    rip_status s = RIP_OK;
+    for (size_t j = 0; s == RIP_OK && j < d->n; j++) {
         size_t m = 0;
-        while (m < n_info && !(strcmp(info[m].model, d->rec[j].model) == 0 && strcmp(info[m].plan, d->rec[j].plan) == 0))
+        while (m < in->n && !(strcmp(in->rec[m].model, d->rec[j].model) == 0 &&
+                              strcmp(in->rec[m].plan, d->rec[j].plan) == 0))
             m++;
-        if (m == n_info) {
+        if (m == in->n) {
             snprintf(err, RIP_ERR_LEN, "%.300s: scratch_bytes: no model.json object for %s %s", path,
                      d->rec[j].model, d->rec[j].plan);
             s = RIP_S_DATA;
         } else {
-            d->rec[j].scratch_bytes = info[m].scratch_bytes;
-            s = check_against_model(path, &d->rec[j], &info[m], info_seen[m], err);
+            d->rec[j].scratch_bytes = in->rec[m].scratch_bytes;
+            s = check_against_model(path, &d->rec[j], &in->rec[m], in->seen[m], err);
         }
     }
-    if (s == RIP_OK && d->n_tools > 0)
+    return s;
+}
+
+/* Sort the tools and the records; a record given twice is refused. */
+static rip_status sort_unique(const char *path, rip_deployment *d, char err[RIP_ERR_LEN])
+{
+    rip_status s = RIP_OK;
+    if (d->n_tools > 0)
         qsort(d->tools, d->n_tools, sizeof *d->tools, cmp_tool);
-    if (s == RIP_OK && d->n > 0) {
+    if (d->n > 0) {
         qsort(d->rec, d->n, sizeof *d->rec, cmp_rec);
         for (size_t j = 1; j < d->n && s == RIP_OK; j++)
             if (cmp_rec(&d->rec[j - 1], &d->rec[j]) == 0) {
@@ -517,8 +560,27 @@ rip_status rip_deploy_read(const char *path, bool lines, rip_deployment *d, char
                 s = RIP_S_DATA;
             }
     }
-    free(info);
-    free(info_seen);
+    return s;
+}
+
+/* Contract (deployment.h).  One cleanup path: the text, the model.json objects, and d on failure. */
+rip_status rip_deploy_read(const char *path, bool lines, rip_deployment *d, char err[RIP_ERR_LEN])
+{
+    memset(d, 0, sizeof *d);
+    char *buf = NULL;
+    size_t len = 0;
+    info_list in = {NULL, NULL, 0};
+    rip_status s = slurp(path, &buf, &len, err);
+    if (s != RIP_OK)
+        return s;
+    cursor c = {buf, path, 0, len, 1, err};
+    s = read_objects(&c, lines, d, &in);
+    if (s == RIP_OK && lines)
+        s = match_models(path, d, &in, err);
+    if (s == RIP_OK)
+        s = sort_unique(path, d, err);
+    free(in.rec);
+    free(in.seen);
     free(buf);
     if (s != RIP_OK)
         rip_deploy_free(d);

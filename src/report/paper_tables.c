@@ -216,101 +216,148 @@ static int64_t *usage_per_step(const rip_problem *p, const rip_plan *plan)
     return u;
 }
 
+/* Fig. 1's three schedules: all planned by the milp strategy. */
+static const struct { const char *label, *color; bool rip, dw; } fig1_series[3] = {
+    {"naive dual buffering", "#d62728", false, false},
+    {"TinyEngine (in-place depthwise)", "#1f77b4", false, true},
+    {"RiP", "#2ca02c", true, true},
+};
+
+/* Fig. 1's plot area: the canvas, the margins, the axes' ranges. */
+typedef struct fig1_frame {
+    double W, H, L, T, pw, ph;
+    int64_t ymax, steps;
+} fig1_frame;
+
+/* The x of step s. */
+static double fig1_x(const fig1_frame *fr, int64_t s)
+{
+    return fr->L + fr->pw * (double)(s) / (double)(fr->steps);
+}
+
+/* The y of b bytes. */
+static double fig1_y(const fig1_frame *fr, int64_t b)
+{
+    return fr->T + fr->ph * (1.0 - (double)(b) / (double)fr->ymax);
+}
+
+/* Plan the graph at path under each schedule: its memory per step into
+** use[k] (malloc'd; the caller frees them), its peak, the step count. */
+static rip_status fig1_plan(const char *path, int64_t *use[3], int64_t peak[3], int64_t *steps,
+                            char err[RIP_ERR_LEN])
+{
+    rip_status status;
+    for (int k = 0; k < 3; k++) {
+        rip_problem p;
+        rip_plan *plan = NULL;
+        rip_plan_opts po = {.seed = 1, .time_limit = 120, .reproducible = true};
+        if ((status = rip_plan_graph_file(path, fig1_series[k].rip, fig1_series[k].dw, "milp", &po, &p, &plan,
+                                          err)) != 0)
+            return status;
+        use[k] = usage_per_step(&p, plan);
+        peak[k] = plan->peak;
+        *steps = p.n_steps;
+        rip_plan_free(plan);
+        rip_problem_free(&p);
+        if (!use[k]) {
+            snprintf(err, RIP_ERR_LEN, "out of memory");
+            return RIP_S_NOMEM;
+        }
+    }
+    return RIP_OK;
+}
+
+/* The title, the SRAM line with the overhead band under it, the axes and the grid. */
+static void fig1_axes(rip_svg *c, const fig1_frame *fr, int64_t sram, int64_t scratch, int64_t sdk, int64_t stack)
+{
+    const double L = fr->L, T = fr->T, pw = fr->pw, ph = fr->ph;
+    const int64_t band = scratch + sdk + stack;
+    rip_svg_text(c, L, 28, "font-size=\"17\" font-weight=\"bold\"",
+                 "MCUNet-in3 on a Pico 1: activation memory across its %lld operators", (long long)fr->steps);
+    /* the overhead band just under the SRAM line: the arena must stay below it */
+    rip_svg_rect(c, L, fig1_y(fr, sram), pw, fig1_y(fr, sram - band) - fig1_y(fr, sram),
+                 "fill=\"#bbbbbb\" opacity=\"0.45\"");
+    rip_svg_line(c, L, fig1_y(fr, sram), L + pw, fig1_y(fr, sram), "stroke=\"black\" stroke-width=\"2\"");
+    rip_svg_text(c, L + pw - 8, fig1_y(fr, sram) - 6, "text-anchor=\"end\" font-weight=\"bold\"",
+                 "Pico 1 SRAM, %lld KB", (long long)(sram / 1024));
+    rip_svg_text(c, L + pw - 8, fig1_y(fr, sram - band / 2) + 4, "text-anchor=\"end\" font-size=\"11\"",
+                 "runtime overhead %lld B: keep the arena below this band", (long long)band);
+    rip_svg_text(c, L + pw + 8, T + 0.45 * ph + 160, "font-size=\"11\"", "overhead band: scratch %lld B,",
+                 (long long)scratch);
+    rip_svg_text(c, L + pw + 8, T + 0.45 * ph + 175, "font-size=\"11\"", "SDK and TinyUSB %lld B, stack %lld B",
+                 (long long)sdk, (long long)stack);
+    /* axes and grid */
+    for (int64_t b = 0; b <= fr->ymax; b += 65536) {
+        rip_svg_line(c, L, fig1_y(fr, b), L + pw, fig1_y(fr, b), "stroke=\"#dddddd\"");
+        rip_svg_text(c, L - 8, fig1_y(fr, b) + 4, "text-anchor=\"end\"", "%lld KB", (long long)(b / 1024));
+    }
+    for (int64_t s = 0; s <= fr->steps; s += 10)
+        rip_svg_text(c, fig1_x(fr, s), T + ph + 18, "text-anchor=\"middle\"", "%lld", (long long)s);
+    rip_svg_text(c, L + pw / 2, fr->H - 14, "text-anchor=\"middle\"", "operator (execution order)");
+    char rot[96], y_mid[32];
+    rip_svg_num(y_mid, T + ph / 2);
+    snprintf(rot, sizeof rot, "transform=\"rotate(-90 22 %s)\" text-anchor=\"middle\"", y_mid);
+    rip_svg_text(c, 22, T + ph / 2, rot, "activation memory resident (bytes)");
+    rip_svg_rect(c, L, T, pw, ph, "fill=\"none\" stroke=\"black\"");
+}
+
+/* Schedule k's step line (use: its memory per step) and its legend entry
+** with its margin to the band (limit: the SRAM less the band). */
+static void fig1_series_line(rip_svg *c, const fig1_frame *fr, int k, const int64_t *use, int64_t peak,
+                             int64_t limit)
+{
+    const double L = fr->L, T = fr->T, pw = fr->pw, ph = fr->ph;
+    char attrs[96];
+    snprintf(attrs, sizeof attrs, "fill=\"none\" stroke=\"%s\" stroke-width=\"2.2\"", fig1_series[k].color);
+    rip_svg_polyline_begin(c, attrs);
+    for (int64_t s = 0; s < fr->steps; s++) {
+        rip_svg_point(c, fig1_x(fr, s), fig1_y(fr, use[s]));
+        rip_svg_point(c, fig1_x(fr, s + 1), fig1_y(fr, use[s]));
+    }
+    rip_svg_polyline_end(c);
+    int64_t margin = limit - peak;
+    const double yk = T + 0.45 * ph + 50 * k;
+    snprintf(attrs, sizeof attrs, "stroke=\"%s\" stroke-width=\"3\"", fig1_series[k].color);
+    rip_svg_line(c, L + pw + 8, yk, L + pw + 28, yk, attrs);
+    snprintf(attrs, sizeof attrs, "fill=\"%s\"", fig1_series[k].color);
+    rip_svg_text(c, L + pw + 34, yk + 4, attrs, "%s", fig1_series[k].label);
+    snprintf(attrs, sizeof attrs, "fill=\"%s\" font-size=\"11\"", fig1_series[k].color);
+    rip_svg_text(c, L + pw + 34, yk + 20, attrs, "peak %lld B: %s by %lld B", (long long)peak,
+                 margin >= 0 ? "fits" : "overruns", (long long)(margin >= 0 ? margin : -margin));
+}
+
+/* Contract (paper_tables.h).  One cleanup path: the per-step usages. */
 rip_status rip_fig1_write(FILE *f, const char *dir, char err[RIP_ERR_LEN])
 {
-    static const struct { const char *label, *color; bool rip, dw; } series[3] = {
-        {"naive dual buffering", "#d62728", false, false},
-        {"TinyEngine (in-place depthwise)", "#1f77b4", false, true},
-        {"RiP", "#2ca02c", true, true},
-    };
     const int64_t sram = RIP_PAPER_PICO1_SRAM, scratch = RIP_PAPER_IN3_SCRATCH, sdk = RIP_PAPER_SDK_BYTES,
                   stack = RIP_PAPER_STACK_BYTES;
     const int64_t band = scratch + sdk + stack;
     char path[1024];
     snprintf(path, sizeof path, "%s/mcunet/mcunet-in3.csv", dir);
     int64_t *use[3] = {NULL, NULL, NULL}, peak[3] = {0, 0, 0}, steps = 0;
-    rip_status status = RIP_OK;
-    for (int k = 0; k < 3; k++) {
-        rip_problem p;
-        rip_plan *plan = NULL;
-        rip_plan_opts po = {.seed = 1, .time_limit = 120, .reproducible = true};
-        if ((status = rip_plan_graph_file(path, series[k].rip, series[k].dw, "milp", &po, &p, &plan, err)) != 0)
-            goto done;
-        use[k] = usage_per_step(&p, plan);
-        peak[k] = plan->peak;
-        steps = p.n_steps;
-        rip_plan_free(plan);
-        rip_problem_free(&p);
-        if (!use[k]) {
-            snprintf(err, RIP_ERR_LEN, "out of memory");
-            status = RIP_S_NOMEM;
-            goto done;
-        }
-    }
+    rip_status status = fig1_plan(path, use, peak, &steps, err);
+    if (status != RIP_OK)
+        goto done;
 
-    const double W = 960, H = 560, L = 90, R = 250, T = 60, B = 60;
-    const double pw = W - L - R, ph = H - T - B;
+    fig1_frame fr = {.W = 960, .H = 560, .L = 90, .T = 60};
+    const double R = 250, B = 60;
+    fr.pw = fr.W - fr.L - R, fr.ph = fr.H - fr.T - B;
+    fr.steps = steps;
     int64_t ymax = 0;
     for (int k = 0; k < 3; k++)
         if (peak[k] > ymax)
             ymax = peak[k];
     if (sram > ymax)
         ymax = sram;
-    ymax = (ymax / 65536 + 1) * 65536;
-#define X(s) (L + pw * (double)(s) / (double)(steps))
-#define Y(b) (T + ph * (1.0 - (double)(b) / (double)ymax))
+    fr.ymax = (ymax / 65536 + 1) * 65536;
     rip_svg c;
-    rip_svg_begin(&c, f, W, H, "DejaVu Sans, Arial, sans-serif", 13);
-    rip_svg_text(&c, L, 28, "font-size=\"17\" font-weight=\"bold\"",
-                 "MCUNet-in3 on a Pico 1: activation memory across its %lld operators", (long long)steps);
-    /* the overhead band just under the SRAM line: the arena must stay below it */
-    rip_svg_rect(&c, L, Y(sram), pw, Y(sram - band) - Y(sram), "fill=\"#bbbbbb\" opacity=\"0.45\"");
-    rip_svg_line(&c, L, Y(sram), L + pw, Y(sram), "stroke=\"black\" stroke-width=\"2\"");
-    rip_svg_text(&c, L + pw - 8, Y(sram) - 6, "text-anchor=\"end\" font-weight=\"bold\"", "Pico 1 SRAM, %lld KB",
-                 (long long)(sram / 1024));
-    rip_svg_text(&c, L + pw - 8, Y(sram - band / 2) + 4, "text-anchor=\"end\" font-size=\"11\"",
-                 "runtime overhead %lld B: keep the arena below this band", (long long)band);
-    rip_svg_text(&c, L + pw + 8, T + 0.45 * ph + 160, "font-size=\"11\"", "overhead band: scratch %lld B,",
-                 (long long)scratch);
-    rip_svg_text(&c, L + pw + 8, T + 0.45 * ph + 175, "font-size=\"11\"", "SDK and TinyUSB %lld B, stack %lld B",
-                 (long long)sdk, (long long)stack);
-    /* axes and grid */
-    for (int64_t b = 0; b <= ymax; b += 65536) {
-        rip_svg_line(&c, L, Y(b), L + pw, Y(b), "stroke=\"#dddddd\"");
-        rip_svg_text(&c, L - 8, Y(b) + 4, "text-anchor=\"end\"", "%lld KB", (long long)(b / 1024));
-    }
-    for (int64_t s = 0; s <= steps; s += 10)
-        rip_svg_text(&c, X(s), T + ph + 18, "text-anchor=\"middle\"", "%lld", (long long)s);
-    rip_svg_text(&c, L + pw / 2, H - 14, "text-anchor=\"middle\"", "operator (execution order)");
-    char rot[96], y_mid[32];
-    rip_svg_num(y_mid, T + ph / 2);
-    snprintf(rot, sizeof rot, "transform=\"rotate(-90 22 %s)\" text-anchor=\"middle\"", y_mid);
-    rip_svg_text(&c, 22, T + ph / 2, rot, "activation memory resident (bytes)");
-    rip_svg_rect(&c, L, T, pw, ph, "fill=\"none\" stroke=\"black\"");
+    rip_svg_begin(&c, f, fr.W, fr.H, "DejaVu Sans, Arial, sans-serif", 13);
+    fig1_axes(&c, &fr, sram, scratch, sdk, stack);
     /* one step line per schedule */
-    for (int k = 0; k < 3; k++) {
-        char attrs[96];
-        snprintf(attrs, sizeof attrs, "fill=\"none\" stroke=\"%s\" stroke-width=\"2.2\"", series[k].color);
-        rip_svg_polyline_begin(&c, attrs);
-        for (int64_t s = 0; s < steps; s++) {
-            rip_svg_point(&c, X(s), Y(use[k][s]));
-            rip_svg_point(&c, X(s + 1), Y(use[k][s]));
-        }
-        rip_svg_polyline_end(&c);
-        int64_t margin = sram - band - peak[k];
-        const double yk = T + 0.45 * ph + 50 * k;
-        snprintf(attrs, sizeof attrs, "stroke=\"%s\" stroke-width=\"3\"", series[k].color);
-        rip_svg_line(&c, L + pw + 8, yk, L + pw + 28, yk, attrs);
-        snprintf(attrs, sizeof attrs, "fill=\"%s\"", series[k].color);
-        rip_svg_text(&c, L + pw + 34, yk + 4, attrs, "%s", series[k].label);
-        snprintf(attrs, sizeof attrs, "fill=\"%s\" font-size=\"11\"", series[k].color);
-        rip_svg_text(&c, L + pw + 34, yk + 20, attrs, "peak %lld B: %s by %lld B", (long long)peak[k],
-                     margin >= 0 ? "fits" : "overruns", (long long)(margin >= 0 ? margin : -margin));
-    }
-    rip_svg_text(&c, L, T - 10, "font-size=\"11\"",
+    for (int k = 0; k < 3; k++)
+        fig1_series_line(&c, &fr, k, use[k], peak[k], sram - band);
+    rip_svg_text(&c, fr.L, fr.T - 10, "font-size=\"11\"",
                  "all three placed by the same MILP (strategy milp); each arena peaks at its curve's maximum");
-#undef X
-#undef Y
     status = rip_svg_end(&c, "fig1.svg", err);
 done:
     for (int k = 0; k < 3; k++)

@@ -188,12 +188,11 @@ static void put_uoff(uint8_t *b, size_t at, size_t target)
     put_u32(b, at, (uint32_t)(target - at));
 }
 
-rip_status rip_tflm_offline_write(const rip_tfl_model *m, const int32_t *offset, size_t n, uint8_t **out,
-                                  size_t *out_len, char err[RIP_ERR_LEN])
+/* Refuse what the writer cannot write: n not the model's tensor count,
+** the entry named twice (count), an offset below -1, too many tensors. */
+static rip_status check_write_args(const rip_tfl_model *m, const int32_t *offset, size_t n, size_t count,
+                                   char err[RIP_ERR_LEN])
 {
-    *out = NULL, *out_len = 0;
-    size_t count;
-    long e = offline_entry(m, &count);
     if (n != total_tensors(m)) {
         snprintf(err, RIP_ERR_LEN, "%s: %zu offsets for %zu tensors", m->label, n, total_tensors(m));
         return RIP_S_DATA;
@@ -211,91 +210,141 @@ rip_status rip_tflm_offline_write(const rip_tfl_model *m, const int32_t *offset,
         snprintf(err, RIP_ERR_LEN, "%s: too many tensors", m->label);
         return RIP_S_DATA;
     }
-    old_root o;
-    rip_status st = read_old_root(m, &o, err);
-    if (st != RIP_OK)
-        return st;
-    const bool add = e < 0;
-    const size_t nb = m->n_buffers + (add ? 1 : 0), nm = m->n_metadata + (add ? 1 : 0);
-    const size_t new_buf = add ? m->n_buffers : m->metadata[e].buffer;
-    if (new_buf > UINT32_MAX || new_buf >= nb) {
+    return RIP_OK;
+}
+
+static const char offline_name[] = RIP_TFLM_OFFLINE_NAME;
+
+/* The new prefix's layout: positions in the new file, in order (every
+** uoffset points to something after it). */
+typedef struct layout {
+    bool add;                    /* a new metadata entry (and buffer) */
+    size_t nb, nm, new_buf;      /* buffers, metadata entries; the offline buffer's index */
+    size_t root_vt, root, root_bytes, bvec, mvec;
+    size_t md_vt, md, md_name;   /* the new Metadata table (add) */
+    size_t b_vt, btab, data_len, dvec;
+    size_t prefix;               /* the old file starts here */
+} layout;
+
+/* The layout of the prefix for n offsets (e: the old entry, -1 none). */
+static rip_status plan_layout(const rip_tfl_model *m, size_t n, long e, layout *l, char err[RIP_ERR_LEN])
+{
+    l->add = e < 0;
+    l->nb = m->n_buffers + (l->add ? 1 : 0), l->nm = m->n_metadata + (l->add ? 1 : 0);
+    l->new_buf = l->add ? m->n_buffers : m->metadata[e].buffer;
+    if (l->new_buf > UINT32_MAX || l->new_buf >= l->nb) {
         snprintf(err, RIP_ERR_LEN, "%s: %s: buffer index out of range", m->label, RIP_TFLM_OFFLINE_NAME);
         return RIP_S_DATA;
     }
-    /* the prefix's layout, in order (every uoffset points to something after it) */
-    const size_t root_vt = 8, root = align_up(root_vt + 4 + 2 * MODEL_SLOTS, 4), root_bytes = 4 + 4 * MODEL_SLOTS;
-    const size_t bvec = root + root_bytes, mvec = bvec + 4 + 4 * nb;
-    size_t pos = add ? mvec + 4 + 4 * nm : mvec;
-    const size_t md_vt = pos, md = md_vt + 8, md_name = md + 12;
-    static const char name[] = RIP_TFLM_OFFLINE_NAME;
-    if (add)
-        pos = align_up(md_name + 4 + sizeof name, 4);
-    const size_t b_vt = pos, btab = b_vt + 8, data_len = 4 * (3 + n);
-    const size_t dvec = align_up(btab + 8 + 4, 16) - 4;
-    const size_t prefix = align_up(dvec + 4 + data_len, 16);
-    if (m->file_len > SIZE_MAX - prefix || prefix + m->file_len > (size_t)INT32_MAX) {
+    l->root_vt = 8, l->root = align_up(l->root_vt + 4 + 2 * MODEL_SLOTS, 4), l->root_bytes = 4 + 4 * MODEL_SLOTS;
+    l->bvec = l->root + l->root_bytes, l->mvec = l->bvec + 4 + 4 * l->nb;
+    size_t pos = l->add ? l->mvec + 4 + 4 * l->nm : l->mvec;
+    l->md_vt = pos, l->md = l->md_vt + 8, l->md_name = l->md + 12;
+    if (l->add)
+        pos = align_up(l->md_name + 4 + sizeof offline_name, 4);
+    l->b_vt = pos, l->btab = l->b_vt + 8, l->data_len = 4 * (3 + n);
+    l->dvec = align_up(l->btab + 8 + 4, 16) - 4;
+    l->prefix = align_up(l->dvec + 4 + l->data_len, 16);
+    if (m->file_len > SIZE_MAX - l->prefix || l->prefix + m->file_len > (size_t)INT32_MAX) {
         snprintf(err, RIP_ERR_LEN, "%s: the model with its plan would pass 2 GiB", m->label);
         return RIP_S_DATA;
     }
-    uint8_t *b = calloc(prefix + m->file_len, 1);
+    return RIP_OK;
+}
+
+/* The file identifier and the root: vtable, then the table: its soffset, version, the 7 offsets. */
+static void put_root(uint8_t *b, const layout *l, const old_root *o)
+{
+    put_uoff(b, 0, l->root);
+    memcpy(b + 4, "TFL3", 4);
+    put_u16(b, l->root_vt, (uint16_t)(4 + 2 * MODEL_SLOTS));
+    put_u16(b, l->root_vt + 2, (uint16_t)l->root_bytes);
+    put_u32(b, l->root, (uint32_t)(l->root - l->root_vt));
+    if (o->has_version) {
+        put_u16(b, l->root_vt + 4, 4);
+        put_u32(b, l->root + 4, o->version);
+    }
+    for (unsigned k = 1; k < MODEL_SLOTS; k++) {
+        size_t at = l->root + 4 + 4 * k, target = 0;
+        if (k == SLOT_BUFFERS)
+            target = l->bvec;
+        else if (k == SLOT_METADATA)
+            target = l->add ? l->mvec : l->prefix + o->field_target[k];
+        else if (o->field_target[k])
+            target = l->prefix + o->field_target[k];
+        if (target) {
+            put_u16(b, l->root_vt + 4 + 2 * k, (uint16_t)(4 + 4 * k));
+            put_uoff(b, at, target);
+        }
+    }
+}
+
+/* The buffers vector (the old ones, their tables in the old bytes, with the
+** new one at new_buf) and, when adding, the metadata vector and the new entry. */
+static void put_vectors(uint8_t *b, const rip_tfl_model *m, const layout *l, const old_root *o)
+{
+    put_u32(b, l->bvec, (uint32_t)l->nb);
+    for (size_t i = 0; i < l->nb; i++) {
+        size_t at = l->bvec + 4 + 4 * i;
+        put_uoff(b, at, i == l->new_buf ? l->btab : l->prefix + target_at(&(rip_fbs){m->file, m->file_len},
+                                                                           o->buffers.pos + 4 * i));
+    }
+    if (l->add) {
+        put_u32(b, l->mvec, (uint32_t)l->nm);
+        for (size_t i = 0; i < m->n_metadata; i++)
+            put_uoff(b, l->mvec + 4 + 4 * i,
+                     l->prefix + target_at(&(rip_fbs){m->file, m->file_len}, o->metadata.pos + 4 * i));
+        put_uoff(b, l->mvec + 4 + 4 * m->n_metadata, l->md);
+        /* Metadata { name: string (slot 0), buffer: uint (slot 1) } */
+        put_u16(b, l->md_vt, 8), put_u16(b, l->md_vt + 2, 12);
+        put_u16(b, l->md_vt + 4, 4), put_u16(b, l->md_vt + 6, 8);
+        put_u32(b, l->md, (uint32_t)(l->md - l->md_vt));
+        put_uoff(b, l->md + 4, l->md_name);
+        put_u32(b, l->md + 8, (uint32_t)l->new_buf);
+        put_u32(b, l->md_name, (uint32_t)(sizeof offline_name - 1));
+        memcpy(b + l->md_name + 4, offline_name, sizeof offline_name);
+    }
+}
+
+/* The offline buffer: Buffer { data: [ubyte] (slot 0, force_align 16) } holding the header and the n offsets. */
+static void put_offline_buffer(uint8_t *b, const rip_tfl_model *m, const layout *l, const int32_t *offset, size_t n)
+{
+    put_u16(b, l->b_vt, 6), put_u16(b, l->b_vt + 2, 8), put_u16(b, l->b_vt + 4, 4);
+    put_u32(b, l->btab, (uint32_t)(l->btab - l->b_vt));
+    put_uoff(b, l->btab + 4, l->dvec);
+    put_u32(b, l->dvec, (uint32_t)l->data_len);
+    put_u32(b, l->dvec + 4, RIP_TFLM_OFFLINE_VERSION);
+    put_u32(b, l->dvec + 8, (uint32_t)m->n_subgraphs);
+    put_u32(b, l->dvec + 12, (uint32_t)n);
+    for (size_t i = 0; i < n; i++)
+        put_u32(b, l->dvec + 16 + 4 * i, (uint32_t)offset[i]);
+}
+
+/* Contract (tflm_offline.h): the new prefix, then the old file unchanged. */
+rip_status rip_tflm_offline_write(const rip_tfl_model *m, const int32_t *offset, size_t n, uint8_t **out,
+                                  size_t *out_len, char err[RIP_ERR_LEN])
+{
+    *out = NULL, *out_len = 0;
+    size_t count;
+    long e = offline_entry(m, &count);
+    rip_status st = check_write_args(m, offset, n, count, err);
+    if (st != RIP_OK)
+        return st;
+    old_root o;
+    if ((st = read_old_root(m, &o, err)) != RIP_OK)
+        return st;
+    layout l;
+    if ((st = plan_layout(m, n, e, &l, err)) != RIP_OK)
+        return st;
+    uint8_t *b = calloc(l.prefix + m->file_len, 1);
     if (!b) {
         snprintf(err, RIP_ERR_LEN, "%s: out of memory", m->label);
         return RIP_S_NOMEM;
     }
-    memcpy(b + prefix, m->file, m->file_len);
-    put_uoff(b, 0, root);
-    memcpy(b + 4, "TFL3", 4);
-    /* root: vtable, then the table: its soffset, version, the 7 offsets */
-    put_u16(b, root_vt, (uint16_t)(4 + 2 * MODEL_SLOTS));
-    put_u16(b, root_vt + 2, (uint16_t)root_bytes);
-    put_u32(b, root, (uint32_t)(root - root_vt));
-    if (o.has_version) {
-        put_u16(b, root_vt + 4, 4);
-        put_u32(b, root + 4, o.version);
-    }
-    for (unsigned k = 1; k < MODEL_SLOTS; k++) {
-        size_t at = root + 4 + 4 * k, target = 0;
-        if (k == SLOT_BUFFERS)
-            target = bvec;
-        else if (k == SLOT_METADATA)
-            target = add ? mvec : prefix + o.field_target[k];
-        else if (o.field_target[k])
-            target = prefix + o.field_target[k];
-        if (target) {
-            put_u16(b, root_vt + 4 + 2 * k, (uint16_t)(4 + 4 * k));
-            put_uoff(b, at, target);
-        }
-    }
-    /* buffers: the old ones (their tables in the old bytes) with the new one at new_buf */
-    put_u32(b, bvec, (uint32_t)nb);
-    for (size_t i = 0; i < nb; i++) {
-        size_t at = bvec + 4 + 4 * i;
-        put_uoff(b, at, i == new_buf ? btab : prefix + target_at(&(rip_fbs){m->file, m->file_len},
-                                                                 o.buffers.pos + 4 * i));
-    }
-    if (add) {
-        put_u32(b, mvec, (uint32_t)nm);
-        for (size_t i = 0; i < m->n_metadata; i++)
-            put_uoff(b, mvec + 4 + 4 * i, prefix + target_at(&(rip_fbs){m->file, m->file_len}, o.metadata.pos + 4 * i));
-        put_uoff(b, mvec + 4 + 4 * m->n_metadata, md);
-        /* Metadata { name: string (slot 0), buffer: uint (slot 1) } */
-        put_u16(b, md_vt, 8), put_u16(b, md_vt + 2, 12), put_u16(b, md_vt + 4, 4), put_u16(b, md_vt + 6, 8);
-        put_u32(b, md, (uint32_t)(md - md_vt));
-        put_uoff(b, md + 4, md_name);
-        put_u32(b, md + 8, (uint32_t)new_buf);
-        put_u32(b, md_name, (uint32_t)(sizeof name - 1));
-        memcpy(b + md_name + 4, name, sizeof name);
-    }
-    /* Buffer { data: [ubyte] (slot 0, force_align 16) } */
-    put_u16(b, b_vt, 6), put_u16(b, b_vt + 2, 8), put_u16(b, b_vt + 4, 4);
-    put_u32(b, btab, (uint32_t)(btab - b_vt));
-    put_uoff(b, btab + 4, dvec);
-    put_u32(b, dvec, (uint32_t)data_len);
-    put_u32(b, dvec + 4, RIP_TFLM_OFFLINE_VERSION);
-    put_u32(b, dvec + 8, (uint32_t)m->n_subgraphs);
-    put_u32(b, dvec + 12, (uint32_t)n);
-    for (size_t i = 0; i < n; i++)
-        put_u32(b, dvec + 16 + 4 * i, (uint32_t)offset[i]);
-    *out = b, *out_len = prefix + m->file_len;
+    memcpy(b + l.prefix, m->file, m->file_len);
+    put_root(b, &l, &o);
+    put_vectors(b, m, &l, &o);
+    put_offline_buffer(b, m, &l, offset, n);
+    *out = b, *out_len = l.prefix + m->file_len;
     return RIP_OK;
 }

@@ -28,9 +28,9 @@
 */
 #include "sim_internal.h"
 
-static bool exec_is_herringbone(rip_exec e)
+static bool exec_is_herringbone(rip_config e)
 {
-    return e == RIP_EXEC_HB_TAPS || e == RIP_EXEC_HB_TAPS_READER || e == RIP_EXEC_HB_PRUNED;
+    return e == RIP_CONFIG_HB_TAPS || e == RIP_CONFIG_HB_TAPS_READER || e == RIP_CONFIG_HB_PRUNED;
 }
 
 /* max over steps of end(q) - min(first, n_stored), at least 0: taken

@@ -36,7 +36,7 @@ static int release_any_order(rip_sim *s, int64_t *vt, const int64_t *rowt, const
     const rip_layer *L = &s->L;
     const int64_t H = L->h_out, W = L->w_out;
     s->released_at_start = 0;
-    if (s->exec == RIP_EXEC_HB_TAPS_READER) {
+    if (s->exec == RIP_CONFIG_HB_TAPS_READER) {
         int64_t *last = rip_sim_alloc_i64_raw(L->h_p * L->w_p); /* h_p*w_p <= n_in_padded, no overflow */
         if (last == NULL)
             return -1;
@@ -123,7 +123,7 @@ int hb_fast_release(rip_sim *s)
 {
     const rip_layer *L = &s->L;
     const int64_t W = L->w_out;
-    const bool reader = (s->exec == RIP_EXEC_HB_TAPS_READER);
+    const bool reader = (s->exec == RIP_CONFIG_HB_TAPS_READER);
     int rc = -1;
     int64_t *vt = NULL;   /* visit step per output pixel */
     int64_t *rowt = NULL; /* output row per input row */

@@ -67,7 +67,7 @@ int hb_plain_build(rip_sim *s)
     if (when == NULL || (s->released = rip_sim_alloc_i64(s->n_pix)) == NULL)
         goto out;
 
-    if (s->exec == RIP_EXEC_HB_TAPS_READER) {
+    if (s->exec == RIP_CONFIG_HB_TAPS_READER) {
         for (int64_t x = 0; x < L->n_in_padded; x++)
             when[x] = -1;
         for (int64_t t = 0; t < s->n_pix; t++) {

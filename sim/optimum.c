@@ -121,7 +121,7 @@ done:
 ** RIP_S_INTERNAL, with err. */
 static rip_status order_gap(const rip_layer *L, const int64_t *order, int64_t *gap, char err[RIP_ERR_LEN])
 {
-    rip_sim *s = rip_sim_new_order(L, RIP_EXEC_HB_TAPS_READER, RIP_ENGINE_FAST, order);
+    rip_sim *s = rip_sim_new_order(L, RIP_CONFIG_HB_TAPS_READER, RIP_ENGINE_FAST, order);
     if (s == NULL) {
         snprintf(err, RIP_ERR_LEN, "out of memory while simulating a visiting order");
         return RIP_S_NOMEM;
@@ -298,7 +298,7 @@ done:
 static rip_status confirm(const rip_layer *L, const int64_t *order, int64_t ans, int64_t hb_gap,
                           char err[RIP_ERR_LEN])
 {
-    rip_sim *check = rip_sim_new_order(L, RIP_EXEC_HB_TAPS_READER, RIP_ENGINE_FAST, order);
+    rip_sim *check = rip_sim_new_order(L, RIP_CONFIG_HB_TAPS_READER, RIP_ENGINE_FAST, order);
     if (check == NULL)
         return RIP_S_NOMEM;
     rip_status st = RIP_OK;

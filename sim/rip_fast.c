@@ -32,7 +32,7 @@
 int rip_fast_build(rip_sim *s)
 {
     const rip_layer *L = &s->L;
-    const bool dense = (s->exec == RIP_EXEC_DENSE_GATHER || s->exec == RIP_EXEC_DENSE_TAPS);
+    const bool dense = (s->exec == RIP_CONFIG_DENSE_GATHER || s->exec == RIP_CONFIG_DENSE_TAPS);
     int rc = -1;
     int64_t *maxrow = NULL, *maxcol = NULL, *col_from = NULL;
     /* Largest table first, each checked at once: a layer too large to

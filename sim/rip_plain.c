@@ -23,7 +23,7 @@
 int rip_plain_build(rip_sim *s)
 {
     const rip_layer *L = &s->L;
-    const bool dense = (s->exec == RIP_EXEC_DENSE_GATHER || s->exec == RIP_EXEC_DENSE_TAPS);
+    const bool dense = (s->exec == RIP_CONFIG_DENSE_GATHER || s->exec == RIP_CONFIG_DENSE_TAPS);
     int64_t *last = rip_sim_alloc_i64(s->n_stored);
     if (last == NULL)
         return -1;

@@ -64,7 +64,7 @@ int rip_sim_search(rip_sim *s, rip_search how, int64_t *gap, char err[RIP_ERR_LE
 {
     if (s == NULL || gap == NULL || (how != RIP_SEARCH_BRACKET && how != RIP_SEARCH_BISECT))
         return -1;
-    const char *name = rip_exec_name(s->exec);
+    const char *name = rip_config_name(s->exec);
     if (how == RIP_SEARCH_BISECT) {
         const int64_t g = bisect(s);
         if (g < 0) {
@@ -93,7 +93,7 @@ int rip_sim_search(rip_sim *s, rip_search how, int64_t *gap, char err[RIP_ERR_LE
 ** Contract (sim.h): the truth of L under e by `how`, one build.  0, -1
 ** (memory, refused arguments) or RIP_SIM_INTERNAL (see rip_sim_search).
 */
-int rip_sim_truth_by(const rip_layer *L, rip_exec e, rip_engine engine, rip_search how, int64_t *gap,
+int rip_sim_truth_by(const rip_layer *L, rip_config e, rip_engine engine, rip_search how, int64_t *gap,
                      char err[RIP_ERR_LEN])
 {
     if (gap == NULL)
@@ -107,7 +107,7 @@ int rip_sim_truth_by(const rip_layer *L, rip_exec e, rip_engine engine, rip_sear
 }
 
 /* Contract (sim.h): rip_sim_truth_by with the bracket and no message. */
-int rip_sim_truth(const rip_layer *L, rip_exec e, rip_engine engine, int64_t *gap)
+int rip_sim_truth(const rip_layer *L, rip_config e, rip_engine engine, int64_t *gap)
 {
     return rip_sim_truth_by(L, e, engine, RIP_SEARCH_BRACKET, gap, NULL);
 }
@@ -119,26 +119,26 @@ int rip_sim_truth(const rip_layer *L, rip_exec e, rip_engine engine, int64_t *ga
 ** the first's object through rip_sim_retarget(); herringbone_pruned (even
 ** index, its own store) gets its own build.  On failure gaps[] may be partly set.
 */
-int rip_sim_truths(const rip_layer *L, rip_engine engine, rip_search how, int64_t gaps[RIP_EXEC_COUNT],
+int rip_sim_truths(const rip_layer *L, rip_engine engine, rip_search how, int64_t gaps[RIP_CONFIG_COUNT],
                    rip_sim_each_fn *each, void *ctx, char err[RIP_ERR_LEN])
 {
     if (gaps == NULL)
         return -1;
     rip_sim *s = NULL;
     int rc = 0;
-    for (int e = 0; e < RIP_EXEC_COUNT && rc == 0; e++) {
+    for (int e = 0; e < RIP_CONFIG_COUNT && rc == 0; e++) {
         if (each)
-            each(ctx, (rip_exec)e);
+            each(ctx, (rip_config)e);
         if (e % 2 == 0) {
             rip_sim_free(s);
-            s = rip_sim_new(L, (rip_exec)e, engine);
-        } else if (s != NULL && rip_sim_retarget(s, (rip_exec)e) != 0) {
+            s = rip_sim_new(L, (rip_config)e, engine);
+        } else if (s != NULL && rip_sim_retarget(s, (rip_config)e) != 0) {
             rip_sim_free(s);
             s = NULL;
         }
         if (s == NULL) {
             if (err)
-                snprintf(err, RIP_ERR_LEN, "out of memory while simulating %s", rip_exec_name((rip_exec)e));
+                snprintf(err, RIP_ERR_LEN, "out of memory while simulating %s", rip_config_name((rip_config)e));
             rc = -1;
             break;
         }

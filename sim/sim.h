@@ -20,17 +20,21 @@
 
 #include "layer.h"
 
+/* The execution configurations a layer's truth is simulated under (the
+** exec_config of the database): the four rip_* (the first four, the ones
+** src/exec/'s int8 kernels run: RIP_KERNEL_CONFIG_COUNT) and the three
+** herringbone ones; RIP_CONFIG_COUNT of them in all. */
 typedef enum {
-    RIP_EXEC_PADDED_GATHER = 0,
-    RIP_EXEC_PADDED_TAPS,
-    RIP_EXEC_DENSE_GATHER,
-    RIP_EXEC_DENSE_TAPS,
-    RIP_EXEC_HB_TAPS,          /* herringbone_taps: window release */
-    RIP_EXEC_HB_TAPS_READER,   /* herringbone_taps_reader: last-reader release */
-    RIP_EXEC_HB_PRUNED,        /* herringbone_pruned: unread input never stored (App. E.3),
-                                  window release */
-    RIP_EXEC_COUNT
-} rip_exec;
+    RIP_CONFIG_PADDED_GATHER = 0,
+    RIP_CONFIG_PADDED_TAPS,
+    RIP_CONFIG_DENSE_GATHER,
+    RIP_CONFIG_DENSE_TAPS,
+    RIP_CONFIG_HB_TAPS,          /* herringbone_taps: window release */
+    RIP_CONFIG_HB_TAPS_READER,   /* herringbone_taps_reader: last-reader release */
+    RIP_CONFIG_HB_PRUNED,        /* herringbone_pruned: unread input never stored (App. E.3),
+                                    window release */
+    RIP_CONFIG_COUNT
+} rip_config;
 
 typedef enum { RIP_ENGINE_PLAIN = 0, RIP_ENGINE_FAST = 1 } rip_engine;
 
@@ -49,9 +53,9 @@ typedef struct rip_run_report {
 } rip_run_report;
 
 /* Stable name of an execution configuration, e.g. "rip_dense_taps". */
-const char *rip_exec_name(rip_exec e);
-/* Inverse of rip_exec_name; returns RIP_EXEC_COUNT if unknown. */
-rip_exec rip_exec_from_name(const char *name);
+const char *rip_config_name(rip_config e);
+/* Inverse of rip_config_name; returns RIP_CONFIG_COUNT if unknown. */
+rip_config rip_config_from_name(const char *name);
 
 typedef struct rip_sim rip_sim;
 
@@ -62,7 +66,7 @@ typedef struct rip_sim rip_sim;
 ** and also (rather than trusting it) if L is NULL or was not derived by
 ** rip_layer_derive(), or e / engine is out of range.  The layer is copied.
 */
-rip_sim *rip_sim_new(const rip_layer *L, rip_exec e, rip_engine engine);
+rip_sim *rip_sim_new(const rip_layer *L, rip_config e, rip_engine engine);
 /*
 ** The same for a herringbone pool configuration (herringbone_taps or
 ** herringbone_taps_reader) visiting the output pixels in order[] (the
@@ -73,7 +77,7 @@ rip_sim *rip_sim_new(const rip_layer *L, rip_exec e, rip_engine engine);
 ** RiP configuration with order non-NULL or order is not a permutation of
 ** the output pixels.
 */
-rip_sim *rip_sim_new_order(const rip_layer *L, rip_exec e, rip_engine engine, const int64_t *order);
+rip_sim *rip_sim_new_order(const rip_layer *L, rip_config e, rip_engine engine, const int64_t *order);
 void rip_sim_free(rip_sim *s);
 
 /* Run the traversal with gap delta >= 0.  Returns true iff it completes;
@@ -93,7 +97,7 @@ bool rip_sim_run(rip_sim *s, int64_t delta, rip_run_report *rep);
 ** another input than every other configuration), or on running out of
 ** memory.
 */
-int rip_sim_retarget(rip_sim *s, rip_exec e);
+int rip_sim_retarget(rip_sim *s, rip_config e);
 
 /*
 ** The minimum gap of s in one pass over its tables (sim/README.md,
@@ -133,12 +137,12 @@ int rip_sim_search(rip_sim *s, rip_search how, int64_t *gap, char err[RIP_ERR_LE
 ** is untouched unless 0 is returned.  rip_sim_truth() is
 ** rip_sim_truth_by() with RIP_SEARCH_BRACKET and no message.
 */
-int rip_sim_truth_by(const rip_layer *L, rip_exec e, rip_engine engine, rip_search how, int64_t *gap,
+int rip_sim_truth_by(const rip_layer *L, rip_config e, rip_engine engine, rip_search how, int64_t *gap,
                      char err[RIP_ERR_LEN]);
-int rip_sim_truth(const rip_layer *L, rip_exec e, rip_engine engine, int64_t *gap);
+int rip_sim_truth(const rip_layer *L, rip_config e, rip_engine engine, int64_t *gap);
 
 /* Called before each configuration's truth is searched (progress). */
-typedef void rip_sim_each_fn(void *ctx, rip_exec e);
+typedef void rip_sim_each_fn(void *ctx, rip_config e);
 
 /*
 ** All seven truths of L into gaps[e], building tables once per layout
@@ -147,7 +151,7 @@ typedef void rip_sim_each_fn(void *ctx, rip_exec e);
 ** RIP_SIM_INTERNAL with one line in err (may be NULL), gaps[] then partly
 ** written.
 */
-int rip_sim_truths(const rip_layer *L, rip_engine engine, rip_search how, int64_t gaps[RIP_EXEC_COUNT],
+int rip_sim_truths(const rip_layer *L, rip_engine engine, rip_search how, int64_t gaps[RIP_CONFIG_COUNT],
                    rip_sim_each_fn *each, void *ctx, char err[RIP_ERR_LEN]);
 
 /*

@@ -30,7 +30,7 @@
 
 struct rip_sim {
     rip_layer L;            /* a copy: the caller's layer may go away */
-    rip_exec exec;
+    rip_config exec;
     rip_engine engine;
     int64_t n_pix;          /* output pixels h_out*w_out = traversal steps */
 

@@ -23,14 +23,14 @@ void sweep_finalize(sweep_run *r)
 /* The four execution rows of it; 0 or an SQLite code. */
 static int write_executions(rip_db_writer *w, const sweep_item *it)
 {
-    rip_db_exec_row rows[RIP_EXEC_RIP_COUNT];
-    for (int e = 0; e < RIP_EXEC_RIP_COUNT; e++) {
+    rip_db_exec_row rows[RIP_KERNEL_CONFIG_COUNT];
+    for (int e = 0; e < RIP_KERNEL_CONFIG_COUNT; e++) {
         const rip_xcheck *c = &it->xc[e];
         rows[e] = (rip_db_exec_row){.config = e, .truth = c->truth, .bit_exact = c->bit_exact,
                                     .early_overwrite = c->early_overwrite, .caught_minus_1 = c->caught_minus_1,
                                     .catch_step = c->catch_step};
     }
-    return rip_db_write_executions(w, it->idx, rows, RIP_EXEC_RIP_COUNT, it->checksum);
+    return rip_db_write_executions(w, it->idx, rows, RIP_KERNEL_CONFIG_COUNT, it->checksum);
 }
 
 static void row_written(const rip_sweep_opts *o)

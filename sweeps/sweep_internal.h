@@ -34,7 +34,7 @@ typedef struct sweep_item {
     rip_eval ev;
     bool need_layer;     /* write its layer, truths and verdicts */
     bool need_exec;      /* execute it and write its executions */
-    rip_xcheck xc[RIP_EXEC_RIP_COUNT];
+    rip_xcheck xc[RIP_KERNEL_CONFIG_COUNT];
     uint32_t checksum;
     double cost;         /* for the order of work (sweep_order_by_cost) */
     int failed;          /* its draw or its evaluation failed: err says why */

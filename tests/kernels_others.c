@@ -219,7 +219,7 @@ Test(kernels, pool_inplace_forward_bit_exact_at_the_simulated_gap)
         draw_pool(&r, &c, n % 7 == 0);
         const rip_layer L = pool_layer(&c);
         int64_t truth;
-        cr_assert_eq(rip_sim_truth(&L, RIP_EXEC_DENSE_GATHER, RIP_ENGINE_FAST, &truth), 0);
+        cr_assert_eq(rip_sim_truth(&L, RIP_CONFIG_DENSE_GATHER, RIP_ENGINE_FAST, &truth), 0);
         /* the planner's pool gap equals the simulator's dense-gather truth */
         cr_assert_eq(truth, pool_gap_brute(&c));
         if (c.p.p_top == 0 && c.p.p_left == 0 && c.p.p_bottom == 0 && c.p.p_right == 0)

@@ -29,14 +29,14 @@
 
 /* ------------------------------------------------------------ in place */
 
-static const rip_exec rip_configs[4] = {RIP_EXEC_PADDED_GATHER, RIP_EXEC_PADDED_TAPS, RIP_EXEC_DENSE_GATHER,
-                                        RIP_EXEC_DENSE_TAPS};
+static const rip_config rip_configs[4] = {RIP_CONFIG_PADDED_GATHER, RIP_CONFIG_PADDED_TAPS, RIP_CONFIG_DENSE_GATHER,
+                                        RIP_CONFIG_DENSE_TAPS};
 
-static rk_inplace inplace_of(rip_exec e, int64_t gap)
+static rk_inplace inplace_of(rip_config e, int64_t gap)
 {
     rk_inplace ip;
-    ip.layout = (e == RIP_EXEC_PADDED_GATHER || e == RIP_EXEC_PADDED_TAPS) ? RK_PADDED : RK_DENSE;
-    ip.order = (e == RIP_EXEC_PADDED_GATHER || e == RIP_EXEC_DENSE_GATHER) ? RK_GATHER : RK_TAPS;
+    ip.layout = (e == RIP_CONFIG_PADDED_GATHER || e == RIP_CONFIG_PADDED_TAPS) ? RK_PADDED : RK_DENSE;
+    ip.order = (e == RIP_CONFIG_PADDED_GATHER || e == RIP_CONFIG_DENSE_GATHER) ? RK_GATHER : RK_TAPS;
     ip.gap = gap;
     return ip;
 }
@@ -156,11 +156,11 @@ Test(kernels, rip_sweep_subset_bit_exact_at_truth_caught_below, .timeout = 900)
             cnt[e].tested++;
             cr_assert_eq(run_inplace(&k, &ip, RUN_RELEASE, false, &ws, NULL), RK_OK, "layer %ld", (long)idx);
             cr_assert(memcmp(ws, want, n_out) == 0, "layer %ld %s gap %ld: in place differs from dual", (long)idx,
-                      rip_exec_name(rip_configs[e]), (long)truth);
+                      rip_config_name(rip_configs[e]), (long)truth);
             free(ws);
             cr_assert_eq(run_inplace(&k, &ip, RUN_CHECKED, false, &ws, &v), RK_OK);
             cr_assert(!v.found, "layer %ld %s at truth %ld: violation at step %ld pixel (%d,%d) address %ld",
-                      (long)idx, rip_exec_name(rip_configs[e]), (long)truth, (long)v.step, v.pixel_r, v.pixel_c,
+                      (long)idx, rip_config_name(rip_configs[e]), (long)truth, (long)v.step, v.pixel_r, v.pixel_c,
                       (long)v.address);
             cr_assert(memcmp(ws, want, n_out) == 0);
             free(ws);
@@ -191,7 +191,7 @@ Test(kernels, rip_sweep_subset_bit_exact_at_truth_caught_below, .timeout = 900)
             cr_assert(!rip_sim_run(s, truth - 1, &rep));
             rip_sim_free(s);
             cr_assert_eq(ip.order, RK_TAPS, "layer %ld %s: a gather run at truth - 1 went uncaught", (long)idx,
-                         rip_exec_name(rip_configs[e]));
+                         rip_config_name(rip_configs[e]));
             cr_assert_eq(rep.outcome, RIP_RUN_CORRUPTION);
             cr_assert_eq(rep.address, (rep.step + 1) * L.cout - 1, "layer %ld: not the last channel", (long)idx);
             /* The finding is exactly one scalar: one more below, the taps
@@ -202,7 +202,7 @@ Test(kernels, rip_sweep_subset_bit_exact_at_truth_caught_below, .timeout = 900)
                 cr_assert_eq(run_inplace(&k, &ip, RUN_CHECKED, true, &ws, &v), RK_OK);
                 free(ws);
                 cr_assert(v.found, "layer %ld %s: not caught at truth - 2 either", (long)idx,
-                          rip_exec_name(rip_configs[e]));
+                          rip_config_name(rip_configs[e]));
                 cnt[e].caught_at_minus_2++;
             } else {
                 cnt[e].uncaught_truth_1++;
@@ -211,7 +211,7 @@ Test(kernels, rip_sweep_subset_bit_exact_at_truth_caught_below, .timeout = 900)
                 fprintf(stderr,
                         "uncaught at truth-1: layer %ld (%s) %s cin=%ld cout=%ld h=%ldx%ld k=%ldx%ld s=%ldx%ld "
                         "d=%ldx%ld p=%ld,%ld,%ld,%ld truth %ld: sim's first failure pixel %ld address %ld\n",
-                        (long)idx, gen->name, rip_exec_name(rip_configs[e]), (long)L.cin, (long)L.cout,
+                        (long)idx, gen->name, rip_config_name(rip_configs[e]), (long)L.cin, (long)L.cout,
                         (long)L.h_in, (long)L.w_in, (long)L.k_h, (long)L.k_w, (long)L.s_h, (long)L.s_w,
                         (long)L.d_h, (long)L.d_w, (long)L.p_top, (long)L.p_bottom, (long)L.p_left,
                         (long)L.p_right, (long)truth, (long)rep.step, (long)rep.address);
@@ -227,13 +227,13 @@ Test(kernels, rip_sweep_subset_bit_exact_at_truth_caught_below, .timeout = 900)
     }
     for (int e = 0; e < 4; e++) {
         fprintf(stderr, "  %s: %d bit-exact at truth, %d with truth > 0: caught %d stale read + %d overflow, "
-                "uncaught %d\n", rip_exec_name(rip_configs[e]), cnt[e].tested, cnt[e].truth_pos,
+                "uncaught %d\n", rip_config_name(rip_configs[e]), cnt[e].tested, cnt[e].truth_pos,
                 cnt[e].caught_stale, cnt[e].caught_overflow, cnt[e].uncaught);
         if (cnt[e].uncaught)
             fprintf(stderr, "    of the uncaught, %d caught at truth - 2, %d have truth 1\n",
                     cnt[e].caught_at_minus_2, cnt[e].uncaught_truth_1);
         cr_assert_eq(cnt[e].tested, used);
-        if (rip_configs[e] == RIP_EXEC_PADDED_GATHER || rip_configs[e] == RIP_EXEC_DENSE_GATHER)
+        if (rip_configs[e] == RIP_CONFIG_PADDED_GATHER || rip_configs[e] == RIP_CONFIG_DENSE_GATHER)
             cr_assert_eq(cnt[e].uncaught, 0);
     }
 }
@@ -505,7 +505,7 @@ Test(kernels, rip_checked_catches_every_read_of_a_poisoned_byte)
                 }
                 caught++;
                 cr_assert(v.found && !v.overflow, "read of poisoned byte %ld (%s) missed", (long)x,
-                          rip_exec_name(rip_configs[e]));
+                          rip_config_name(rip_configs[e]));
                 cr_assert_eq(v.address, addr);
                 cr_assert_eq((int64_t)v.pixel_r * k.g.w_out + v.pixel_c, q);
                 cr_assert_eq(v.step, q * k.g.cout); /* before the pixel's first write, both orders */

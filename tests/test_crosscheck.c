@@ -121,7 +121,7 @@ Test(crosscheck, random_general_layers_against_simulator, .timeout = 900)
     long counts[RIP_MAX_FORMULAS][4] = {{0}};
     long logged[RIP_MAX_FORMULAS] = {0};
     int exact_of[RIP_MAX_FORMULAS];   /* index into exact[], or -1 */
-    rip_exec judge_of[N_EXACT];
+    rip_config judge_of[N_EXACT];
     const rip_formula_info *info = NULL;
     size_t nf = 0;
     sm_state = 20261129;
@@ -142,8 +142,8 @@ Test(crosscheck, random_general_layers_against_simulator, .timeout = 900)
             nf = ev.n_formulas;
             cr_assert_leq(nf, RIP_MAX_FORMULAS);
             for (size_t e = 0; e < N_EXACT; e++) {
-                judge_of[e] = rip_exec_from_name(exact[e].judge);
-                cr_assert_lt(judge_of[e], RIP_EXEC_COUNT, "no execution configuration %s", exact[e].judge);
+                judge_of[e] = rip_config_from_name(exact[e].judge);
+                cr_assert_lt(judge_of[e], RIP_CONFIG_COUNT, "no execution configuration %s", exact[e].judge);
             }
             for (size_t i = 0; i < nf; i++) {
                 exact_of[i] = -1;
@@ -163,9 +163,9 @@ Test(crosscheck, random_general_layers_against_simulator, .timeout = 900)
         if (made % 20 == 0) {
             rip_eval pv;
             cr_assert_eq(rip_evaluate(&L, RIP_ENGINE_PLAIN, true, &pv, err), 0, "%s", err);
-            for (int x = 0; x < RIP_EXEC_COUNT; x++)
+            for (int x = 0; x < RIP_CONFIG_COUNT; x++)
                 cr_expect_eq(pv.truth[x], ev.truth[x], "%s: %s fast %lld, plain %lld", spec,
-                             rip_exec_name((rip_exec)x), (long long)ev.truth[x], (long long)pv.truth[x]);
+                             rip_config_name((rip_config)x), (long long)ev.truth[x], (long long)pv.truth[x]);
             plain_checked++;
         }
         for (size_t i = 0; i < nf; i++) {

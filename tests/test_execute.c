@@ -303,11 +303,11 @@ Test(execute, instrumented_run_computes_what_the_plain_run_computes)
         rip_xlayer *x = prepare(layers[i], 3, &L);
         for (int c = 0; c < 4; c++) {
             int64_t t = 0;
-            cr_assert_eq(rip_sim_truth(&L, (rip_exec)c, RIP_ENGINE_FAST, &t), 0);
+            cr_assert_eq(rip_sim_truth(&L, (rip_config)c, RIP_ENGINE_FAST, &t), 0);
             for (int64_t gap = t; gap >= 0 && gap >= t - 3; gap--) {
                 rip_xrun plain, checked;
                 int64_t size = 0, size2 = 0;
-                rip_status s = rip_xlayer_run(x, (rip_exec)c, gap, false, false, &plain, err);
+                rip_status s = rip_xlayer_run(x, (rip_config)c, gap, false, false, &plain, err);
                 if (s != RIP_OK) {
                     cr_expect_lt(gap, L.n_out, "only a workspace below the output is refused: %s", err);
                     continue;
@@ -316,7 +316,7 @@ Test(execute, instrumented_run_computes_what_the_plain_run_computes)
                 int8_t *copy = malloc((size_t)size);
                 cr_assert_not_null(copy);
                 memcpy(copy, ws, (size_t)size);
-                cr_assert_eq(rip_xlayer_run(x, (rip_exec)c, gap, true, false, &checked, err), RIP_OK, "%s", err);
+                cr_assert_eq(rip_xlayer_run(x, (rip_config)c, gap, true, false, &checked, err), RIP_OK, "%s", err);
                 ws = rip_xlayer_workspace(x, &size2);
                 cr_assert_eq(size2, size);
                 cr_expect(memcmp(ws, copy, (size_t)size) == 0, "%s %s gap %lld: checked workspace differs",
@@ -340,9 +340,9 @@ Test(execute, library_refuses_other_configs_and_gaps)
     rip_layer L;
     rip_xrun r;
     rip_xlayer *x = prepare(layers[0], 1, &L);
-    cr_expect_eq(rip_xlayer_run(x, RIP_EXEC_HB_TAPS, 10, true, false, &r, err), RIP_S_DATA);
-    cr_expect_eq(rip_xlayer_run(x, RIP_EXEC_DENSE_GATHER, -1, true, false, &r, err), RIP_S_DATA);
-    cr_expect_eq(rip_xlayer_run(x, RIP_EXEC_DENSE_GATHER, L.n_out + 1, true, false, &r, err), RIP_S_DATA);
+    cr_expect_eq(rip_xlayer_run(x, RIP_CONFIG_HB_TAPS, 10, true, false, &r, err), RIP_S_DATA);
+    cr_expect_eq(rip_xlayer_run(x, RIP_CONFIG_DENSE_GATHER, -1, true, false, &r, err), RIP_S_DATA);
+    cr_expect_eq(rip_xlayer_run(x, RIP_CONFIG_DENSE_GATHER, L.n_out + 1, true, false, &r, err), RIP_S_DATA);
     rip_xlayer_free(x);
     /* the limit is checked before anything is allocated */
     cr_assert_eq(rip_spec_parse("cin=1000,cout=1000,h=300,k=3", &L, err), 0);

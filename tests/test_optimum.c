@@ -125,7 +125,7 @@ static int64_t ref_gap(const rip_layer *L, const int64_t *order, bool window)
     return gap;
 }
 
-static int64_t sim_gap(const rip_layer *L, rip_exec e, rip_engine engine, const int64_t *order)
+static int64_t sim_gap(const rip_layer *L, rip_config e, rip_engine engine, const int64_t *order)
 {
     rip_sim *s = rip_sim_new_order(L, e, engine, order);
     cr_assert_not_null(s);
@@ -147,16 +147,16 @@ Test(order, random_orders_agree_with_plain_engine_and_reference)
         for (int64_t q = 0; q < P; q++)
             order[q] = q;
         shuffle(order, P);
-        for (int e = RIP_EXEC_HB_TAPS; e <= RIP_EXEC_HB_TAPS_READER; e++) {
-            rip_sim *f = rip_sim_new_order(&L, (rip_exec)e, RIP_ENGINE_FAST, order);
-            rip_sim *p = rip_sim_new_order(&L, (rip_exec)e, RIP_ENGINE_PLAIN, order);
+        for (int e = RIP_CONFIG_HB_TAPS; e <= RIP_CONFIG_HB_TAPS_READER; e++) {
+            rip_sim *f = rip_sim_new_order(&L, (rip_config)e, RIP_ENGINE_FAST, order);
+            rip_sim *p = rip_sim_new_order(&L, (rip_config)e, RIP_ENGINE_PLAIN, order);
             cr_assert(f && p);
-            const int64_t ref = ref_gap(&L, order, e == RIP_EXEC_HB_TAPS);
+            const int64_t ref = ref_gap(&L, order, e == RIP_CONFIG_HB_TAPS);
             for (int64_t d = ref > 3 ? ref - 3 : 0; d <= ref + 1; d++) {
                 rip_run_report rf, rp;
                 bool a = rip_sim_run(f, d, &rf), b = rip_sim_run(p, d, &rp);
-                cr_assert_eq(a, b, "layer %d %s delta %lld", n, rip_exec_name((rip_exec)e), (long long)d);
-                cr_assert_eq(a, d >= ref, "layer %d %s delta %lld ref %lld", n, rip_exec_name((rip_exec)e),
+                cr_assert_eq(a, b, "layer %d %s delta %lld", n, rip_config_name((rip_config)e), (long long)d);
+                cr_assert_eq(a, d >= ref, "layer %d %s delta %lld ref %lld", n, rip_config_name((rip_config)e),
                              (long long)d, (long long)ref);
                 cr_assert_eq(rf.step, rp.step);
                 cr_assert_eq(rf.pixel_r, rp.pixel_r);
@@ -199,13 +199,13 @@ Test(order, herringbone_and_row_major_are_instances)
         cr_assert_eq(k, P);
         for (int64_t q = 0; q < P; q++)
             rm[q] = q;
-        for (int e = RIP_EXEC_HB_TAPS; e <= RIP_EXEC_HB_TAPS_READER; e++)
+        for (int e = RIP_CONFIG_HB_TAPS; e <= RIP_CONFIG_HB_TAPS_READER; e++)
             for (int eng = 0; eng < 2; eng++) {
                 int64_t today = -1;
-                cr_assert_eq(rip_sim_truth(&L, (rip_exec)e, (rip_engine)eng, &today), 0);
-                cr_assert_eq(sim_gap(&L, (rip_exec)e, (rip_engine)eng, hb), today);
-                cr_assert_eq(today, ref_gap(&L, hb, e == RIP_EXEC_HB_TAPS));
-                cr_assert_eq(sim_gap(&L, (rip_exec)e, (rip_engine)eng, rm), ref_gap(&L, rm, e == RIP_EXEC_HB_TAPS));
+                cr_assert_eq(rip_sim_truth(&L, (rip_config)e, (rip_engine)eng, &today), 0);
+                cr_assert_eq(sim_gap(&L, (rip_config)e, (rip_engine)eng, hb), today);
+                cr_assert_eq(today, ref_gap(&L, hb, e == RIP_CONFIG_HB_TAPS));
+                cr_assert_eq(sim_gap(&L, (rip_config)e, (rip_engine)eng, rm), ref_gap(&L, rm, e == RIP_CONFIG_HB_TAPS));
             }
         free(hb);
         free(rm);
@@ -216,10 +216,10 @@ Test(order, refuses_non_permutations_and_rip_orders)
 {
     rip_layer L = make(1, 2, 4, 4, 3); /* 2x2 output */
     const int64_t dup[4] = {0, 1, 1, 3}, out[4] = {0, 1, 2, 4}, ok[4] = {3, 2, 1, 0};
-    cr_assert_null(rip_sim_new_order(&L, RIP_EXEC_HB_TAPS_READER, RIP_ENGINE_FAST, dup));
-    cr_assert_null(rip_sim_new_order(&L, RIP_EXEC_HB_TAPS_READER, RIP_ENGINE_PLAIN, out));
-    cr_assert_null(rip_sim_new_order(&L, RIP_EXEC_DENSE_GATHER, RIP_ENGINE_FAST, ok));
-    rip_sim *s = rip_sim_new_order(&L, RIP_EXEC_HB_TAPS, RIP_ENGINE_FAST, ok);
+    cr_assert_null(rip_sim_new_order(&L, RIP_CONFIG_HB_TAPS_READER, RIP_ENGINE_FAST, dup));
+    cr_assert_null(rip_sim_new_order(&L, RIP_CONFIG_HB_TAPS_READER, RIP_ENGINE_PLAIN, out));
+    cr_assert_null(rip_sim_new_order(&L, RIP_CONFIG_DENSE_GATHER, RIP_ENGINE_FAST, ok));
+    rip_sim *s = rip_sim_new_order(&L, RIP_CONFIG_HB_TAPS, RIP_ENGINE_FAST, ok);
     cr_assert_not_null(s);
     rip_sim_free(s);
 }

@@ -22,7 +22,7 @@ static rip_layer parse(const char *spec)
     return L;
 }
 
-static int64_t truth(const rip_layer *L, rip_exec e, rip_engine engine)
+static int64_t truth(const rip_layer *L, rip_config e, rip_engine engine)
 {
     int64_t g = -1;
     cr_assert_eq(rip_sim_truth(L, e, engine, &g), 0, "simulator out of memory");
@@ -51,7 +51,7 @@ Test(paper, table2_every_row_formula_and_simulator)
                      (long long)c1, (long long)tab2[i].truth);
         cr_expect_eq(rip_thm11(&L), tab2[i].truth, "%s: Theorem 11", spec);
         for (int engine = 0; engine < 2; engine++)
-            cr_expect_eq(truth(&L, RIP_EXEC_HB_TAPS, (rip_engine)engine), tab2[i].truth,
+            cr_expect_eq(truth(&L, RIP_CONFIG_HB_TAPS, (rip_engine)engine), tab2[i].truth,
                          "%s: simulated herringbone truth (engine %d)", spec, engine);
     }
 }
@@ -69,7 +69,7 @@ Test(paper, appendix_i_worked_workspaces_full_size, .timeout = 600)
         cr_assert(rip_thm13(&L, RIP_SIGMA_GATHER, &gap));
         cr_expect_eq(gap + L.n_in_dense, rows[i].workspace, "%s: Theorem 13 workspace %lld",
                      rows[i].spec, (long long)(gap + L.n_in_dense));
-        int64_t t = truth(&L, RIP_EXEC_DENSE_GATHER, RIP_ENGINE_FAST);
+        int64_t t = truth(&L, RIP_CONFIG_DENSE_GATHER, RIP_ENGINE_FAST);
         cr_expect_eq(t + L.n_in_dense, rows[i].workspace, "%s: simulated workspace %lld",
                      rows[i].spec, (long long)(t + L.n_in_dense));
     }
@@ -83,7 +83,7 @@ Test(paper, f4_example_theorem13_is_safe_but_loose)
     cr_assert(rip_thm13(&L, RIP_SIGMA_TAPS, &gap));
     cr_expect_eq(gap, 2);
     for (int engine = 0; engine < 2; engine++)
-        cr_expect_eq(truth(&L, RIP_EXEC_DENSE_TAPS, (rip_engine)engine), 0);
+        cr_expect_eq(truth(&L, RIP_CONFIG_DENSE_TAPS, (rip_engine)engine), 0);
 }
 
 /*
@@ -105,7 +105,7 @@ Test(paper, lemma9_and_corollary1_exhaustive_small, .timeout = 600)
                     char err[RIP_ERR_LEN];
                     cr_assert_eq(rip_layer_derive(&L, err), 0, "%s", err);
                     cr_assert(rip_layer_is_restricted(&L));
-                    int64_t t = truth(&L, RIP_EXEC_HB_TAPS, RIP_ENGINE_FAST);
+                    int64_t t = truth(&L, RIP_CONFIG_HB_TAPS, RIP_ENGINE_FAST);
                     int64_t c1 = -1, gm = -1;
                     cr_assert(rip_corollary1(&L, &c1));
                     layers++;

@@ -91,9 +91,9 @@ static int insert_layer(sqlite3 *db, int idx, const char *gen, int tier, rip_lay
     if (rc == SQLITE_OK)
         rc = sqlite3_prepare_v2(db, "INSERT INTO truths VALUES (1,?1,?2,?3,?4)", -1, &st, NULL);
     for (int e = 0; rc == SQLITE_OK && e < RIP_DB_V3_CONFIGS; e++) { /* version 2: no herringbone_pruned */
-        bool dense = e == RIP_EXEC_DENSE_GATHER || e == RIP_EXEC_DENSE_TAPS;
+        bool dense = e == RIP_CONFIG_DENSE_GATHER || e == RIP_CONFIG_DENSE_TAPS;
         sqlite3_bind_int(st, 1, idx);
-        sqlite3_bind_text(st, 2, rip_exec_name((rip_exec)e), -1, SQLITE_STATIC);
+        sqlite3_bind_text(st, 2, rip_config_name((rip_config)e), -1, SQLITE_STATIC);
         sqlite3_bind_int64(st, 3, ev.truth[e]);
         sqlite3_bind_int64(st, 4, ev.truth[e] + (dense ? L.n_in_dense : L.n_in_padded));
         rc = sqlite3_step(st) == SQLITE_DONE ? SQLITE_OK : SQLITE_ERROR;

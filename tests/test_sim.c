@@ -51,28 +51,28 @@ static rip_layer random_layer(void)
     }
 }
 
-static int64_t truth(const rip_layer *L, rip_exec e, rip_engine engine)
+static int64_t truth(const rip_layer *L, rip_config e, rip_engine engine)
 {
     int64_t g = -1;
     cr_assert_eq(rip_sim_truth(L, e, engine, &g), 0, "rip_sim_truth failed for %s",
-                 rip_exec_name(e));
+                 rip_config_name(e));
     return g;
 }
 
 /* Truth of every configuration under both engines, which must agree;
-** compares with want[] (indexed by rip_exec). */
-static void expect_truths(const rip_layer *L, const int64_t want[RIP_EXEC_COUNT])
+** compares with want[] (indexed by rip_config). */
+static void expect_truths(const rip_layer *L, const int64_t want[RIP_CONFIG_COUNT])
 {
-    for (int e = 0; e < RIP_EXEC_COUNT; e++)
+    for (int e = 0; e < RIP_CONFIG_COUNT; e++)
         for (int eng = 0; eng < 2; eng++) {
-            int64_t g = truth(L, (rip_exec)e, (rip_engine)eng);
+            int64_t g = truth(L, (rip_config)e, (rip_engine)eng);
             cr_expect_eq(g, want[e], "%s (%s engine): truth %lld, expected %lld",
-                         rip_exec_name((rip_exec)e), eng ? "fast" : "plain", (long long)g,
+                         rip_config_name((rip_config)e), eng ? "fast" : "plain", (long long)g,
                          (long long)want[e]);
         }
 }
 
-static void expect_report(const rip_layer *L, rip_exec e, int64_t delta, rip_run_outcome outcome,
+static void expect_report(const rip_layer *L, rip_config e, int64_t delta, rip_run_outcome outcome,
                           int64_t step, int64_t r, int64_t c, int64_t address)
 {
     for (int eng = 0; eng < 2; eng++) {
@@ -82,12 +82,12 @@ static void expect_report(const rip_layer *L, rip_exec e, int64_t delta, rip_run
         bool ok = rip_sim_run(s, delta, &rep);
         cr_expect_eq(ok, outcome == RIP_RUN_OK);
         cr_expect_eq(rep.outcome, outcome, "%s delta=%lld: outcome %d, expected %d",
-                     rip_exec_name(e), (long long)delta, rep.outcome, outcome);
+                     rip_config_name(e), (long long)delta, rep.outcome, outcome);
         if (outcome != RIP_RUN_OK) {
-            cr_expect_eq(rep.step, step, "%s: step %lld", rip_exec_name(e), (long long)rep.step);
+            cr_expect_eq(rep.step, step, "%s: step %lld", rip_config_name(e), (long long)rep.step);
             cr_expect_eq(rep.pixel_r, r);
             cr_expect_eq(rep.pixel_c, c);
-            cr_expect_eq(rep.address, address, "%s: address %lld", rip_exec_name(e),
+            cr_expect_eq(rep.address, address, "%s: address %lld", rip_config_name(e),
                          (long long)rep.address);
         }
         rip_sim_free(s);
@@ -114,7 +114,7 @@ Test(sim, table2_herringbone_truths)
         rip_layer L = make(x[0], x[1], x[3], x[3], x[2], x[2], 1, 1, 1, 1, 0, 0);
         cr_assert(rip_layer_is_restricted(&L));
         for (int eng = 0; eng < 2; eng++)
-            cr_expect_eq(truth(&L, RIP_EXEC_HB_TAPS, (rip_engine)eng), x[4],
+            cr_expect_eq(truth(&L, RIP_CONFIG_HB_TAPS, (rip_engine)eng), x[4],
                          "Tab. 2 row %zu (%s engine)", i, eng ? "fast" : "plain");
     }
 }
@@ -126,9 +126,9 @@ Test(sim, table2_herringbone_truths)
 Test(sim, appendix_i_full_size_dense_gather)
 {
     rip_layer vgg = make(64, 64, 224, 224, 3, 3, 1, 1, 1, 1, 1, 1);
-    cr_expect_eq(truth(&vgg, RIP_EXEC_DENSE_GATHER, RIP_ENGINE_FAST) + vgg.n_in_dense, 3225664);
+    cr_expect_eq(truth(&vgg, RIP_CONFIG_DENSE_GATHER, RIP_ENGINE_FAST) + vgg.n_in_dense, 3225664);
     rip_layer inc = make(32, 64, 147, 147, 3, 3, 1, 1, 1, 1, 1, 1);
-    cr_expect_eq(truth(&inc, RIP_EXEC_DENSE_GATHER, RIP_ENGINE_FAST) + inc.n_in_dense, 1387680);
+    cr_expect_eq(truth(&inc, RIP_CONFIG_DENSE_GATHER, RIP_ENGINE_FAST) + inc.n_in_dense, 1387680);
 }
 
 /*
@@ -147,13 +147,13 @@ Test(sim, vgg_conv1_2_padded_by_hand_and_fast)
 {
     rip_layer vgg = make(64, 64, 224, 224, 3, 3, 1, 1, 1, 1, 1, 1);
     clock_t t0 = clock();
-    int64_t g[RIP_EXEC_COUNT];
-    for (int e = 0; e < RIP_EXEC_COUNT; e++)
-        g[e] = truth(&vgg, (rip_exec)e, RIP_ENGINE_FAST);
+    int64_t g[RIP_CONFIG_COUNT];
+    for (int e = 0; e < RIP_CONFIG_COUNT; e++)
+        g[e] = truth(&vgg, (rip_config)e, RIP_ENGINE_FAST);
     double secs = (double)(clock() - t0) / CLOCKS_PER_SEC;
-    cr_expect_eq(g[RIP_EXEC_PADDED_GATHER], 0);
-    cr_expect_eq(g[RIP_EXEC_PADDED_TAPS], 64);
-    cr_expect_eq(g[RIP_EXEC_DENSE_GATHER], 14400);
+    cr_expect_eq(g[RIP_CONFIG_PADDED_GATHER], 0);
+    cr_expect_eq(g[RIP_CONFIG_PADDED_TAPS], 64);
+    cr_expect_eq(g[RIP_CONFIG_DENSE_GATHER], 14400);
     cr_log_info("seven fast truths on VGG conv1_2: %.2f CPU-s", secs);
 }
 
@@ -176,10 +176,10 @@ Test(sim, vgg_conv1_2_padded_by_hand_and_fast)
 Test(sim, f4_stale_from_the_outset)
 {
     rip_layer L = make(2, 2, 1, 1, 1, 2, 1, 1, 1, 2, 0, 1);
-    const int64_t want[RIP_EXEC_COUNT] = {
-        [RIP_EXEC_PADDED_GATHER] = 0, [RIP_EXEC_PADDED_TAPS] = 2,
-        [RIP_EXEC_DENSE_GATHER] = 0, [RIP_EXEC_DENSE_TAPS] = 0,
-        [RIP_EXEC_HB_TAPS] = 2, [RIP_EXEC_HB_TAPS_READER] = 0, [RIP_EXEC_HB_PRUNED] = 2,
+    const int64_t want[RIP_CONFIG_COUNT] = {
+        [RIP_CONFIG_PADDED_GATHER] = 0, [RIP_CONFIG_PADDED_TAPS] = 2,
+        [RIP_CONFIG_DENSE_GATHER] = 0, [RIP_CONFIG_DENSE_TAPS] = 0,
+        [RIP_CONFIG_HB_TAPS] = 2, [RIP_CONFIG_HB_TAPS_READER] = 0, [RIP_CONFIG_HB_PRUNED] = 2,
     };
     expect_truths(&L, want);
 }
@@ -204,10 +204,10 @@ Test(sim, f4_stale_from_the_outset)
 Test(sim, hand_pointwise_3x3)
 {
     rip_layer L = make(1, 1, 3, 3, 1, 1, 1, 1, 1, 1, 0, 0);
-    const int64_t want[RIP_EXEC_COUNT] = {0, 1, 0, 1, 1, 1, 1};
+    const int64_t want[RIP_CONFIG_COUNT] = {0, 1, 0, 1, 1, 1, 1};
     expect_truths(&L, want);
-    expect_report(&L, RIP_EXEC_PADDED_TAPS, 0, RIP_RUN_CORRUPTION, 0, 0, 0, 0);
-    expect_report(&L, RIP_EXEC_HB_TAPS, 0, RIP_RUN_NO_SLOT, 0, 0, 0, -1);
+    expect_report(&L, RIP_CONFIG_PADDED_TAPS, 0, RIP_RUN_CORRUPTION, 0, 0, 0, 0);
+    expect_report(&L, RIP_CONFIG_HB_TAPS, 0, RIP_RUN_NO_SLOT, 0, 0, 0, -1);
 }
 
 /*
@@ -221,7 +221,7 @@ Test(sim, hand_pointwise_3x3)
 Test(sim, hand_single_output_padded)
 {
     rip_layer L = make(1, 1, 1, 1, 3, 3, 1, 1, 1, 1, 1, 1);
-    const int64_t want[RIP_EXEC_COUNT] = {0, 1, 0, 1, 1, 1, 1};
+    const int64_t want[RIP_CONFIG_COUNT] = {0, 1, 0, 1, 1, 1, 1};
     expect_truths(&L, want);
 }
 
@@ -242,7 +242,7 @@ Test(sim, hand_single_output_padded)
 Test(sim, hand_strided_dead_column)
 {
     rip_layer L = make(1, 1, 1, 3, 1, 1, 1, 2, 1, 1, 0, 0);
-    const int64_t want[RIP_EXEC_COUNT] = {0, 1, 0, 1, 1, 0, 1};
+    const int64_t want[RIP_CONFIG_COUNT] = {0, 1, 0, 1, 1, 0, 1};
     expect_truths(&L, want);
     cr_expect_eq(rip_sim_read_scalars(&L), 2);
 }
@@ -271,17 +271,17 @@ Test(sim, hand_pruned_stale_columns)
     rip_layer L = make(1, 2, 1, 5, 1, 1, 1, 2, 1, 1, 0, 0);
     cr_expect_eq(rip_sim_read_scalars(&L), 3);
     for (int eng = 0; eng < 2; eng++) {
-        cr_expect_eq(truth(&L, RIP_EXEC_HB_TAPS, (rip_engine)eng), 2);
-        cr_expect_eq(truth(&L, RIP_EXEC_HB_TAPS_READER, (rip_engine)eng), 2);
-        cr_expect_eq(truth(&L, RIP_EXEC_HB_PRUNED, (rip_engine)eng), 4);
+        cr_expect_eq(truth(&L, RIP_CONFIG_HB_TAPS, (rip_engine)eng), 2);
+        cr_expect_eq(truth(&L, RIP_CONFIG_HB_TAPS_READER, (rip_engine)eng), 2);
+        cr_expect_eq(truth(&L, RIP_CONFIG_HB_PRUNED, (rip_engine)eng), 4);
     }
-    expect_report(&L, RIP_EXEC_HB_PRUNED, 3, RIP_RUN_NO_SLOT, 2, 0, 2, -1);
+    expect_report(&L, RIP_CONFIG_HB_PRUNED, 3, RIP_RUN_NO_SLOT, 2, 0, 2, -1);
     rip_layer M = make(2, 1, 1, 5, 1, 1, 1, 2, 1, 1, 0, 0);
     cr_expect_eq(rip_sim_read_scalars(&M), 6);
     for (int eng = 0; eng < 2; eng++) {
-        cr_expect_eq(truth(&M, RIP_EXEC_HB_TAPS, (rip_engine)eng), 1);
-        cr_expect_eq(truth(&M, RIP_EXEC_HB_TAPS_READER, (rip_engine)eng), 0);
-        cr_expect_eq(truth(&M, RIP_EXEC_HB_PRUNED, (rip_engine)eng), 1);
+        cr_expect_eq(truth(&M, RIP_CONFIG_HB_TAPS, (rip_engine)eng), 1);
+        cr_expect_eq(truth(&M, RIP_CONFIG_HB_TAPS_READER, (rip_engine)eng), 0);
+        cr_expect_eq(truth(&M, RIP_CONFIG_HB_PRUNED, (rip_engine)eng), 1);
     }
 }
 
@@ -326,13 +326,13 @@ Test(sim, read_scalars_brute_force)
 Test(sim, hand_channel_expansion_reports)
 {
     rip_layer L = make(1, 2, 1, 2, 1, 1, 1, 1, 1, 1, 0, 0);
-    const int64_t want[RIP_EXEC_COUNT] = {2, 3, 2, 3, 3, 3, 3};
+    const int64_t want[RIP_CONFIG_COUNT] = {2, 3, 2, 3, 3, 3, 3};
     expect_truths(&L, want);
-    expect_report(&L, RIP_EXEC_PADDED_GATHER, 1, RIP_RUN_OVERFLOW, 1, 0, 1, 3);
-    expect_report(&L, RIP_EXEC_DENSE_GATHER, 0, RIP_RUN_CORRUPTION, 0, 0, 0, 1);
-    expect_report(&L, RIP_EXEC_PADDED_TAPS, 2, RIP_RUN_CORRUPTION, 1, 0, 1, 3);
-    expect_report(&L, RIP_EXEC_HB_TAPS, 2, RIP_RUN_NO_SLOT, 1, 0, 1, -1);
-    expect_report(&L, RIP_EXEC_HB_TAPS_READER, 3, RIP_RUN_OK, 0, 0, 0, 0);
+    expect_report(&L, RIP_CONFIG_PADDED_GATHER, 1, RIP_RUN_OVERFLOW, 1, 0, 1, 3);
+    expect_report(&L, RIP_CONFIG_DENSE_GATHER, 0, RIP_RUN_CORRUPTION, 0, 0, 0, 1);
+    expect_report(&L, RIP_CONFIG_PADDED_TAPS, 2, RIP_RUN_CORRUPTION, 1, 0, 1, 3);
+    expect_report(&L, RIP_CONFIG_HB_TAPS, 2, RIP_RUN_NO_SLOT, 1, 0, 1, -1);
+    expect_report(&L, RIP_CONFIG_HB_TAPS_READER, 3, RIP_RUN_OK, 0, 0, 0, 0);
 }
 
 /* ------------------------------------------------------ herringbone order */
@@ -405,7 +405,7 @@ Test(sim, lemma10_herringbone_order_all_grids_to_16)
 }
 
 /* The simulator takes the herringbone order as monotone without checking
-** it per layer (sim/exec.c): visit times rise along every row and every
+** it per layer (sim/sim.c): visit times rise along every row and every
 ** column, on every grid up to 24 x 24. */
 Test(sim, herringbone_order_is_monotone_along_rows_and_columns)
 {
@@ -461,16 +461,16 @@ Test(sim, engines_agree_on_random_layers)
     rng_state = 20240611;
     for (int n = 0; n < 600; n++) {
         rip_layer L = random_layer();
-        for (int e = 0; e < RIP_EXEC_COUNT; e++) {
-            rip_sim *sp = rip_sim_new(&L, (rip_exec)e, RIP_ENGINE_PLAIN);
-            rip_sim *sf = rip_sim_new(&L, (rip_exec)e, RIP_ENGINE_FAST);
+        for (int e = 0; e < RIP_CONFIG_COUNT; e++) {
+            rip_sim *sp = rip_sim_new(&L, (rip_config)e, RIP_ENGINE_PLAIN);
+            rip_sim *sf = rip_sim_new(&L, (rip_config)e, RIP_ENGINE_FAST);
             cr_assert(sp != NULL && sf != NULL);
-            int64_t tp = truth(&L, (rip_exec)e, RIP_ENGINE_PLAIN);
-            int64_t tf = truth(&L, (rip_exec)e, RIP_ENGINE_FAST);
+            int64_t tp = truth(&L, (rip_config)e, RIP_ENGINE_PLAIN);
+            int64_t tf = truth(&L, (rip_config)e, RIP_ENGINE_FAST);
             cr_assert_eq(tp, tf,
                          "layer %d %s: plain %lld fast %lld (cin %lld cout %lld %lldx%lld k %lldx%lld "
                          "s %lldx%lld d %lldx%lld p %lld,%lld,%lld,%lld)",
-                         n, rip_exec_name((rip_exec)e), (long long)tp, (long long)tf,
+                         n, rip_config_name((rip_config)e), (long long)tp, (long long)tf,
                          (long long)L.cin, (long long)L.cout, (long long)L.h_in,
                          (long long)L.w_in, (long long)L.k_h, (long long)L.k_w,
                          (long long)L.s_h, (long long)L.s_w, (long long)L.d_h,
@@ -487,17 +487,17 @@ Test(sim, engines_agree_on_random_layers)
                     continue;
                 rip_run_report rp, rf;
                 bool okp = rip_sim_run(sp, d, &rp), okf = rip_sim_run(sf, d, &rf);
-                cr_assert_eq(okp, okf, "layer %d %s delta %lld", n, rip_exec_name((rip_exec)e),
+                cr_assert_eq(okp, okf, "layer %d %s delta %lld", n, rip_config_name((rip_config)e),
                              (long long)d);
                 cr_assert_eq(rp.outcome, rf.outcome);
                 if (!okp) {
                     cr_assert_eq(rp.step, rf.step, "layer %d %s delta %lld: step %lld vs %lld", n,
-                                 rip_exec_name((rip_exec)e), (long long)d, (long long)rp.step,
+                                 rip_config_name((rip_config)e), (long long)d, (long long)rp.step,
                                  (long long)rf.step);
                     cr_assert_eq(rp.pixel_r, rf.pixel_r);
                     cr_assert_eq(rp.pixel_c, rf.pixel_c);
                     cr_assert_eq(rp.address, rf.address, "layer %d %s delta %lld", n,
-                                 rip_exec_name((rip_exec)e), (long long)d);
+                                 rip_config_name((rip_config)e), (long long)d);
                 }
             }
             rip_sim_free(sp);
@@ -516,15 +516,15 @@ Test(sim, completion_is_monotone_in_delta)
     rng_state = 777;
     for (int n = 0; n < 60; n++) {
         rip_layer L = random_layer();
-        for (int e = 0; e < RIP_EXEC_COUNT; e++)
+        for (int e = 0; e < RIP_CONFIG_COUNT; e++)
             for (int eng = 0; eng < 2; eng++) {
-                rip_sim *s = rip_sim_new(&L, (rip_exec)e, (rip_engine)eng);
+                rip_sim *s = rip_sim_new(&L, (rip_config)e, (rip_engine)eng);
                 cr_assert_not_null(s);
-                int64_t t = truth(&L, (rip_exec)e, (rip_engine)eng);
+                int64_t t = truth(&L, (rip_config)e, (rip_engine)eng);
                 int64_t dense_end = L.n_out < 300 ? L.n_out : 300;
                 for (int64_t d = 0; d <= L.n_out; d += (d < dense_end ? 1 : 1 + L.n_out / 50))
                     cr_assert_eq(rip_sim_run(s, d, NULL), d >= t, "layer %d %s %s delta %lld truth %lld",
-                                 n, rip_exec_name((rip_exec)e), eng ? "fast" : "plain",
+                                 n, rip_config_name((rip_config)e), eng ? "fast" : "plain",
                                  (long long)d, (long long)t);
                 cr_assert(rip_sim_run(s, L.n_out, NULL));
                 rip_sim_free(s);
@@ -536,34 +536,34 @@ Test(sim, completion_is_monotone_in_delta)
 
 Test(sim, names_round_trip)
 {
-    const char *want[RIP_EXEC_COUNT] = {"rip_padded_gather", "rip_padded_taps",
+    const char *want[RIP_CONFIG_COUNT] = {"rip_padded_gather", "rip_padded_taps",
                                         "rip_dense_gather", "rip_dense_taps",
                                         "herringbone_taps", "herringbone_taps_reader",
                                         "herringbone_pruned"};
-    for (int e = 0; e < RIP_EXEC_COUNT; e++) {
-        cr_expect_str_eq(rip_exec_name((rip_exec)e), want[e]);
-        cr_expect_eq(rip_exec_from_name(want[e]), (rip_exec)e);
+    for (int e = 0; e < RIP_CONFIG_COUNT; e++) {
+        cr_expect_str_eq(rip_config_name((rip_config)e), want[e]);
+        cr_expect_eq(rip_config_from_name(want[e]), (rip_config)e);
     }
-    cr_expect_eq(rip_exec_from_name("herringbone"), RIP_EXEC_COUNT);
-    cr_expect_eq(rip_exec_from_name(NULL), RIP_EXEC_COUNT);
-    cr_expect_str_eq(rip_exec_name(RIP_EXEC_COUNT), "unknown");
+    cr_expect_eq(rip_config_from_name("herringbone"), RIP_CONFIG_COUNT);
+    cr_expect_eq(rip_config_from_name(NULL), RIP_CONFIG_COUNT);
+    cr_expect_str_eq(rip_config_name(RIP_CONFIG_COUNT), "unknown");
 }
 
 Test(sim, bad_arguments_are_refused)
 {
     /* not derived: refused, not trusted */
     rip_layer raw = rip_layer_make(1, 1, 3, 3, 1, 1, 1, 1, 1, 1, 0, 0);
-    cr_expect_null(rip_sim_new(&raw, RIP_EXEC_PADDED_GATHER, RIP_ENGINE_FAST));
+    cr_expect_null(rip_sim_new(&raw, RIP_CONFIG_PADDED_GATHER, RIP_ENGINE_FAST));
     int64_t g = 12345;
-    cr_expect_eq(rip_sim_truth(&raw, RIP_EXEC_HB_TAPS, RIP_ENGINE_PLAIN, &g), -1);
+    cr_expect_eq(rip_sim_truth(&raw, RIP_CONFIG_HB_TAPS, RIP_ENGINE_PLAIN, &g), -1);
     cr_expect_eq(g, 12345);
     rip_layer L = make(1, 1, 3, 3, 1, 1, 1, 1, 1, 1, 0, 0);
-    cr_expect_null(rip_sim_new(NULL, RIP_EXEC_PADDED_GATHER, RIP_ENGINE_FAST));
-    cr_expect_null(rip_sim_new(&L, RIP_EXEC_COUNT, RIP_ENGINE_FAST));
-    cr_expect_null(rip_sim_new(&L, RIP_EXEC_PADDED_GATHER, (rip_engine)7));
-    cr_expect_eq(rip_sim_truth(&L, RIP_EXEC_HB_TAPS, RIP_ENGINE_FAST, NULL), -1);
+    cr_expect_null(rip_sim_new(NULL, RIP_CONFIG_PADDED_GATHER, RIP_ENGINE_FAST));
+    cr_expect_null(rip_sim_new(&L, RIP_CONFIG_COUNT, RIP_ENGINE_FAST));
+    cr_expect_null(rip_sim_new(&L, RIP_CONFIG_PADDED_GATHER, (rip_engine)7));
+    cr_expect_eq(rip_sim_truth(&L, RIP_CONFIG_HB_TAPS, RIP_ENGINE_FAST, NULL), -1);
     /* a negative gap is not a run */
-    rip_sim *s = rip_sim_new(&L, RIP_EXEC_PADDED_GATHER, RIP_ENGINE_FAST);
+    rip_sim *s = rip_sim_new(&L, RIP_CONFIG_PADDED_GATHER, RIP_ENGINE_FAST);
     cr_assert_not_null(s);
     rip_run_report rep;
     cr_expect(!rip_sim_run(s, -1, &rep));
@@ -590,13 +590,13 @@ Test(sim, allocation_failure_is_reported)
     rip_layer big_px = rip_layer_make(1, 1, INT64_C(1) << 27, INT64_C(1) << 27, 1, 1, 1, 1, 1, 1, 0, 0);
     cr_assert_eq(rip_layer_derive(&big_px, err), 0, "%s", err);
     int64_t g = 42;
-    for (int e = 0; e < RIP_EXEC_COUNT; e++) {
-        cr_expect_null(rip_sim_new(&big_c, (rip_exec)e, RIP_ENGINE_PLAIN), "%s",
-                       rip_exec_name((rip_exec)e));
-        cr_expect_eq(rip_sim_truth(&big_c, (rip_exec)e, RIP_ENGINE_PLAIN, &g), -1);
-        cr_expect_null(rip_sim_new(&big_px, (rip_exec)e, RIP_ENGINE_FAST), "%s",
-                       rip_exec_name((rip_exec)e));
-        cr_expect_eq(rip_sim_truth(&big_px, (rip_exec)e, RIP_ENGINE_FAST, &g), -1);
+    for (int e = 0; e < RIP_CONFIG_COUNT; e++) {
+        cr_expect_null(rip_sim_new(&big_c, (rip_config)e, RIP_ENGINE_PLAIN), "%s",
+                       rip_config_name((rip_config)e));
+        cr_expect_eq(rip_sim_truth(&big_c, (rip_config)e, RIP_ENGINE_PLAIN, &g), -1);
+        cr_expect_null(rip_sim_new(&big_px, (rip_config)e, RIP_ENGINE_FAST), "%s",
+                       rip_config_name((rip_config)e));
+        cr_expect_eq(rip_sim_truth(&big_px, (rip_config)e, RIP_ENGINE_FAST, &g), -1);
     }
     cr_expect_eq(g, 42);
 }

@@ -69,8 +69,8 @@ static void compare(const rip_kgeom *g, const char *what, finding *f)
     if (tflm < 0)
         tflm = L.n_out;
     int64_t taps, gather;
-    cr_assert_eq(rip_sim_truth(&L, RIP_EXEC_DENSE_TAPS, RIP_ENGINE_FAST, &taps), 0);
-    cr_assert_eq(rip_sim_truth(&L, RIP_EXEC_DENSE_GATHER, RIP_ENGINE_FAST, &gather), 0);
+    cr_assert_eq(rip_sim_truth(&L, RIP_CONFIG_DENSE_TAPS, RIP_ENGINE_FAST, &taps), 0);
+    cr_assert_eq(rip_sim_truth(&L, RIP_CONFIG_DENSE_GATHER, RIP_ENGINE_FAST, &gather), 0);
     const int64_t ws = L.n_out - L.n_in_dense, with_end = tflm > ws ? tflm : ws;
     cr_assert_leq(tflm, taps, "%s: TFLM gap %lld above the simulator's taps truth %lld", what ? what : "random",
                   (long long)tflm, (long long)taps);

@@ -38,7 +38,7 @@ TEST_SUITE_WITH_TMPDIR(truth_search, 600);
 
 typedef struct share {
     int64_t lo, step;            /* layers lo, lo+step, ... < N_LAYERS */
-    int64_t checked, mismatches, positive[RIP_EXEC_COUNT];
+    int64_t checked, mismatches, positive[RIP_CONFIG_COUNT];
     int64_t per_cat[MAX_CATS];
     int64_t first_bad;           /* layer of the first mismatch, -1 if none */
     int first_bad_exec;
@@ -65,14 +65,14 @@ static void *check_range(void *arg)
         rip_layer L;
         const rip_generator *g = rip_sweep_draw(SEED, i, &L);
         s->per_cat[cat_index(g)]++;
-        int64_t bracket[RIP_EXEC_COUNT];
+        int64_t bracket[RIP_CONFIG_COUNT];
         if (rip_sim_truths(&L, RIP_ENGINE_FAST, RIP_SEARCH_BRACKET, bracket, NULL, NULL, s->err) != 0) {
             s->failed = 1;
             break;
         }
-        for (int e = 0; e < RIP_EXEC_COUNT; e++) {
+        for (int e = 0; e < RIP_CONFIG_COUNT; e++) {
             int64_t bisect = -1;
-            if (rip_sim_truth_by(&L, (rip_exec)e, RIP_ENGINE_FAST, RIP_SEARCH_BISECT, &bisect, s->err) != 0) {
+            if (rip_sim_truth_by(&L, (rip_config)e, RIP_ENGINE_FAST, RIP_SEARCH_BISECT, &bisect, s->err) != 0) {
                 s->failed = 1;
                 break;
             }
@@ -101,35 +101,35 @@ Test(truth_search, bracket_equals_full_bisection_on_sweep_layers)
     check_range(&sh[0]);
     pthread_join(t, NULL);
 
-    int64_t checked = 0, mismatches = 0, positive[RIP_EXEC_COUNT] = {0}, per_cat[MAX_CATS] = {0};
+    int64_t checked = 0, mismatches = 0, positive[RIP_CONFIG_COUNT] = {0}, per_cat[MAX_CATS] = {0};
     for (int k = 0; k < 2; k++) {
         cr_assert_eq(sh[k].failed, 0, "simulator failed: %s", sh[k].err);
         checked += sh[k].checked;
         mismatches += sh[k].mismatches;
-        for (int e = 0; e < RIP_EXEC_COUNT; e++)
+        for (int e = 0; e < RIP_CONFIG_COUNT; e++)
             positive[e] += sh[k].positive[e];
         for (int c = 0; c < MAX_CATS; c++)
             per_cat[c] += sh[k].per_cat[c];
         if (sh[k].mismatches)
             cr_expect_fail("layer %lld %s: bracket %lld, bisection %lld", (long long)sh[k].first_bad,
-                           rip_exec_name((rip_exec)sh[k].first_bad_exec), (long long)sh[k].bad_bracket,
+                           rip_config_name((rip_config)sh[k].first_bad_exec), (long long)sh[k].bad_bracket,
                            (long long)sh[k].bad_bisect);
     }
     cr_expect_eq(checked, N_LAYERS);
     cr_expect_eq(mismatches, 0, "%lld of %lld truths differ", (long long)mismatches,
-                 (long long)(checked * RIP_EXEC_COUNT));
+                 (long long)(checked * RIP_CONFIG_COUNT));
     size_t n_cats = 0;
     const rip_generator *const *all = rip_generators(&n_cats);
     cr_assert_leq(n_cats, (size_t)MAX_CATS - 1);
     for (size_t c = 0; c < n_cats; c++)
         cr_expect_gt(per_cat[c], 0, "category %s never drawn", all[c]->name);
     /* truths of 0 are easy to agree on: every configuration has many above */
-    for (int e = 0; e < RIP_EXEC_COUNT; e++)
-        cr_expect_gt(positive[e], checked / 100, "%s: only %lld positive truths", rip_exec_name((rip_exec)e),
+    for (int e = 0; e < RIP_CONFIG_COUNT; e++)
+        cr_expect_gt(positive[e], checked / 100, "%s: only %lld positive truths", rip_config_name((rip_config)e),
                      (long long)positive[e]);
     fprintf(stderr, "truth_search: %lld layers x %d configurations (%zu categories, seed %u): bracket == "
             "full bisection; positive truths per configuration %lld %lld %lld %lld %lld %lld\n",
-            (long long)checked, RIP_EXEC_COUNT, n_cats, SEED, (long long)positive[0], (long long)positive[1],
+            (long long)checked, RIP_CONFIG_COUNT, n_cats, SEED, (long long)positive[0], (long long)positive[1],
             (long long)positive[2], (long long)positive[3], (long long)positive[4], (long long)positive[5]);
 }
 
@@ -144,14 +144,14 @@ Test(truth_search, plain_bracket_equals_fast_bisection)
         rip_sweep_draw(SEED, i, &L);
         if (L.n_in_padded > 20000 || L.n_out > 20000 || L.h_out * L.w_out * L.k_h * L.k_w * L.cin > 200000)
             continue;
-        int64_t plain[RIP_EXEC_COUNT];
+        int64_t plain[RIP_CONFIG_COUNT];
         cr_assert_eq(rip_sim_truths(&L, RIP_ENGINE_PLAIN, RIP_SEARCH_BRACKET, plain, NULL, NULL, err), 0,
                      "layer %lld: %s", (long long)i, err);
-        for (int e = 0; e < RIP_EXEC_COUNT; e++) {
+        for (int e = 0; e < RIP_CONFIG_COUNT; e++) {
             int64_t fast = -1;
-            cr_assert_eq(rip_sim_truth_by(&L, (rip_exec)e, RIP_ENGINE_FAST, RIP_SEARCH_BISECT, &fast, err), 0);
+            cr_assert_eq(rip_sim_truth_by(&L, (rip_config)e, RIP_ENGINE_FAST, RIP_SEARCH_BISECT, &fast, err), 0);
             cr_assert_eq(plain[e], fast, "layer %lld %s: plain bracket %lld, fast bisection %lld", (long long)i,
-                         rip_exec_name((rip_exec)e), (long long)plain[e], (long long)fast);
+                         rip_config_name((rip_config)e), (long long)plain[e], (long long)fast);
         }
         checked++;
     }
@@ -164,15 +164,15 @@ Test(truth_search, confirm_refuses_the_neighbours_of_the_truth)
     for (int64_t i = 0; i < 1000; i++) {
         rip_layer L;
         rip_sweep_draw(SEED + 1, i, &L);
-        for (int e = 0; e < RIP_EXEC_COUNT; e++) {
+        for (int e = 0; e < RIP_CONFIG_COUNT; e++) {
             int64_t g = -1;
-            cr_assert_eq(rip_sim_truth_by(&L, (rip_exec)e, RIP_ENGINE_FAST, RIP_SEARCH_BISECT, &g, NULL), 0);
-            rip_sim *s = rip_sim_new(&L, (rip_exec)e, RIP_ENGINE_FAST);
+            cr_assert_eq(rip_sim_truth_by(&L, (rip_config)e, RIP_ENGINE_FAST, RIP_SEARCH_BISECT, &g, NULL), 0);
+            rip_sim *s = rip_sim_new(&L, (rip_config)e, RIP_ENGINE_FAST);
             cr_assert_not_null(s);
-            cr_expect_eq(rip_sim_bound(s), g, "layer %lld %s", (long long)i, rip_exec_name((rip_exec)e));
+            cr_expect_eq(rip_sim_bound(s), g, "layer %lld %s", (long long)i, rip_config_name((rip_config)e));
             cr_expect(rip_sim_confirm(s, g));
             cr_expect(!rip_sim_confirm(s, g + 1), "layer %lld %s: %lld + 1 confirmed", (long long)i,
-                      rip_exec_name((rip_exec)e), (long long)g);
+                      rip_config_name((rip_config)e), (long long)g);
             if (g > 0)
                 cr_expect(!rip_sim_confirm(s, g - 1));
             cr_expect(!rip_sim_confirm(s, -1));
@@ -189,32 +189,32 @@ Test(truth_search, retarget_stays_within_a_layout)
 {
     rip_layer L;
     rip_sweep_draw(SEED, 7, &L);
-    int64_t want[RIP_EXEC_COUNT];
-    for (int e = 0; e < RIP_EXEC_COUNT; e++)
-        cr_assert_eq(rip_sim_truth_by(&L, (rip_exec)e, RIP_ENGINE_FAST, RIP_SEARCH_BISECT, &want[e], NULL), 0);
+    int64_t want[RIP_CONFIG_COUNT];
+    for (int e = 0; e < RIP_CONFIG_COUNT; e++)
+        cr_assert_eq(rip_sim_truth_by(&L, (rip_config)e, RIP_ENGINE_FAST, RIP_SEARCH_BISECT, &want[e], NULL), 0);
     for (int eng = 0; eng < 2; eng++) {
-        rip_sim *s = rip_sim_new(&L, RIP_EXEC_PADDED_GATHER, (rip_engine)eng);
+        rip_sim *s = rip_sim_new(&L, RIP_CONFIG_PADDED_GATHER, (rip_engine)eng);
         cr_assert_not_null(s);
-        cr_expect_eq(rip_sim_retarget(s, RIP_EXEC_DENSE_GATHER), -1);
-        cr_expect_eq(rip_sim_retarget(s, RIP_EXEC_HB_TAPS), -1);
-        cr_expect_eq(rip_sim_retarget(s, RIP_EXEC_COUNT), -1);
+        cr_expect_eq(rip_sim_retarget(s, RIP_CONFIG_DENSE_GATHER), -1);
+        cr_expect_eq(rip_sim_retarget(s, RIP_CONFIG_HB_TAPS), -1);
+        cr_expect_eq(rip_sim_retarget(s, RIP_CONFIG_COUNT), -1);
         int64_t g = -1;
         cr_expect_eq(rip_sim_search(s, RIP_SEARCH_BRACKET, &g, NULL), 0);
-        cr_expect_eq(g, want[RIP_EXEC_PADDED_GATHER]);
-        cr_expect_eq(rip_sim_retarget(s, RIP_EXEC_PADDED_TAPS), 0);
+        cr_expect_eq(g, want[RIP_CONFIG_PADDED_GATHER]);
+        cr_expect_eq(rip_sim_retarget(s, RIP_CONFIG_PADDED_TAPS), 0);
         cr_expect_eq(rip_sim_search(s, RIP_SEARCH_BRACKET, &g, NULL), 0);
-        cr_expect_eq(g, want[RIP_EXEC_PADDED_TAPS]);
+        cr_expect_eq(g, want[RIP_CONFIG_PADDED_TAPS]);
         rip_sim_free(s);
 
-        s = rip_sim_new(&L, RIP_EXEC_HB_TAPS_READER, (rip_engine)eng);
+        s = rip_sim_new(&L, RIP_CONFIG_HB_TAPS_READER, (rip_engine)eng);
         cr_assert_not_null(s);
-        cr_expect_eq(rip_sim_retarget(s, RIP_EXEC_PADDED_TAPS), -1);
-        cr_expect_eq(rip_sim_retarget(s, RIP_EXEC_HB_TAPS), 0);
+        cr_expect_eq(rip_sim_retarget(s, RIP_CONFIG_PADDED_TAPS), -1);
+        cr_expect_eq(rip_sim_retarget(s, RIP_CONFIG_HB_TAPS), 0);
         cr_expect_eq(rip_sim_search(s, RIP_SEARCH_BRACKET, &g, NULL), 0);
-        cr_expect_eq(g, want[RIP_EXEC_HB_TAPS]);
-        cr_expect_eq(rip_sim_retarget(s, RIP_EXEC_HB_TAPS_READER), 0);
+        cr_expect_eq(g, want[RIP_CONFIG_HB_TAPS]);
+        cr_expect_eq(rip_sim_retarget(s, RIP_CONFIG_HB_TAPS_READER), 0);
         cr_expect_eq(rip_sim_search(s, RIP_SEARCH_BRACKET, &g, NULL), 0);
-        cr_expect_eq(g, want[RIP_EXEC_HB_TAPS_READER]);
+        cr_expect_eq(g, want[RIP_CONFIG_HB_TAPS_READER]);
         rip_sim_free(s);
     }
     int64_t g = 5;

@@ -53,12 +53,12 @@ static const rip_exit_doc exits[] = {
 static const char *const configs[] = {"rip_padded_gather", "rip_padded_taps", "rip_dense_gather",
                                       "rip_dense_taps", NULL};
 
-static void print_json(const rip_layer *L, rip_exec e, int64_t truth, const rip_xrun *r, uint32_t sum)
+static void print_json(const rip_layer *L, rip_config e, int64_t truth, const rip_xrun *r, uint32_t sum)
 {
     printf("{");
     rip_layer_json(stdout, L);
     printf(",\"config\":\"%s\",\"gap\":%lld,\"truth\":%lld,\"bit_exact\":%s,\"early_overwrite\":",
-           rip_exec_name(e), (long long)r->gap, (long long)truth, r->bit_exact ? "true" : "false");
+           rip_config_name(e), (long long)r->gap, (long long)truth, r->bit_exact ? "true" : "false");
     if (r->caught)
         printf("{\"step\":%lld,\"pixel_r\":%lld,\"pixel_c\":%lld,\"address\":%lld}", (long long)r->step,
                (long long)r->pixel_r, (long long)r->pixel_c, (long long)r->address);
@@ -67,15 +67,15 @@ static void print_json(const rip_layer *L, rip_exec e, int64_t truth, const rip_
     printf(",\"checksum\":\"%08x\"}\n", (unsigned)sum);
 }
 
-static void print_table(const rip_layer *L, rip_exec e, int64_t truth, int64_t seed, const rip_xrun *r,
+static void print_table(const rip_layer *L, rip_config e, int64_t truth, int64_t seed, const rip_xrun *r,
                         uint32_t sum)
 {
     char spec[256];
-    bool dense = e == RIP_EXEC_DENSE_GATHER || e == RIP_EXEC_DENSE_TAPS;
-    bool gather = e == RIP_EXEC_PADDED_GATHER || e == RIP_EXEC_DENSE_GATHER;
+    bool dense = e == RIP_CONFIG_DENSE_GATHER || e == RIP_CONFIG_DENSE_TAPS;
+    bool gather = e == RIP_CONFIG_PADDED_GATHER || e == RIP_CONFIG_DENSE_GATHER;
     rip_spec_format(L, spec, sizeof spec);
     printf("layer      %s\n", spec);
-    printf("config     %s (%s layout, %s)\n", rip_exec_name(e), dense ? "dense" : "padded",
+    printf("config     %s (%s layout, %s)\n", rip_config_name(e), dense ? "dense" : "padded",
            gather ? "gather-first, sigma = 0" : "taps from the workspace, sigma = C_out");
     printf("gap        %lld scalars (truth %lld; workspace %lld = gap + %lld stored input)\n",
            (long long)r->gap, (long long)truth, (long long)r->workspace,
@@ -127,7 +127,7 @@ int rip_cmd_execute(int argc, char **argv)
     int rc = rip_args_parse(&cmd, argc, argv, stdout, stderr);
     if (rc != RIP_ARGS_CONTINUE)
         return rc;
-    rip_exec e = (rip_exec)config_ix;
+    rip_config e = (rip_config)config_ix;
 
     char err[RIP_ERR_LEN];
     rip_layer L;

@@ -44,11 +44,11 @@ static const rip_exit_doc exits[] = {
 static const char *const engines[] = {"fast", "plain", NULL};
 
 /* The input scalars configuration e stores (its workspace is gap + this). */
-static int64_t stored_input(const rip_layer *L, const rip_eval *ev, rip_exec e)
+static int64_t stored_input(const rip_layer *L, const rip_eval *ev, rip_config e)
 {
-    if (e == RIP_EXEC_HB_PRUNED)
+    if (e == RIP_CONFIG_HB_PRUNED)
         return ev->n_in_read;
-    return (e == RIP_EXEC_DENSE_GATHER || e == RIP_EXEC_DENSE_TAPS) ? L->n_in_dense : L->n_in_padded;
+    return (e == RIP_CONFIG_DENSE_GATHER || e == RIP_CONFIG_DENSE_TAPS) ? L->n_in_dense : L->n_in_padded;
 }
 
 static void print_json(const rip_layer *L, const rip_eval *ev, bool with_sim)
@@ -57,8 +57,8 @@ static void print_json(const rip_layer *L, const rip_eval *ev, bool with_sim)
     rip_layer_json(stdout, L);
     printf(",");
     printf("\"truth\":{");
-    for (int e = 0; e < RIP_EXEC_COUNT; e++) {
-        printf("%s\"%s\":", e ? "," : "", rip_exec_name((rip_exec)e));
+    for (int e = 0; e < RIP_CONFIG_COUNT; e++) {
+        printf("%s\"%s\":", e ? "," : "", rip_config_name((rip_config)e));
         if (with_sim)
             printf("%lld", (long long)ev->truth[e]);
         else
@@ -98,9 +98,9 @@ static void print_table(const rip_layer *L, const rip_eval *ev, bool with_sim, r
         printf("truth (minimum gap by binary search, %s simulator)\n",
                engine == RIP_ENGINE_FAST ? "fast" : "plain");
         printf("  %-26s %14s %16s\n", "execution config", "gap", "workspace");
-        for (int e = 0; e < RIP_EXEC_COUNT; e++)
-            printf("  %-26s %14lld %16lld\n", rip_exec_name((rip_exec)e), (long long)ev->truth[e],
-                   (long long)(ev->truth[e] + stored_input(L, ev, (rip_exec)e)));
+        for (int e = 0; e < RIP_CONFIG_COUNT; e++)
+            printf("  %-26s %14lld %16lld\n", rip_config_name((rip_config)e), (long long)ev->truth[e],
+                   (long long)(ev->truth[e] + stored_input(L, ev, (rip_config)e)));
         printf("  (herringbone_pruned stores only the %lld input scalars some tap reads, App. E.3)\n\n",
                (long long)ev->n_in_read);
     }

@@ -171,8 +171,8 @@ static void print_csv_header(void)
           stdout);
     for (size_t i = 0; i < nf; i++)
         printf(",%s", info[i].name);
-    for (int e = 0; e < RIP_EXEC_COUNT; e++)
-        printf(",truth_%s", rip_exec_name((rip_exec)e));
+    for (int e = 0; e < RIP_CONFIG_COUNT; e++)
+        printf(",truth_%s", rip_config_name((rip_config)e));
     for (size_t i = 0; i < nf; i++)
         if (info[i].judged_by)
             printf(",verdict_%s", info[i].name);
@@ -203,7 +203,7 @@ static void print_csv_row(const item *it, bool with_sim)
         size_t judged = 0;
         for (size_t i = 0; i < nf; i++)
             judged += info[i].judged_by != NULL;
-        size_t empties = nf + RIP_EXEC_COUNT + judged + 3 + 6 + 2 + 4 + 1;
+        size_t empties = nf + RIP_CONFIG_COUNT + judged + 3 + 6 + 2 + 4 + 1;
         for (size_t e = 0; e < empties; e++)
             putchar(',');
         char note[256];
@@ -222,7 +222,7 @@ static void print_csv_row(const item *it, bool with_sim)
         else
             putchar(',');
     }
-    for (int e = 0; e < RIP_EXEC_COUNT; e++) {
+    for (int e = 0; e < RIP_CONFIG_COUNT; e++) {
         if (with_sim)
             csv_int(ev->truth[e]);
         else

@@ -50,8 +50,8 @@ static void print_json(const rip_layer *L, const rip_optimum *o, const int64_t *
     for (int64_t t = 0; t < o->n_pix; t++)
         printf("%s%lld", t ? "," : "", (long long)o->order[t]);
     printf("]},\"truth\":{");
-    for (int e = 0; e < RIP_EXEC_COUNT; e++)
-        printf("%s\"%s\":%lld", e ? "," : "", rip_exec_name((rip_exec)e), (long long)truth[e]);
+    for (int e = 0; e < RIP_CONFIG_COUNT; e++)
+        printf("%s\"%s\":%lld", e ? "," : "", rip_config_name((rip_config)e), (long long)truth[e]);
     printf("}}\n");
 }
 
@@ -77,9 +77,9 @@ static void print_table(const rip_layer *L, const rip_optimum *o, const int64_t 
         printf("\n");
     }
     printf("\ntruth (simulated, fixed orders)\n");
-    for (int e = 0; e < RIP_EXEC_COUNT; e++)
-        printf("  %-26s %14lld%s\n", rip_exec_name((rip_exec)e), (long long)truth[e],
-               e == RIP_EXEC_HB_TAPS_READER ? (truth[e] == o->gap ? "   = optimum" : "   > optimum") : "");
+    for (int e = 0; e < RIP_CONFIG_COUNT; e++)
+        printf("  %-26s %14lld%s\n", rip_config_name((rip_config)e), (long long)truth[e],
+               e == RIP_CONFIG_HB_TAPS_READER ? (truth[e] == o->gap ? "   = optimum" : "   > optimum") : "");
 }
 
 int rip_cmd_optimal(int argc, char **argv)
@@ -120,7 +120,7 @@ int rip_cmd_optimal(int argc, char **argv)
         fprintf(stderr, "ripsim optimal: %s\n", err);
         return rip_exit_status(st);
     }
-    int64_t truth[RIP_EXEC_COUNT];
+    int64_t truth[RIP_CONFIG_COUNT];
     if (rip_sim_truths(&L, RIP_ENGINE_FAST, RIP_SEARCH_BRACKET, truth, NULL, NULL, err) != 0) {
         rip_optimum_free(&o);
         fprintf(stderr, "ripsim optimal: %s\n", err);

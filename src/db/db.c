@@ -156,14 +156,14 @@ int rip_db_write_run(sqlite3 *db, const rip_run_info *run, char err[RIP_ERR_LEN]
     sqlite3_finalize(st);
     st = NULL;
 
-    /* schema versions 3 and 4: the configurations, in rip_exec order (layer_results' columns) */
+    /* schema versions 3 and 4: the configurations, in rip_config order (layer_results' columns) */
     if (rc == SQLITE_OK)
         rc = sqlite3_prepare_v2(db, "INSERT INTO configs VALUES (?,?,?,?)", -1, &st, NULL);
-    for (int e = 0; rc == SQLITE_OK && e < RIP_EXEC_COUNT; e++) {
-        sqlite3_bind_text(st, 1, rip_exec_name((rip_exec)e), -1, SQLITE_STATIC);
+    for (int e = 0; rc == SQLITE_OK && e < RIP_CONFIG_COUNT; e++) {
+        sqlite3_bind_text(st, 1, rip_config_name((rip_config)e), -1, SQLITE_STATIC);
         sqlite3_bind_int(st, 2, e);
-        sqlite3_bind_int(st, 3, e == RIP_EXEC_DENSE_GATHER || e == RIP_EXEC_DENSE_TAPS);
-        sqlite3_bind_int(st, 4, e == RIP_EXEC_HB_PRUNED);
+        sqlite3_bind_int(st, 3, e == RIP_CONFIG_DENSE_GATHER || e == RIP_CONFIG_DENSE_TAPS);
+        sqlite3_bind_int(st, 4, e == RIP_CONFIG_HB_PRUNED);
         rc = sqlite3_step(st) == SQLITE_DONE ? SQLITE_OK : SQLITE_ERROR;
         sqlite3_reset(st);
     }

@@ -98,7 +98,7 @@ int rip_db_write_layer(rip_db_writer *w, const rip_db_layer_row *row)
     sqlite3_bind_int(s, col++, row->gen_id);
     for (size_t c = 0; c < sizeof cols / sizeof cols[0]; c++)
         sqlite3_bind_int64(s, col++, cols[c]);
-    for (int e = 0; e < RIP_EXEC_COUNT; e++)
+    for (int e = 0; e < RIP_CONFIG_COUNT; e++)
         sqlite3_bind_int64(s, col++, ev->truth[e]);
     for (size_t i = 0; i < ev->n_formulas && i < RIP_DB_N_FORMULAS; i++, col++)
         if (ev->defined[i])
@@ -115,7 +115,7 @@ int rip_db_write_executions(rip_db_writer *w, int64_t idx, const rip_db_exec_row
         const rip_db_exec_row *c = &rows[e];
         sqlite3_bind_int(s, 1, RIP_DB_RUN_ID);
         sqlite3_bind_int64(s, 2, idx);
-        sqlite3_bind_text(s, 3, rip_exec_name((rip_exec)c->config), -1, SQLITE_STATIC);
+        sqlite3_bind_text(s, 3, rip_config_name((rip_config)c->config), -1, SQLITE_STATIC);
         sqlite3_bind_int64(s, 4, c->truth);
         sqlite3_bind_int(s, 5, c->bit_exact);
         sqlite3_bind_int(s, 6, c->early_overwrite);

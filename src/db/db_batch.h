@@ -28,7 +28,7 @@ typedef struct rip_db_layer_row {
 
 /* One rip_* configuration's execution of a layer, as table executions stores it. */
 typedef struct rip_db_exec_row {
-    int config;             /* its rip_exec (a rip_* configuration) */
+    int config;             /* its rip_config (a rip_* configuration) */
     int64_t truth;          /* the gap it was executed at */
     bool bit_exact, early_overwrite;
     int caught_minus_1;     /* executed at truth - 1 and caught (0/1); -1: not tried, stored NULL */

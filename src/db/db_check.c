@@ -240,7 +240,7 @@ static rip_status check_rows_v3(sqlite3 *db, const char *path, const rip_run_inf
     /* layer_results: layer_idx, gen, 20 geometry columns (version 4: and n_in_read), then the
     ** configurations (version 3: all but herringbone_pruned) and the formulas */
     const bool v4 = found->schema_version >= 4;
-    const int64_t first_truth = v4 ? 23 : 22, n_configs = v4 ? RIP_EXEC_COUNT : RIP_DB_V3_CONFIGS;
+    const int64_t first_truth = v4 ? 23 : 22, n_configs = v4 ? RIP_CONFIG_COUNT : RIP_DB_V3_CONFIGS;
     const int64_t col[2] = {first_truth, first_truth + n_configs};
     /* (whether layers are stored: their number comes from the pass over them, which counts them) */
     int rc = row_ints(db,

@@ -48,7 +48,7 @@ static size_t append_names(char *sql, size_t len, size_t n, bool formulas)
     const rip_formula_info *f = rip_formulas(&nf);
     if (!formulas)
         for (int e = 0; e < RIP_DB_V3_CONFIGS && n < len; e++)
-            n += (size_t)snprintf(sql + n, len - n, ", %s", rip_exec_name((rip_exec)e));
+            n += (size_t)snprintf(sql + n, len - n, ", %s", rip_config_name((rip_config)e));
     for (size_t i = 0; formulas && i < nf && n < len; i++)
         n += (size_t)snprintf(sql + n, len - n, ", %s", f[i].name);
     return n;
@@ -86,7 +86,7 @@ static bool pivot_sql(char *sql, size_t len, int64_t version)
     for (int e = 0; e < RIP_DB_V3_CONFIGS && n < len; e++)
         n += (size_t)snprintf(sql + n, len - n,
                               ", (SELECT gap FROM s.truths t WHERE t.run_id = 1 AND t.layer_idx = l.layer_idx"
-                              " AND t.exec_config = '%s')", rip_exec_name((rip_exec)e));
+                              " AND t.exec_config = '%s')", rip_config_name((rip_config)e));
     if (n < len)
         n += (size_t)snprintf(sql + n, len - n, ", 0, 0");
     const rip_formula_info *f = rip_formulas(&nf);

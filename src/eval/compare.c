@@ -24,7 +24,7 @@ int rip_compare_layer(const rip_layer *L, rip_engine engine, bool with_sim, rip_
     c->T = rip_layer_transpose(L);
     c->col_gap_formula = rip_thm4(&c->T, RIP_SIGMA_TAPS);
     c->col_gap_truth = -1;
-    if (with_sim && rip_sim_truth(&c->T, RIP_EXEC_PADDED_TAPS, engine, &c->col_gap_truth) != 0) {
+    if (with_sim && rip_sim_truth(&c->T, RIP_CONFIG_PADDED_TAPS, engine, &c->col_gap_truth) != 0) {
         snprintf(err, RIP_ERR_LEN, "layer: out of memory simulating the column-major traversal");
         return -1;
     }

@@ -61,9 +61,9 @@ int rip_evaluate_progress(const rip_layer *L, rip_engine engine, bool with_sim, 
 }
 
 /* Forwards the simulator's per-configuration call to a progress callback. */
-static void report_config(void *ctx, rip_exec e)
+static void report_config(void *ctx, rip_config e)
 {
-    rip_progress_report(ctx, e, RIP_EXEC_COUNT, rip_exec_name(e));
+    rip_progress_report(ctx, e, RIP_CONFIG_COUNT, rip_config_name(e));
 }
 
 int rip_evaluate_search(const rip_layer *L, rip_engine engine, rip_search how, bool with_sim, rip_eval *ev,
@@ -73,7 +73,7 @@ int rip_evaluate_search(const rip_layer *L, rip_engine engine, rip_search how, b
     ev->info = rip_formulas(&n);
     ev->n_formulas = n < RIP_MAX_FORMULAS ? n : RIP_MAX_FORMULAS;
 
-    for (int e = 0; e < RIP_EXEC_COUNT; e++)
+    for (int e = 0; e < RIP_CONFIG_COUNT; e++)
         ev->truth[e] = -1;
     ev->n_in_read = -1;
     if (with_sim) {
@@ -89,18 +89,18 @@ int rip_evaluate_search(const rip_layer *L, rip_engine engine, rip_search how, b
             char what[RIP_ERR_LEN];
             snprintf(what, sizeof what, "%s", err);
             snprintf(err, RIP_ERR_LEN, "layer: %.480s", what);
-            for (int e = 0; e < RIP_EXEC_COUNT; e++)
+            for (int e = 0; e < RIP_CONFIG_COUNT; e++)
                 ev->truth[e] = -1;
             ev->n_in_read = -1;
             return -1;
         }
-        rip_progress_report(progress, RIP_EXEC_COUNT, RIP_EXEC_COUNT, "done");
+        rip_progress_report(progress, RIP_CONFIG_COUNT, RIP_CONFIG_COUNT, "done");
     }
     for (size_t i = 0; i < ev->n_formulas; i++) {
         const rip_formula_info *f = &ev->info[i];
         ev->defined[i] = f->eval(L, &ev->value[i]);
-        ev->judged_by[i] = f->judged_by ? (int)rip_exec_from_name(f->judged_by) : -1;
-        if (ev->judged_by[i] == RIP_EXEC_COUNT)
+        ev->judged_by[i] = f->judged_by ? (int)rip_config_from_name(f->judged_by) : -1;
+        if (ev->judged_by[i] == RIP_CONFIG_COUNT)
             ev->judged_by[i] = -1;
         int64_t truth = ev->judged_by[i] >= 0 ? ev->truth[ev->judged_by[i]] : -1;
         ev->verdict[i] = rip_verdict_of(ev->defined[i], ev->value[i], truth);

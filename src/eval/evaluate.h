@@ -19,14 +19,14 @@
 typedef enum { RIP_NA = 0, RIP_UNSAFE, RIP_TIGHT, RIP_LOOSE } rip_verdict;
 
 typedef struct rip_eval {
-    int64_t truth[RIP_EXEC_COUNT];
+    int64_t truth[RIP_CONFIG_COUNT];
     int64_t n_in_read;   /* padded input scalars some tap reads (herringbone_pruned's
                             store, rip_sim_read_scalars); -1 without the simulator */
     size_t n_formulas;
     const rip_formula_info *info;           /* the registry rows */
     bool defined[RIP_MAX_FORMULAS];
     int64_t value[RIP_MAX_FORMULAS];
-    int judged_by[RIP_MAX_FORMULAS];        /* rip_exec, or -1 */
+    int judged_by[RIP_MAX_FORMULAS];        /* rip_config, or -1 */
     rip_verdict verdict[RIP_MAX_FORMULAS];
 } rip_eval;
 
@@ -56,7 +56,7 @@ int rip_evaluate(const rip_layer *L, rip_engine engine, bool with_sim, rip_eval 
                  char err[RIP_ERR_LEN]);
 
 /* The same, reporting each execution configuration before it is simulated
-** (done of RIP_EXEC_COUNT, what = its name) through progress (may be NULL). */
+** (done of RIP_CONFIG_COUNT, what = its name) through progress (may be NULL). */
 int rip_evaluate_progress(const rip_layer *L, rip_engine engine, bool with_sim, rip_eval *ev,
                           const rip_progress_cb *progress, char err[RIP_ERR_LEN]);
 

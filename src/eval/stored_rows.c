@@ -16,7 +16,7 @@ rip_status rip_eval_pruned_row(const rip_layer *L, int64_t *n_in_read, int64_t *
         snprintf(why, RIP_ERR_LEN, "out of memory simulating herringbone_pruned");
         return RIP_S_NOMEM;
     }
-    if (rip_sim_truth_by(L, RIP_EXEC_HB_PRUNED, RIP_ENGINE_FAST, RIP_SEARCH_BRACKET, gap, e) != 0) {
+    if (rip_sim_truth_by(L, RIP_CONFIG_HB_PRUNED, RIP_ENGINE_FAST, RIP_SEARCH_BRACKET, gap, e) != 0) {
         snprintf(why, RIP_ERR_LEN, "herringbone_pruned not simulated (%.300s)", e);
         return RIP_S_INTERNAL;
     }

@@ -42,24 +42,24 @@ uint32_t rip_fnv1a32(const void *p, size_t n)
     return h;
 }
 
-static bool is_rip(rip_exec e)
+static bool is_rip(rip_config e)
 {
-    return e == RIP_EXEC_PADDED_GATHER || e == RIP_EXEC_PADDED_TAPS || e == RIP_EXEC_DENSE_GATHER ||
-           e == RIP_EXEC_DENSE_TAPS;
+    return e == RIP_CONFIG_PADDED_GATHER || e == RIP_CONFIG_PADDED_TAPS || e == RIP_CONFIG_DENSE_GATHER ||
+           e == RIP_CONFIG_DENSE_TAPS;
 }
 
-static rk_inplace inplace_of(rip_exec e, int64_t gap)
+static rk_inplace inplace_of(rip_config e, int64_t gap)
 {
     rk_inplace ip;
-    ip.layout = (e == RIP_EXEC_DENSE_GATHER || e == RIP_EXEC_DENSE_TAPS) ? RK_DENSE : RK_PADDED;
-    ip.order = (e == RIP_EXEC_PADDED_GATHER || e == RIP_EXEC_DENSE_GATHER) ? RK_GATHER : RK_TAPS;
+    ip.layout = (e == RIP_CONFIG_DENSE_GATHER || e == RIP_CONFIG_DENSE_TAPS) ? RK_DENSE : RK_PADDED;
+    ip.order = (e == RIP_CONFIG_PADDED_GATHER || e == RIP_CONFIG_DENSE_GATHER) ? RK_GATHER : RK_TAPS;
     ip.gap = gap;
     return ip;
 }
 
-static int64_t stored_input(const rip_layer *L, rip_exec e)
+static int64_t stored_input(const rip_layer *L, rip_config e)
 {
-    return (e == RIP_EXEC_DENSE_GATHER || e == RIP_EXEC_DENSE_TAPS) ? L->n_in_dense : L->n_in_padded;
+    return (e == RIP_CONFIG_DENSE_GATHER || e == RIP_CONFIG_DENSE_TAPS) ? L->n_in_dense : L->n_in_padded;
 }
 
 /*
@@ -109,8 +109,8 @@ static int geometry(const rip_layer *L, rk_conv_params *p, rk_dims *in, rk_dims 
 static size_t scratch_bytes(const rk_conv_params *p, rk_dims in, rk_dims out)
 {
     size_t s = rk_conv2d_buffer_size(p, in, out);
-    for (int e = 0; e < RIP_EXEC_RIP_COUNT; e++) {
-        rk_inplace ip = inplace_of((rip_exec)e, 0);
+    for (int e = 0; e < RIP_KERNEL_CONFIG_COUNT; e++) {
+        rk_inplace ip = inplace_of((rip_config)e, 0);
         size_t k = rk_conv2d_rip_buffer_size(p, in, out, &ip);
         if (k > s)
             s = k;
@@ -283,7 +283,7 @@ const int8_t *rip_xlayer_workspace(const rip_xlayer *x, int64_t *size)
     return x->ws;
 }
 
-rip_status rip_xlayer_run(rip_xlayer *x, rip_exec e, int64_t gap, bool instrumented, bool stop_at_first,
+rip_status rip_xlayer_run(rip_xlayer *x, rip_config e, int64_t gap, bool instrumented, bool stop_at_first,
                           rip_xrun *r, char err[RIP_ERR_LEN])
 {
     const rip_layer *L = &x->L;
@@ -291,7 +291,7 @@ rip_status rip_xlayer_run(rip_xlayer *x, rip_exec e, int64_t gap, bool instrumen
     r->step = r->pixel_r = r->pixel_c = r->address = -1;
     if (!is_rip(e)) {
         snprintf(err, RIP_ERR_LEN, "config: %s is not executed in place (one of the four rip_* only)",
-                 rip_exec_name(e));
+                 rip_config_name(e));
         return RIP_S_DATA;
     }
     if (gap < 0 || gap > L->n_out) {
@@ -318,7 +318,7 @@ rip_status rip_xlayer_run(rip_xlayer *x, rip_exec e, int64_t gap, bool instrumen
         k = rk_conv2d_rip(&x->p, &q, x->in, x->out, x->filter, x->bias, &ip, x->ws, ws, x->scratch);
     if (k != RK_OK) {
         snprintf(err, RIP_ERR_LEN, "the in-place kernel (%s, gap %lld) refused the layer (rk_status %d)",
-                 rip_exec_name(e), (long long)gap, (int)k);
+                 rip_config_name(e), (long long)gap, (int)k);
         return RIP_S_INTERNAL;
     }
     r->caught = v.found || v.overflow;
@@ -347,12 +347,12 @@ void rip_exec_stream(rip_pcg32 *g, uint64_t seed, uint64_t idx)
     rip_pcg32_seed(g, seed ^ RIP_EXEC_SEED_SALT, idx);
 }
 
-rip_status rip_exec_check_layer(const rip_layer *L, const int64_t truth[RIP_EXEC_COUNT], rip_pcg32 *g,
-                                rip_xcheck out[RIP_EXEC_RIP_COUNT], uint32_t *checksum, char err[RIP_ERR_LEN])
+rip_status rip_exec_check_layer(const rip_layer *L, const int64_t truth[RIP_CONFIG_COUNT], rip_pcg32 *g,
+                                rip_xcheck out[RIP_KERNEL_CONFIG_COUNT], uint32_t *checksum, char err[RIP_ERR_LEN])
 {
     rip_xlayer *x = NULL;
     rip_status s = rip_xlayer_new(L, g, &x, err);
-    for (int e = 0; s == RIP_OK && e < RIP_EXEC_RIP_COUNT; e++) {
+    for (int e = 0; s == RIP_OK && e < RIP_KERNEL_CONFIG_COUNT; e++) {
         rip_xcheck *c = &out[e];
         rip_xrun r;
         c->truth = truth[e];
@@ -360,12 +360,12 @@ rip_status rip_exec_check_layer(const rip_layer *L, const int64_t truth[RIP_EXEC
         c->catch_step = -1;
         /* instrumentation only reads shadow tags, so this one run is also the
         ** bit-exactness run (tests/test_execute.c compares it with the plain kernel) */
-        if ((s = rip_xlayer_run(x, (rip_exec)e, truth[e], true, false, &r, err)) != RIP_OK)
+        if ((s = rip_xlayer_run(x, (rip_config)e, truth[e], true, false, &r, err)) != RIP_OK)
             break;
         c->bit_exact = r.bit_exact;
         c->early_overwrite = r.caught;
         if (truth[e] > 0) {
-            if ((s = rip_xlayer_run(x, (rip_exec)e, truth[e] - 1, true, true, &r, err)) != RIP_OK)
+            if ((s = rip_xlayer_run(x, (rip_config)e, truth[e] - 1, true, true, &r, err)) != RIP_OK)
                 break;
             c->caught_minus_1 = r.caught;
             c->catch_step = r.caught ? r.step : -1;

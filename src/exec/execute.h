@@ -44,8 +44,8 @@
 
 #define RIP_EXEC_MAX_BYTES ((int64_t)1 << 28)   /* 256 MiB */
 
-/* The four in-place configurations (rip_exec values 0..3) the kernels run. */
-#define RIP_EXEC_RIP_COUNT 4
+/* The four in-place configurations (rip_config values 0..3) the kernels run. */
+#define RIP_KERNEL_CONFIG_COUNT 4
 
 /* A prepared layer: its drawn tensors, the dual-buffer output and the
 ** buffers the in-place runs reuse.  Opaque; see execute.c. */
@@ -88,7 +88,7 @@ uint32_t rip_xlayer_checksum(const rip_xlayer *x);
 ** kernel.  RIP_S_DATA for a configuration that is not rip_* or a negative
 ** gap; RIP_S_INTERNAL when a kernel refuses.
 */
-rip_status rip_xlayer_run(rip_xlayer *x, rip_exec e, int64_t gap, bool instrumented, bool stop_at_first,
+rip_status rip_xlayer_run(rip_xlayer *x, rip_config e, int64_t gap, bool instrumented, bool stop_at_first,
                           rip_xrun *r, char err[RIP_ERR_LEN]);
 
 /* The workspace of the last run (its first n_out bytes are the in-place output). */
@@ -119,8 +119,8 @@ typedef struct rip_xcheck {
 ** *checksum receives the dual output's FNV-1a.  Errors of rip_xlayer_new
 ** and rip_xlayer_run.
 */
-rip_status rip_exec_check_layer(const rip_layer *L, const int64_t truth[RIP_EXEC_COUNT], rip_pcg32 *g,
-                                rip_xcheck out[RIP_EXEC_RIP_COUNT], uint32_t *checksum, char err[RIP_ERR_LEN]);
+rip_status rip_exec_check_layer(const rip_layer *L, const int64_t truth[RIP_CONFIG_COUNT], rip_pcg32 *g,
+                                rip_xcheck out[RIP_KERNEL_CONFIG_COUNT], uint32_t *checksum, char err[RIP_ERR_LEN]);
 
 /* FNV-1a, 32 bits (offset basis 2166136261, prime 16777619), of n bytes. */
 uint32_t rip_fnv1a32(const void *p, size_t n);

@@ -24,7 +24,7 @@
 **        GAP, r = 1    x_out == x_in
 **      where, with simulate, gap is re-derived instead of trusting the
 **      candidate: a conv's by the simulator (rip_sim_truth under
-**      RIP_EXEC_DENSE_GATHER, or RIP_EXEC_DENSE_TAPS when the candidate was
+**      RIP_CONFIG_DENSE_GATHER, or RIP_CONFIG_DENSE_TAPS when the candidate was
 **      made with taps), a pool's by pool_gap() below, a direct simulation
 **      of the pool's reads and writes; each converted to bytes and rounded
 **      up to the alignment; and, with simulate, every used ALIAS candidate's
@@ -58,7 +58,7 @@ __extension__ typedef __int128 wide;
 /* A simulated operator: a gap re-derived, or an ALIAS replay passed. */
 typedef struct sim_entry {
     rip_layer L;
-    int kind;      /* rip_exec for a conv, -1 for a pool, -2 - rip_alias_op for an ALIAS replay */
+    int kind;      /* rip_config for a conv, -1 for a pool, -2 - rip_alias_op for an ALIAS replay */
     int64_t n_in, n_out, dtype;   /* an ALIAS replay's bytes and scalar size (0 for gaps) */
     int64_t gap;   /* scalars (0 for a replay) */
 } sim_entry;
@@ -147,7 +147,7 @@ static void cache_put(sim_cache *sc, const sim_entry *e)
 /* Re-derived gap of candidate c in scalars; -1 out of memory, -2 too large. */
 static int64_t derived_gap(sim_cache *sc, const rip_candidate *c)
 {
-    sim_entry e = {.L = c->layer, .kind = c->pool ? -1 : (int)(c->taps ? RIP_EXEC_DENSE_TAPS : RIP_EXEC_DENSE_GATHER)};
+    sim_entry e = {.L = c->layer, .kind = c->pool ? -1 : (int)(c->taps ? RIP_CONFIG_DENSE_TAPS : RIP_CONFIG_DENSE_GATHER)};
     const sim_entry *hit = cache_find(sc, &e);
     if (hit)
         return hit->gap;
@@ -155,7 +155,7 @@ static int64_t derived_gap(sim_cache *sc, const rip_candidate *c)
         e.gap = pool_gap(&c->layer);
         if (e.gap < 0)
             return e.gap;
-    } else if (rip_sim_truth(&c->layer, (rip_exec)e.kind, RIP_ENGINE_FAST, &e.gap) != 0) {
+    } else if (rip_sim_truth(&c->layer, (rip_config)e.kind, RIP_ENGINE_FAST, &e.gap) != 0) {
         return -1;
     }
     cache_put(sc, &e);

@@ -91,8 +91,8 @@ typedef struct rip_candidate {
     rip_layer layer;
     int64_t dtype_bytes;
     /* GAP with a layer: the gap was made with taps read from the workspace
-    ** (Theorem 13 with sigma = C_out, simulated as RIP_EXEC_DENSE_TAPS)
-    ** rather than gathered first (sigma = 0, RIP_EXEC_DENSE_GATHER, the
+    ** (Theorem 13 with sigma = C_out, simulated as RIP_CONFIG_DENSE_TAPS)
+    ** rather than gathered first (sigma = 0, RIP_CONFIG_DENSE_GATHER, the
     ** default).  Added after the original fields; zero = gathered. */
     bool taps;
     /* GAP of a local pooling op: `layer` holds its geometry (cin = cout =

@@ -88,7 +88,7 @@ static rip_status insert_layer(sqlite3_stmt *st, const char *network, const char
     sqlite3_bind_text(st, col++, name, -1, SQLITE_TRANSIENT);
     for (size_t i = 0; i < sizeof geo / sizeof geo[0]; i++)
         sqlite3_bind_int64(st, col++, geo[i]);
-    for (int e = 0; e < RIP_EXEC_COUNT; e++)   /* the columns above, in rip_exec order */
+    for (int e = 0; e < RIP_CONFIG_COUNT; e++)   /* the columns above, in rip_config order */
         sqlite3_bind_int64(st, col++, c.ev.truth[e]);
     for (size_t f = 0; f < sizeof forms / sizeof forms[0]; f++)
         bind_formula(st, col++, &c.ev, forms[f]);

@@ -25,7 +25,7 @@
 typedef struct {
     rip_layer L;
     int64_t opt, lower, row;        /* optimum, its lower bound, row-major under the reader rule */
-    int64_t truth[RIP_EXEC_COUNT];
+    int64_t truth[RIP_CONFIG_COUNT];
     int64_t order[RIP_OPTIMUM_MAX_PIXELS];
 } row;
 
@@ -123,8 +123,8 @@ static double pct(int64_t a, int64_t b)
 /* The four RiP configurations' smallest truth: the best RiP execution. */
 static int64_t best_rip(const row *r)
 {
-    int64_t m = r->truth[RIP_EXEC_PADDED_GATHER];
-    for (int e = RIP_EXEC_PADDED_TAPS; e <= RIP_EXEC_DENSE_TAPS; e++)
+    int64_t m = r->truth[RIP_CONFIG_PADDED_GATHER];
+    for (int e = RIP_CONFIG_PADDED_TAPS; e <= RIP_CONFIG_DENSE_TAPS; e++)
         if (r->truth[e] < m)
             m = r->truth[e];
     return m;
@@ -135,13 +135,13 @@ static int64_t best_rip(const row *r)
 static void compare_rows(FILE *f, const row *rs, int n)
 {
     static const struct { const char *name; int e; } cols[] = {
-        {"herringbone_taps_reader (herringbone order)", RIP_EXEC_HB_TAPS_READER},
-        {"herringbone_taps (window release)", RIP_EXEC_HB_TAPS},
+        {"herringbone_taps_reader (herringbone order)", RIP_CONFIG_HB_TAPS_READER},
+        {"herringbone_taps (window release)", RIP_CONFIG_HB_TAPS},
         {"reader rule in row-major order", -1},
-        {"rip_padded_gather", RIP_EXEC_PADDED_GATHER},
-        {"rip_padded_taps", RIP_EXEC_PADDED_TAPS},
-        {"rip_dense_gather", RIP_EXEC_DENSE_GATHER},
-        {"rip_dense_taps", RIP_EXEC_DENSE_TAPS},
+        {"rip_padded_gather", RIP_CONFIG_PADDED_GATHER},
+        {"rip_padded_taps", RIP_CONFIG_PADDED_TAPS},
+        {"rip_dense_gather", RIP_CONFIG_DENSE_GATHER},
+        {"rip_dense_taps", RIP_CONFIG_DENSE_TAPS},
         {"best of the four RiP configurations", -2},
     };
     fprintf(f, "| fixed order | optimum below | optimum equal | optimum above | largest (fixed - optimum) | its layer |\n");
@@ -190,8 +190,8 @@ static void write_restricted(FILE *f, const row *rs)
 {
     int64_t eq_r = 0, eq_w = 0, below_rip = 0;
     for (int i = 0; i < N_RESTRICTED; i++) {
-        eq_r += rs[i].opt == rs[i].truth[RIP_EXEC_HB_TAPS_READER];
-        eq_w += rs[i].opt == rs[i].truth[RIP_EXEC_HB_TAPS];
+        eq_r += rs[i].opt == rs[i].truth[RIP_CONFIG_HB_TAPS_READER];
+        eq_w += rs[i].opt == rs[i].truth[RIP_CONFIG_HB_TAPS];
         below_rip += rs[i].opt < best_rip(&rs[i]);
     }
     fprintf(f, "## Restricted layers: is herringbone optimal (Gural and Murmann)?\n\n");
@@ -211,14 +211,14 @@ static void write_restricted(FILE *f, const row *rs)
         fprintf(f, "| layer | grid | optimum | herringbone reader | herringbone window | optimal order |\n");
         fprintf(f, "|---|---|---:|---:|---:|---|\n");
         for (int i = 0; i < N_RESTRICTED; i++) {
-            if (rs[i].opt == rs[i].truth[RIP_EXEC_HB_TAPS_READER])
+            if (rs[i].opt == rs[i].truth[RIP_CONFIG_HB_TAPS_READER])
                 continue;
             char spec[256], ord[512];
             rip_spec_format(&rs[i].L, spec, sizeof spec);
             order_text(&rs[i], ord, sizeof ord);
             fprintf(f, "| `%s` | %lldx%lld | %lld | %lld | %lld | %s |\n", spec, (long long)rs[i].L.h_out,
-                    (long long)rs[i].L.w_out, (long long)rs[i].opt, (long long)rs[i].truth[RIP_EXEC_HB_TAPS_READER],
-                    (long long)rs[i].truth[RIP_EXEC_HB_TAPS], ord);
+                    (long long)rs[i].L.w_out, (long long)rs[i].opt, (long long)rs[i].truth[RIP_CONFIG_HB_TAPS_READER],
+                    (long long)rs[i].truth[RIP_CONFIG_HB_TAPS], ord);
         }
         fprintf(f, "\n");
     } else {
@@ -234,7 +234,7 @@ static void write_aniso(FILE *f, const row *as)
 {
     int64_t below_hb = 0, below_rp = 0, below_both = 0;
     for (int i = 0; i < RIP_OPTIMUM_ANISO_LAYERS; i++) {
-        const bool h = as[i].opt < as[i].truth[RIP_EXEC_HB_TAPS_READER], r = as[i].opt < best_rip(&as[i]);
+        const bool h = as[i].opt < as[i].truth[RIP_CONFIG_HB_TAPS_READER], r = as[i].opt < best_rip(&as[i]);
         below_hb += h;
         below_rp += r;
         below_both += h && r;
@@ -265,7 +265,7 @@ static void write_furthest(FILE *f, const row *as)
             bool used = false;
             for (int j = 0; j < k; j++)
                 used |= picked[j] == i;
-            const int64_t d = as[i].truth[RIP_EXEC_HB_TAPS_READER] - as[i].opt;
+            const int64_t d = as[i].truth[RIP_CONFIG_HB_TAPS_READER] - as[i].opt;
             if (!used && d > best) {
                 best = d;
                 picked[k] = i;
@@ -276,7 +276,7 @@ static void write_furthest(FILE *f, const row *as)
         rip_spec_format(&r->L, spec, sizeof spec);
         order_text(r, ord, sizeof ord);
         fprintf(f, "| `%s` | %lldx%lld | %lld | %lld | %lld | %s |\n", spec, (long long)r->L.h_out,
-                (long long)r->L.w_out, (long long)r->opt, (long long)r->truth[RIP_EXEC_HB_TAPS_READER],
+                (long long)r->L.w_out, (long long)r->opt, (long long)r->truth[RIP_CONFIG_HB_TAPS_READER],
                 (long long)best_rip(r), ord);
     }
 }
@@ -334,8 +334,8 @@ rip_status rip_fig_optimum_write(FILE *f, const rip_progress_cb *progress, char 
         return st;
     int64_t vmax = 1;
     for (int i = 0; i < RIP_OPTIMUM_ANISO_LAYERS; i++) {
-        if (as[i].truth[RIP_EXEC_HB_TAPS_READER] > vmax)
-            vmax = as[i].truth[RIP_EXEC_HB_TAPS_READER];
+        if (as[i].truth[RIP_CONFIG_HB_TAPS_READER] > vmax)
+            vmax = as[i].truth[RIP_CONFIG_HB_TAPS_READER];
         if (best_rip(&as[i]) > vmax)
             vmax = best_rip(&as[i]);
     }
@@ -345,7 +345,7 @@ rip_status rip_fig_optimum_write(FILE *f, const rip_progress_cb *progress, char 
     rip_svg_text(&c, 450, 24, "text-anchor=\"middle\" font-size=\"16\"",
                  "Fixed visiting orders against the traversal optimum, %d anisotropic layers (results/optimum.md)",
                  RIP_OPTIMUM_ANISO_LAYERS);
-    scatter(&c, 80, 70, 330, as, RIP_OPTIMUM_ANISO_LAYERS, RIP_EXEC_HB_TAPS_READER, "herringbone_taps_reader gap", vmax);
+    scatter(&c, 80, 70, 330, as, RIP_OPTIMUM_ANISO_LAYERS, RIP_CONFIG_HB_TAPS_READER, "herringbone_taps_reader gap", vmax);
     scatter(&c, 520, 70, 330, as, RIP_OPTIMUM_ANISO_LAYERS, -1, "best RiP configuration gap", vmax);
     rip_svg_text(&c, 450, 470, "text-anchor=\"middle\" font-size=\"11\"",
                  "one dot per layer; red: above the optimum, blue: equal (on the dashed diagonal), green: below "
@@ -420,9 +420,9 @@ rip_status rip_fig3_write(FILE *f, char err[RIP_ERR_LEN])
         char title[256];
         snprintf(title, sizeof title, "row-major (RiP order): gap %lld", (long long)r.row);
         grid_panel(&c, 30, y0, L, orders[0], title);
-        snprintf(title, sizeof title, "herringbone: gap %lld", (long long)r.truth[RIP_EXEC_HB_TAPS_READER]);
+        snprintf(title, sizeof title, "herringbone: gap %lld", (long long)r.truth[RIP_CONFIG_HB_TAPS_READER]);
         grid_panel(&c, 320, y0, L, orders[1], title);
-        snprintf(title, sizeof title, r.opt < r.truth[RIP_EXEC_HB_TAPS_READER] ? "optimal: gap %lld"
+        snprintf(title, sizeof title, r.opt < r.truth[RIP_CONFIG_HB_TAPS_READER] ? "optimal: gap %lld"
                                       : "optimal: gap %lld (= herringbone)", (long long)r.opt);
         grid_panel(&c, 610, y0, L, r.order, title);
         rip_svg_text(&c, 30, y0 - 28, "font-size=\"11\" fill=\"#555\"",

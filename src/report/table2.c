@@ -106,7 +106,7 @@ rip_status rip_table2_write_rows(FILE *out, const rip_table2_row *p, size_t n, c
             snprintf(err, RIP_ERR_LEN, "table2: row %zu: %.400s", i + 1, e);
             return strstr(e, "out of memory") ? RIP_S_NOMEM : RIP_S_INTERNAL;
         }
-        int64_t truth = ev.truth[RIP_EXEC_HB_TAPS], eq1 = 0, cor1 = 0;
+        int64_t truth = ev.truth[RIP_CONFIG_HB_TAPS], eq1 = 0, cor1 = 0;
         bool have_eq1 = value_of(&ev, "gm2019_eq1", &eq1), have_cor1 = value_of(&ev, "corollary1", &cor1);
         char xs[32], c[4][2][48];
         fmt_xstar(xs, sizeof xs, (r->k - 1) * r->cin, r->cout - r->cin);

@@ -411,9 +411,9 @@ static void write_eq42_selected(FILE *o, const chosen *sel, int n_sel)
         gap_ge += c->gap_dense >= c->gap_padded;
         ws_le += c->w_dense <= c->w_rip;
         ws_lt += has_pad && c->w_dense < c->w_rip;
-        sim_gap_ge += c->ev.truth[RIP_EXEC_DENSE_TAPS] >= c->ev.truth[RIP_EXEC_PADDED_TAPS];
-        sim_ws_le += c->ev.truth[RIP_EXEC_DENSE_TAPS] + L->n_in_dense <=
-                     c->ev.truth[RIP_EXEC_PADDED_TAPS] + L->n_in_padded;
+        sim_gap_ge += c->ev.truth[RIP_CONFIG_DENSE_TAPS] >= c->ev.truth[RIP_CONFIG_PADDED_TAPS];
+        sim_ws_le += c->ev.truth[RIP_CONFIG_DENSE_TAPS] + L->n_in_dense <=
+                     c->ev.truth[RIP_CONFIG_PADDED_TAPS] + L->n_in_padded;
     }
     fprintf(o, "On the %d selected layers (%ld with Theorem 13 defined, %ld padded): dense gap >= padded gap "
                "on %ld (simulated: %ld), dense workspace <= padded on %ld (simulated: %ld), strictly smaller on "

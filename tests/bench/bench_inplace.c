@@ -51,7 +51,7 @@ static int bench_layer(const rip_layer *L, int runs, double ratio[2], double *du
     const rk_dims out = {(int32_t)L->h_out, (int32_t)L->w_out, (int32_t)L->cout};
     const size_t n_in = (size_t)L->n_in_dense, n_out = (size_t)L->n_out;
     const size_t n_f = (size_t)(L->cout * L->k_h * L->k_w * L->cin);
-    const rip_exec cfg[2] = {RIP_EXEC_DENSE_GATHER, RIP_EXEC_PADDED_GATHER};
+    const rip_config cfg[2] = {RIP_CONFIG_DENSE_GATHER, RIP_CONFIG_PADDED_GATHER};
     rk_inplace ip[2] = {{RK_DENSE, RK_GATHER, 0}, {RK_PADDED, RK_GATHER, 0}};
     int64_t ws_max = (int64_t)n_out;
     for (int c = 0; c < 2; c++) {

@@ -73,7 +73,7 @@ int main(int argc, char **argv)
     dual_med = t[runs / 2];
     printf("layer cin=%d cout=%d h=%d k=%d p=%d: %.1f M MAC\n", cin, cout, h, k, pad, macs / 1e6);
     printf("%-20s %10.3f ms  %8.3f GMAC/s\n", "rk_conv2d (dual)", 1e3 * dual_med, macs / dual_med / 1e9);
-    const rip_exec cfg[4] = {RIP_EXEC_PADDED_GATHER, RIP_EXEC_PADDED_TAPS, RIP_EXEC_DENSE_GATHER, RIP_EXEC_DENSE_TAPS};
+    const rip_config cfg[4] = {RIP_CONFIG_PADDED_GATHER, RIP_CONFIG_PADDED_TAPS, RIP_CONFIG_DENSE_GATHER, RIP_CONFIG_DENSE_TAPS};
     int status = 0;
     for (int e = 0; e < 4; e++) {
         int64_t gap;
@@ -91,7 +91,7 @@ int main(int argc, char **argv)
                 status = 1;
         }
         qsort(t, (size_t)runs, sizeof t[0], cmp_d);
-        printf("%-20s %10.3f ms  %8.3f GMAC/s  in place / dual %.3f  (gap %ld)\n", rip_exec_name(cfg[e]),
+        printf("%-20s %10.3f ms  %8.3f GMAC/s  in place / dual %.3f  (gap %ld)\n", rip_config_name(cfg[e]),
                1e3 * t[runs / 2], macs / t[runs / 2] / 1e9, t[runs / 2] / dual_med, (long)gap);
         uint8_t *shadow = malloc((size_t)ws_size);
         for (int r = 0; r < runs; r++) {

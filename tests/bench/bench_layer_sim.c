@@ -31,12 +31,12 @@ static int bench(const rip_layer *L, rip_engine engine, int repeat)
     const char *name = engine == RIP_ENGINE_FAST ? "fast" : "plain";
     double total[2] = {0, 0};
     char err[RIP_ERR_LEN];
-    for (int e = 0; e < RIP_EXEC_COUNT; e++) {
+    for (int e = 0; e < RIP_CONFIG_COUNT; e++) {
         int64_t gap[2];
         double dt[2];
         for (int how = 0; how < 2; how++) {
             double t0 = now(CLOCK_MONOTONIC);
-            if (rip_sim_truth_by(L, (rip_exec)e, engine, (rip_search)how, &gap[how], err) != 0) {
+            if (rip_sim_truth_by(L, (rip_config)e, engine, (rip_search)how, &gap[how], err) != 0) {
                 fprintf(stderr, "bench: %s\n", err);
                 return 1;
             }
@@ -44,14 +44,14 @@ static int bench(const rip_layer *L, rip_engine engine, int repeat)
             total[how] += dt[how];
         }
         printf("%-6s %-26s gap %12lld  bracket %8.1f ms  bisection %8.1f ms%s\n", name,
-               rip_exec_name((rip_exec)e), (long long)gap[0], 1e3 * dt[0], 1e3 * dt[1],
+               rip_config_name((rip_config)e), (long long)gap[0], 1e3 * dt[0], 1e3 * dt[1],
                gap[0] == gap[1] ? "" : "  DIFFERENT");
     }
     printf("%-6s %-26s %17s  bracket %8.1f ms  bisection %8.1f ms\n", name, "all seven, one build each", "",
            1e3 * total[0], 1e3 * total[1]);
     double best_wall = 1e9, best_cpu = 1e9;
     for (int k = 0; k < repeat; k++) {
-        int64_t gaps[RIP_EXEC_COUNT];
+        int64_t gaps[RIP_CONFIG_COUNT];
         double w0 = now(CLOCK_MONOTONIC), c0 = now(CLOCK_PROCESS_CPUTIME_ID);
         if (rip_sim_truths(L, engine, RIP_SEARCH_BRACKET, gaps, NULL, NULL, err) != 0) {
             fprintf(stderr, "bench: %s\n", err);

@@ -62,7 +62,7 @@ int main(int argc, char **argv)
         t0 = now();
         for (int64_t i = 0; i < n; i++) {
             rip_layer L;
-            int64_t gaps[RIP_EXEC_COUNT];
+            int64_t gaps[RIP_CONFIG_COUNT];
             rip_sweep_draw(seed, i, &L);
             if (rip_sim_truths(&L, RIP_ENGINE_FAST, (rip_search)how, gaps, NULL, NULL, err) != 0) {
                 fprintf(stderr, "bench_sweep: %s\n", err);

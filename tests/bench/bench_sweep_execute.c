@@ -50,8 +50,8 @@ int main(int argc, char **argv)
     const uint64_t seed = RIP_SWEEP_DEFAULT_SEED;
     char err[RIP_ERR_LEN];
 
-    double t_dual = 0, t_truth[RIP_EXEC_RIP_COUNT] = {0}, t_minus1[RIP_EXEC_RIP_COUNT] = {0}, macs = 0;
-    int64_t caught[RIP_EXEC_RIP_COUNT] = {0}, positive[RIP_EXEC_RIP_COUNT] = {0};
+    double t_dual = 0, t_truth[RIP_KERNEL_CONFIG_COUNT] = {0}, t_minus1[RIP_KERNEL_CONFIG_COUNT] = {0}, macs = 0;
+    int64_t caught[RIP_KERNEL_CONFIG_COUNT] = {0}, positive[RIP_KERNEL_CONFIG_COUNT] = {0};
     for (int64_t i = 0; i < n; i++) {
         rip_layer L;
         rip_eval ev;
@@ -72,17 +72,17 @@ int main(int argc, char **argv)
             return 70;
         }
         t_dual += now() - t0;
-        for (int e = 0; e < RIP_EXEC_RIP_COUNT; e++) {
+        for (int e = 0; e < RIP_KERNEL_CONFIG_COUNT; e++) {
             rip_xrun r;
             t0 = now();
-            if (rip_xlayer_run(x, (rip_exec)e, ev.truth[e], true, false, &r, err) != RIP_OK)
+            if (rip_xlayer_run(x, (rip_config)e, ev.truth[e], true, false, &r, err) != RIP_OK)
                 return 70;
             t_truth[e] += now() - t0;
             if (ev.truth[e] == 0)
                 continue;
             positive[e]++;
             t0 = now();
-            if (rip_xlayer_run(x, (rip_exec)e, ev.truth[e] - 1, true, true, &r, err) != RIP_OK)
+            if (rip_xlayer_run(x, (rip_config)e, ev.truth[e] - 1, true, true, &r, err) != RIP_OK)
                 return 70;
             t_minus1[e] += now() - t0;
             caught[e] += r.caught;
@@ -91,9 +91,9 @@ int main(int argc, char **argv)
     }
     printf("one thread, the first %lld layers (%.1f G multiply-accumulates per pass):\n", (long long)n, macs / 1e9);
     printf("  %-20s %9.2f s  %6.3f GMAC/s\n", "draw + dual buffer", t_dual, macs / t_dual / 1e9);
-    for (int e = 0; e < RIP_EXEC_RIP_COUNT; e++)
+    for (int e = 0; e < RIP_KERNEL_CONFIG_COUNT; e++)
         printf("  %-20s at truth %8.2f s (%6.3f GMAC/s), at truth - 1 %8.2f s (caught %lld of %lld)\n",
-               rip_exec_name((rip_exec)e), t_truth[e], macs / t_truth[e] / 1e9, t_minus1[e],
+               rip_config_name((rip_config)e), t_truth[e], macs / t_truth[e] / 1e9, t_minus1[e],
                (long long)caught[e], (long long)positive[e]);
 
     unlink(path);

@@ -1,5 +1,5 @@
 /*
-** exec.c — the public face of the simulator: configuration names, the
+** sim.c — the public face of the simulator: configuration names, the
 ** rip_sim object's life cycle, and the dispatch of a run to its engine.
 **
 ** The engines themselves live in rip_plain.c, rip_fast.c (row-major RiP)
@@ -12,34 +12,34 @@
 
 #include "sim_internal.h"
 
-static const char *const exec_names[RIP_EXEC_COUNT] = {
-    [RIP_EXEC_PADDED_GATHER] = "rip_padded_gather",
-    [RIP_EXEC_PADDED_TAPS] = "rip_padded_taps",
-    [RIP_EXEC_DENSE_GATHER] = "rip_dense_gather",
-    [RIP_EXEC_DENSE_TAPS] = "rip_dense_taps",
-    [RIP_EXEC_HB_TAPS] = "herringbone_taps",
-    [RIP_EXEC_HB_TAPS_READER] = "herringbone_taps_reader",
-    [RIP_EXEC_HB_PRUNED] = "herringbone_pruned",
+static const char *const exec_names[RIP_CONFIG_COUNT] = {
+    [RIP_CONFIG_PADDED_GATHER] = "rip_padded_gather",
+    [RIP_CONFIG_PADDED_TAPS] = "rip_padded_taps",
+    [RIP_CONFIG_DENSE_GATHER] = "rip_dense_gather",
+    [RIP_CONFIG_DENSE_TAPS] = "rip_dense_taps",
+    [RIP_CONFIG_HB_TAPS] = "herringbone_taps",
+    [RIP_CONFIG_HB_TAPS_READER] = "herringbone_taps_reader",
+    [RIP_CONFIG_HB_PRUNED] = "herringbone_pruned",
 };
 
 /* Name of e, or "unknown" for a value outside the enum (never NULL, so a
 ** caller may print it unchecked). */
-const char *rip_exec_name(rip_exec e)
+const char *rip_config_name(rip_config e)
 {
-    if ((int)e < 0 || e >= RIP_EXEC_COUNT)
+    if ((int)e < 0 || e >= RIP_CONFIG_COUNT)
         return "unknown";
     return exec_names[e];
 }
 
-/* The configuration called name, RIP_EXEC_COUNT if none (or name NULL). */
-rip_exec rip_exec_from_name(const char *name)
+/* The configuration called name, RIP_CONFIG_COUNT if none (or name NULL). */
+rip_config rip_config_from_name(const char *name)
 {
     if (name == NULL)
-        return RIP_EXEC_COUNT;
-    for (int e = 0; e < RIP_EXEC_COUNT; e++)
+        return RIP_CONFIG_COUNT;
+    for (int e = 0; e < RIP_CONFIG_COUNT; e++)
         if (strcmp(name, exec_names[e]) == 0)
-            return (rip_exec)e;
-    return RIP_EXEC_COUNT;
+            return (rip_config)e;
+    return RIP_CONFIG_COUNT;
 }
 
 int64_t *rip_sim_alloc_i64(int64_t n)
@@ -91,14 +91,14 @@ static bool layer_is_derived(const rip_layer *L)
     return L->n_in_padded == in_p && L->n_in_dense == in_d && L->n_out == out;
 }
 
-static bool exec_is_rip(rip_exec e)
+static bool exec_is_rip(rip_config e)
 {
-    return e == RIP_EXEC_PADDED_GATHER || e == RIP_EXEC_PADDED_TAPS ||
-           e == RIP_EXEC_DENSE_GATHER || e == RIP_EXEC_DENSE_TAPS;
+    return e == RIP_CONFIG_PADDED_GATHER || e == RIP_CONFIG_PADDED_TAPS ||
+           e == RIP_CONFIG_DENSE_GATHER || e == RIP_CONFIG_DENSE_TAPS;
 }
 
 /* Contract (sim.h): rip_sim_new_order() with the herringbone order. */
-rip_sim *rip_sim_new(const rip_layer *L, rip_exec e, rip_engine engine)
+rip_sim *rip_sim_new(const rip_layer *L, rip_config e, rip_engine engine)
 {
     return rip_sim_new_order(L, e, engine, NULL);
 }
@@ -171,9 +171,9 @@ out:
 ** herringbone_pruned or is not a permutation, or memory runs out; never a
 ** half-built object.
 */
-rip_sim *rip_sim_new_order(const rip_layer *L, rip_exec e, rip_engine engine, const int64_t *order)
+rip_sim *rip_sim_new_order(const rip_layer *L, rip_config e, rip_engine engine, const int64_t *order)
 {
-    if (L == NULL || (int)e < 0 || e >= RIP_EXEC_COUNT ||
+    if (L == NULL || (int)e < 0 || e >= RIP_CONFIG_COUNT ||
         (engine != RIP_ENGINE_PLAIN && engine != RIP_ENGINE_FAST) || !layer_is_derived(L) ||
         (order != NULL && exec_is_rip(e)))
         return NULL;
@@ -185,14 +185,14 @@ rip_sim *rip_sim_new_order(const rip_layer *L, rip_exec e, rip_engine engine, co
     s->exec = e;
     s->engine = engine;
     s->n_pix = L->h_out * L->w_out;
-    s->taps = (e == RIP_EXEC_PADDED_TAPS || e == RIP_EXEC_DENSE_TAPS);
-    s->n_stored = (e == RIP_EXEC_DENSE_GATHER || e == RIP_EXEC_DENSE_TAPS)
+    s->taps = (e == RIP_CONFIG_PADDED_TAPS || e == RIP_CONFIG_DENSE_TAPS);
+    s->n_stored = (e == RIP_CONFIG_DENSE_GATHER || e == RIP_CONFIG_DENSE_TAPS)
                       ? L->n_in_dense : L->n_in_padded;
 
     int rc;
     if (exec_is_rip(e))
         rc = engine == RIP_ENGINE_PLAIN ? rip_plain_build(s) : rip_fast_build(s);
-    else if (e == RIP_EXEC_HB_PRUNED)   /* visits in herringbone order only (App. E.3) */
+    else if (e == RIP_CONFIG_HB_PRUNED)   /* visits in herringbone order only (App. E.3) */
         rc = order != NULL ? -1 : hb_pruned_build(s);
     else if ((rc = set_order(s, order)) == 0)
         rc = engine == RIP_ENGINE_PLAIN ? hb_plain_build(s) : hb_fast_build(s);
@@ -203,9 +203,9 @@ rip_sim *rip_sim_new_order(const rip_layer *L, rip_exec e, rip_engine engine, co
     return s;
 }
 
-static bool exec_is_dense(rip_exec e)
+static bool exec_is_dense(rip_config e)
 {
-    return e == RIP_EXEC_DENSE_GATHER || e == RIP_EXEC_DENSE_TAPS;
+    return e == RIP_CONFIG_DENSE_GATHER || e == RIP_CONFIG_DENSE_TAPS;
 }
 
 /*
@@ -217,9 +217,9 @@ static bool exec_is_dense(rip_exec e)
 ** herringbone_pruned stores another input, so it is never a target or a
 ** source (-1).
 */
-int rip_sim_retarget(rip_sim *s, rip_exec e)
+int rip_sim_retarget(rip_sim *s, rip_config e)
 {
-    if (s == NULL || (int)e < 0 || e >= RIP_EXEC_COUNT)
+    if (s == NULL || (int)e < 0 || e >= RIP_CONFIG_COUNT)
         return -1;
     if (exec_is_rip(s->exec) != exec_is_rip(e))
         return -1;
@@ -227,12 +227,12 @@ int rip_sim_retarget(rip_sim *s, rip_exec e)
         if (exec_is_dense(s->exec) != exec_is_dense(e))
             return -1;
         s->exec = e;
-        s->taps = (e == RIP_EXEC_PADDED_TAPS || e == RIP_EXEC_DENSE_TAPS);
+        s->taps = (e == RIP_CONFIG_PADDED_TAPS || e == RIP_CONFIG_DENSE_TAPS);
         return 0;
     }
     if (s->exec == e)
         return 0;
-    if (s->exec == RIP_EXEC_HB_PRUNED || e == RIP_EXEC_HB_PRUNED)
+    if (s->exec == RIP_CONFIG_HB_PRUNED || e == RIP_CONFIG_HB_PRUNED)
         return -1; /* another stored input: its own tables */
     s->exec = e;
     if (s->engine == RIP_ENGINE_FAST)

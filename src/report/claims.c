@@ -43,6 +43,103 @@ static rip_status claim_sql_status(int rc)
     return s == RIP_OK || s == RIP_S_INTERNAL ? RIP_S_DATA : s;
 }
 
+/* A SQL claim's one row: verdict, evidence, witness, and for an ALL(...)
+** claim how many members hold of the domain (columns 4 and 5). */
+static void read_sql_row(sqlite3_stmt *st, rip_claim_result *r)
+{
+    copy_col(st, 0, r->verdict, sizeof r->verdict);
+    copy_col(st, 1, r->evidence, sizeof r->evidence);
+    copy_col(st, 2, r->witness, sizeof r->witness);
+    if (sqlite3_column_count(st) >= 5 && sqlite3_column_type(st, 3) == SQLITE_INTEGER &&
+        sqlite3_column_type(st, 4) == SQLITE_INTEGER) {
+        r->counted = true;
+        r->k = sqlite3_column_int64(st, 3);
+        r->n = sqlite3_column_int64(st, 4);
+    }
+}
+
+/* A share claim's row (k, n): agrees iff the paper's percentage lies in
+** the Clopper-Pearson interval of k / n.  RIP_OK, or the interval's status
+** with err; *written is RIP_FMT_NONFINITE when a figure is not finite. */
+static rip_status judge_share(const rip_claim *c, sqlite3_stmt *st, rip_claim_result *r, int *written,
+                              char err[RIP_ERR_LEN])
+{
+    int64_t k = sqlite3_column_int64(st, 0), n = sqlite3_column_int64(st, 1);
+    char why[RIP_ERR_LEN];
+    rip_ci ci;
+    r->counted = true;
+    r->k = k;
+    r->n = n;
+    if (n <= 0) {
+        snprintf(r->verdict, sizeof r->verdict, "not checked");
+        snprintf(r->evidence, sizeof r->evidence, "no %s to count", c->unit);
+        return RIP_OK;
+    }
+    rip_status s = rip_ci_share(k, n, CONFIDENCE, &ci, why);
+    if (s != RIP_OK) {
+        snprintf(err, RIP_ERR_LEN, "claim %s (%s): %.400s", c->id, c->query, why);
+        return s;
+    }
+    double lo = 100.0 * ci.lo, hi = 100.0 * ci.hi;
+    bool in = c->paper >= lo && c->paper <= hi;
+    r->has_value = r->has_ci = true;
+    r->value = 100.0 * (double)k / (double)n;
+    r->lo = lo;
+    r->hi = hi;
+    snprintf(r->verdict, sizeof r->verdict, "%s", in ? "agrees" : "differs");
+    *written = rip_fmt_snprintf(r->evidence, sizeof r->evidence,
+                                "%.2f%% (%lld of %lld %s; 95%% CI %.2f-%.2f%%), paper %.1f%%", r->value,
+                                (long long)k, (long long)n, c->unit, lo, hi, c->paper);
+    return RIP_OK;
+}
+
+/* A mean claim: every row of st (stepped once, rc its first step) is a
+** value; agrees iff the paper's value lies in the Student t interval of
+** their mean, not checked with fewer than two.  RIP_OK, or a status with
+** err; *written as judge_share's. */
+static rip_status judge_mean(const rip_claim *c, sqlite3 *db, sqlite3_stmt *st, int rc, rip_claim_result *r,
+                             int *written, char err[RIP_ERR_LEN])
+{
+    double sum = 0, sum2 = 0;
+    int64_t n = 0;
+    char why[RIP_ERR_LEN];
+    rip_ci ci;
+    for (; rc == SQLITE_ROW; rc = sqlite3_step(st), n++) {
+        double v = sqlite3_column_double(st, 0);
+        sum += v;
+        sum2 += v * v;
+    }
+    if (rc != SQLITE_DONE) {
+        snprintf(err, RIP_ERR_LEN, "claim %s (%s): %.300s", c->id, c->query, sqlite3_errmsg(db));
+        return claim_sql_status(rc);
+    }
+    r->n = n;
+    if (n < 2) {
+        r->has_value = n == 1;
+        r->value = sum;
+        snprintf(r->verdict, sizeof r->verdict, "not checked");
+        *written = rip_fmt_snprintf(r->evidence, sizeof r->evidence, "%lld value(s): no interval (paper %.2f)",
+                                    (long long)n, c->paper);
+        return RIP_OK;
+    }
+    double mean = sum / (double)n;
+    double var = (sum2 - (double)n * mean * mean) / (double)(n - 1);
+    rip_status s = rip_ci_mean(mean, sqrt(var > 0 ? var : 0), n, CONFIDENCE, &ci, why);
+    if (s != RIP_OK) {
+        snprintf(err, RIP_ERR_LEN, "claim %s (%s): %.400s", c->id, c->query, why);
+        return s;
+    }
+    bool in = c->paper >= ci.lo && c->paper <= ci.hi;
+    r->has_value = r->has_ci = true;
+    r->value = mean;
+    r->lo = ci.lo;
+    r->hi = ci.hi;
+    snprintf(r->verdict, sizeof r->verdict, "%s", in ? "agrees" : "differs");
+    *written = rip_fmt_snprintf(r->evidence, sizeof r->evidence, "mean %.2f %s (n = %lld; 95%% CI %.2f-%.2f), paper %.2f",
+                                mean, c->unit, (long long)n, ci.lo, ci.hi, c->paper);
+    return RIP_OK;
+}
+
 rip_status rip_claim_run(const rip_claim *c, sqlite3 *sweep, sqlite3 *aux, rip_claim_result *r,
                          char err[RIP_ERR_LEN])
 {
@@ -55,89 +152,22 @@ rip_status rip_claim_run(const rip_claim *c, sqlite3 *sweep, sqlite3 *aux, rip_c
     sqlite3 *db = c->db == RIP_CLAIM_SWEEP ? sweep : aux;
     sqlite3_stmt *st = NULL;
     rip_status s = RIP_OK;
-    rip_ci ci;
-    char why[RIP_ERR_LEN];
     int written = 0;   /* RIP_FMT_NONFINITE when a figure of the evidence is not finite */
     if (sqlite3_prepare_v2(db, c->sql, -1, &st, NULL) != SQLITE_OK) {
         snprintf(err, RIP_ERR_LEN, "claim %s (%s): %.300s", c->id, c->query, sqlite3_errmsg(db));
         return claim_sql_status(sqlite3_errcode(db));
     }
     int rc = sqlite3_step(st);
-    if (c->kind == RIP_CLAIM_SQL || c->kind == RIP_CLAIM_SHARE) {
-        if (rc != SQLITE_ROW) {
-            snprintf(err, RIP_ERR_LEN, "claim %s (%s): %.300s", c->id, c->query,
-                     rc == SQLITE_DONE ? "no row" : sqlite3_errmsg(db));
-            s = rc == SQLITE_DONE ? RIP_S_DATA : claim_sql_status(rc);
-        } else if (c->kind == RIP_CLAIM_SQL) {
-            copy_col(st, 0, r->verdict, sizeof r->verdict);
-            copy_col(st, 1, r->evidence, sizeof r->evidence);
-            copy_col(st, 2, r->witness, sizeof r->witness);
-            if (sqlite3_column_count(st) >= 5 && sqlite3_column_type(st, 3) == SQLITE_INTEGER &&
-                sqlite3_column_type(st, 4) == SQLITE_INTEGER) {
-                r->counted = true;   /* an ALL(...) claim: members holding, of the domain */
-                r->k = sqlite3_column_int64(st, 3);
-                r->n = sqlite3_column_int64(st, 4);
-            }
-        } else {
-            int64_t k = sqlite3_column_int64(st, 0), n = sqlite3_column_int64(st, 1);
-            r->counted = true;
-            r->k = k;
-            r->n = n;
-            if (n <= 0) {
-                snprintf(r->verdict, sizeof r->verdict, "not checked");
-                snprintf(r->evidence, sizeof r->evidence, "no %s to count", c->unit);
-            } else if ((s = rip_ci_share(k, n, CONFIDENCE, &ci, why)) != RIP_OK) {
-                snprintf(err, RIP_ERR_LEN, "claim %s (%s): %.400s", c->id, c->query, why);
-            } else {
-                double lo = 100.0 * ci.lo, hi = 100.0 * ci.hi;
-                bool in = c->paper >= lo && c->paper <= hi;
-                r->has_value = r->has_ci = true;
-                r->value = 100.0 * (double)k / (double)n;
-                r->lo = lo;
-                r->hi = hi;
-                snprintf(r->verdict, sizeof r->verdict, "%s", in ? "agrees" : "differs");
-                written = rip_fmt_snprintf(r->evidence, sizeof r->evidence,
-                                           "%.2f%% (%lld of %lld %s; 95%% CI %.2f-%.2f%%), paper %.1f%%",
-                                           100.0 * (double)k / (double)n, (long long)k, (long long)n, c->unit, lo,
-                                           hi, c->paper);
-            }
-        }
-    } else {   /* mean with a Student t interval */
-        double sum = 0, sum2 = 0;
-        int64_t n = 0;
-        for (; rc == SQLITE_ROW; rc = sqlite3_step(st), n++) {
-            double v = sqlite3_column_double(st, 0);
-            sum += v;
-            sum2 += v * v;
-        }
-        if (rc != SQLITE_DONE) {
-            snprintf(err, RIP_ERR_LEN, "claim %s (%s): %.300s", c->id, c->query, sqlite3_errmsg(db));
-            s = claim_sql_status(rc);
-        } else if (n < 2) {
-            r->n = n;
-            r->has_value = n == 1;
-            r->value = sum;
-            snprintf(r->verdict, sizeof r->verdict, "not checked");
-            written = rip_fmt_snprintf(r->evidence, sizeof r->evidence, "%lld value(s): no interval (paper %.2f)",
-                                       (long long)n, c->paper);
-        } else {
-            double mean = sum / (double)n;
-            double var = (sum2 - (double)n * mean * mean) / (double)(n - 1);
-            if ((s = rip_ci_mean(mean, sqrt(var > 0 ? var : 0), n, CONFIDENCE, &ci, why)) != RIP_OK) {
-                snprintf(err, RIP_ERR_LEN, "claim %s (%s): %.400s", c->id, c->query, why);
-            } else {
-                bool in = c->paper >= ci.lo && c->paper <= ci.hi;
-                r->n = n;
-                r->has_value = r->has_ci = true;
-                r->value = mean;
-                r->lo = ci.lo;
-                r->hi = ci.hi;
-                snprintf(r->verdict, sizeof r->verdict, "%s", in ? "agrees" : "differs");
-                written = rip_fmt_snprintf(r->evidence, sizeof r->evidence,
-                                           "mean %.2f %s (n = %lld; 95%% CI %.2f-%.2f), paper %.2f", mean, c->unit,
-                                           (long long)n, ci.lo, ci.hi, c->paper);
-            }
-        }
+    if (c->kind == RIP_CLAIM_MEAN) {
+        s = judge_mean(c, db, st, rc, r, &written, err);
+    } else if (rc != SQLITE_ROW) {
+        snprintf(err, RIP_ERR_LEN, "claim %s (%s): %.300s", c->id, c->query,
+                 rc == SQLITE_DONE ? "no row" : sqlite3_errmsg(db));
+        s = rc == SQLITE_DONE ? RIP_S_DATA : claim_sql_status(rc);
+    } else if (c->kind == RIP_CLAIM_SQL) {
+        read_sql_row(st, r);
+    } else {
+        s = judge_share(c, st, r, &written, err);
     }
     sqlite3_finalize(st);
     /* a figure that is not finite is never printed: ours (the registry's

@@ -113,6 +113,8 @@ typedef struct cfg_count {
     int caught_at_minus_2, uncaught_truth_1;
 } cfg_count;
 
+/* Long on purpose (over 100 lines): one pass over the sweep subset with
+** every outcome counted per configuration, then the counts asserted. */
 Test(kernels, rip_sweep_subset_bit_exact_at_truth_caught_below, .timeout = 900)
 {
     rng r = {SWEEP_SEED};

@@ -79,6 +79,8 @@ Test(plan, graph_loader_errors)
     cr_expect(strstr(err, ":3: id:") != NULL, "%s", err);
 }
 
+/* Long on purpose (over 100 lines): one hand-made plan broken one way after
+** another, each refusal read next to the break that caused it. */
 Test(plan, checker_rejects_bad_plans)
 {
     rip_problem p;

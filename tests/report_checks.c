@@ -143,6 +143,8 @@ static int64_t cv_int(const csv_doc *d, const char *section, const char *row, co
     return x;
 }
 
+/* Long on purpose (over 100 lines): every section of the csv report set
+** beside its own SQL over the same database, in the report's order. */
 Test(report, csv_matches_the_database)
 {
     sqlite3 *db = open_ro(in_dir("sweep.db"));

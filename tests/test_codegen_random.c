@@ -351,6 +351,8 @@ static void plan_key(const rip_problem *p, const rip_plan *plan, char *key, size
 ** Graph k through every strategy on its three problems: each plan checked
 ** (with simulation) and given to the code generator's kernel choice; each
 ** distinct placement generated into its own folder and listed in tl.
+** Long on purpose (over 100 lines): the strategies' loop reads as one
+** table of what each plan must satisfy.
 */
 static void plan_graph(int k, const gen *gd, tally *tl)
 {

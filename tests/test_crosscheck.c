@@ -115,6 +115,8 @@ static const struct {
 };
 enum { N_EXACT = sizeof exact / sizeof exact[0] };
 
+/* Long on purpose (over 100 lines): one random layer at a time through
+** every closed form and the simulator, the tallies asserted at the end. */
 Test(crosscheck, random_general_layers_against_simulator, .timeout = 900)
 {
     enum { N = 20000 };

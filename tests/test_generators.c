@@ -226,6 +226,8 @@ Test(generators, registry_is_table5)
     cr_expect_null(rip_generator_by_name(NULL));
 }
 
+/* Long on purpose (over 100 lines): each category's draws checked against
+** each rule of its row of Tab. 5 in one loop, so a failure names both. */
 Test(generators, every_category_draws_valid_layers_with_its_property, .timeout = 300)
 {
     size_t count = 0;

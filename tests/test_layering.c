@@ -12,7 +12,9 @@
 **   - sim/ and formulas/ include only their own headers and src/core/'s
 **     (formulas never sim's, sim never formulas'): their include path
 **     holds only those folders (sim/meson.build, formulas/meson.build), and
-**     this test names an offending line rather than a compiler error.
+**     this test names an offending line rather than a compiler error;
+**   - the library's folders include each other without a cycle (the map
+**     is printed: `meson test -C build layering --verbose`).
 */
 #include <criterion/criterion.h>
 #include <ctype.h>
@@ -242,4 +244,107 @@ Test(layering, strip_blanks_comments_and_literals)
     cr_expect_eq(line, 1);
     cr_expect_str_eq(what, "printf");
     cr_expect(strstr(s, "exit(1)") == NULL && strstr(s, "abort()") == NULL);
+}
+
+/* ---- the folders' include graph has no cycle ------------------------------------------- */
+
+/* The library's folders, each one node: a file belongs to the longest that prefixes it. */
+static const char *const units[] = {
+    "sim", "formulas", "sweeps", "firmware/kernels", "firmware/runtime", "src/core", "src/io", "src/eval",
+    "src/db", "src/report", "src/plan", "src/exec", "src/codegen", "src/tflite", "src/tflm", "src/net", "src/cli",
+};
+enum { N_UNITS = sizeof units / sizeof units[0] };
+
+static int unit_of(const char *path)
+{
+    int best = -1;
+    size_t len = 0;
+    for (int u = 0; u < N_UNITS; u++) {
+        size_t k = strlen(units[u]);
+        if (!strncmp(path, units[u], k) && path[k] == '/' && k > len)
+            best = u, len = k;
+    }
+    return best;
+}
+
+/* Depth-first search from u; on a back edge, the cycle's folders into path. */
+static bool find_cycle(bool edge[N_UNITS][N_UNITS], int u, int *state, int *stack, int depth, char *path,
+                       size_t len)
+{
+    state[u] = 1;
+    stack[depth] = u;
+    for (int v = 0; v < N_UNITS; v++) {
+        if (!edge[u][v])
+            continue;
+        if (state[v] == 1) {
+            size_t at = 0;
+            int from = depth;
+            while (from > 0 && stack[from] != v)
+                from--;
+            for (int i = from; i <= depth && at < len; i++)
+                at += (size_t)snprintf(path + at, len - at, "%s -> ", units[stack[i]]);
+            if (at < len)
+                snprintf(path + at, len - at, "%s", units[v]);
+            return true;
+        }
+        if (state[v] == 0 && find_cycle(edge, v, state, stack, depth + 1, path, len))
+            return true;
+    }
+    state[u] = 2;
+    return false;
+}
+
+/* Which folder includes which, from the quoted includes (a header named in
+** two folders counts for both); the graph must have no cycle, so that each
+** folder builds on those below it only.  The map is printed. */
+Test(layering, folders_include_without_a_cycle)
+{
+    static char paths[1200][256];
+    size_t n = 0;
+    const char *dirs[] = {"sim", "formulas", "sweeps", "src", "firmware/kernels", "firmware/runtime"};
+    for (size_t i = 0; i < sizeof dirs / sizeof dirs[0]; i++)
+        list_sources(dirs[i], paths, &n, 1200);
+    static bool edge[N_UNITS][N_UNITS];
+    memset(edge, 0, sizeof edge);
+    for (size_t i = 0; i < n; i++) {
+        int from = unit_of(paths[i]);
+        if (from < 0)
+            continue;
+        char *s = read_source(paths[i]);
+        for (char *p = s; *p; p++) {
+            char name[200];
+            if ((p == s || p[-1] == '\n') && sscanf(p, "#include \"%199[^\"]\"", name) == 1) {
+                const char *base = strrchr(name, '/') ? strrchr(name, '/') + 1 : name;
+                for (size_t j = 0; j < n; j++) {
+                    const char *b = strrchr(paths[j], '/') + 1;
+                    int to = unit_of(paths[j]);
+                    if (to >= 0 && to != from && !strcmp(b, base))
+                        edge[from][to] = true;
+                }
+            }
+        }
+        free(s);
+    }
+    for (int u = 0; u < N_UNITS; u++) {
+        char line[512];
+        size_t at = (size_t)snprintf(line, sizeof line, "layering: %-16s ->", units[u]);
+        for (int v = 0; v < N_UNITS && at < sizeof line; v++)
+            if (edge[u][v])
+                at += (size_t)snprintf(line + at, sizeof line - at, " %s", units[v]);
+        printf("%s\n", line);
+    }
+    int state[N_UNITS] = {0}, stack[N_UNITS + 1];
+    char cycle[1024] = "";
+    bool found = false;
+    for (int u = 0; u < N_UNITS && !found; u++)
+        if (state[u] == 0)
+            found = find_cycle(edge, u, state, stack, 0, cycle, sizeof cycle);
+    cr_expect_not(found, "the folders include each other in a cycle: %s", cycle);
+    /* the folders the contract fixes at the bottom include nothing above them */
+    int core = 5, sim = 0, formulas = 1;
+    for (int v = 0; v < N_UNITS; v++) {
+        cr_expect_not(edge[core][v], "src/core includes %s", units[v]);
+        cr_expect(!edge[sim][v] || v == core, "sim includes %s", units[v]);
+        cr_expect(!edge[formulas][v] || v == core, "formulas includes %s", units[v]);
+    }
 }

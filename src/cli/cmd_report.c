@@ -87,7 +87,11 @@ int rip_cmd_report(int argc, char **argv)
     size_t len = 0;
     FILE *mem = NULL;
     rip_report_status st = {0};
-    int status = rip_exit_status(rip_db_open_read(db_path, &db, err));
+    /* a copy in memory, made in the transaction of the check: the claims
+    ** queries take a while, and a sweep writing the file meanwhile must not
+    ** be kept from committing (with a rollback journal no one commits while
+    ** anyone reads) */
+    int status = rip_exit_status(rip_db_open_snapshot(db_path, &db, err));
     if (status != 0) {
         fprintf(stderr, "ripsim report: %s\n", err);
         goto done;

@@ -172,7 +172,7 @@ typedef struct report_data {
     /* Eq. 42, [0] taps (sigma = C_out), [1] gather (sigma = 0) */
     int64_t eq42_n[2], eq42_ws_ok[2], eq42_pad[2], eq42_pad_strict[2], eq42_gap_ge[2];
     /* App. F.4: thm13_taps overshoot <= sigma = C_out */
-    int64_t f4_loose, f4_within, f4_max_excess;
+    int64_t f4_loose, f4_within;
     /* App. E.3, herringbone_pruned against herringbone_taps (hb) and _reader (rd) in
     ** workspace; [0] layers whose input is all read, [1] layers with stale input */
     int64_t pr_n[2], pr_lt_hb[2], pr_eq_hb[2], pr_gt_hb[2], pr_lt_rd[2], pr_eq_rd[2], pr_gt_rd[2];

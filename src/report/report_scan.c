@@ -102,7 +102,7 @@ static int formula_index(const report_data *r, const char *name)
 ** value and truth, have: both present).
 */
 static void scan_checks(report_data *r, const scan_ids *id, sqlite3_stmt *st, const int64_t *v, const int64_t *t,
-                        const bool *have, bool *f4_any, bool *l9_any)
+                        const bool *have, bool *l9_any)
 {
     int64_t cin = sqlite3_column_int64(st, SC_CIN), cout = sqlite3_column_int64(st, SC_COUT);
     int64_t nip = sqlite3_column_int64(st, SC_NIP), nid = sqlite3_column_int64(st, SC_NID);
@@ -143,8 +143,6 @@ static void scan_checks(report_data *r, const scan_ids *id, sqlite3_stmt *st, co
         int64_t m = v[id->dense_taps] - t[id->dense_taps];
         r->f4_loose++;
         r->f4_within += m <= cout;
-        r->f4_max_excess = *f4_any && r->f4_max_excess > m - cout ? r->f4_max_excess : m - cout;
-        *f4_any = true;
     }
 }
 
@@ -211,7 +209,7 @@ typedef struct scan_state {
     margins *m;
     int64_t *v, *t;
     bool *have;
-    bool f4_any, l9_any;
+    bool l9_any;
     double save_sum[2];   /* percent saved against herringbone_taps, summed per class */
 } scan_state;
 
@@ -257,7 +255,7 @@ static int scan_row(report_data *r, scan_state *ss, sqlite3_stmt *st, char err[R
         }
     }
     r->partial += partial;
-    scan_checks(r, &ss->id, st, ss->v, ss->t, ss->have, &ss->f4_any, &ss->l9_any);
+    scan_checks(r, &ss->id, st, ss->v, ss->t, ss->have, &ss->l9_any);
     scan_pruned(r, st, ss->save_sum);
     return 0;
 }

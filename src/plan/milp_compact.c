@@ -23,16 +23,6 @@ double mp_now(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-static int64_t mp_gcd(int64_t a, int64_t b)
-{
-    while (b) {
-        int64_t t = a % b;
-        a = b;
-        b = t;
-    }
-    return a;
-}
-
 static int mp_find_pair(const mp *m, int a, int b)
 {
     if (a > b) {
@@ -83,10 +73,10 @@ int mp_init(mp *m, const rip_problem *p, double deadline)
     /* every element is a multiple of V, so their gcd is too */
     int64_t U = 0;
     for (int i = 0; i < m->n; i++)
-        U = mp_gcd(U, rip_align_up(p->t[i].size, V));
+        U = rip_gcd64(U, rip_align_up(p->t[i].size, V));
     for (size_t k = 0; k < p->n_cand; k++)
         if (p->cand[k].gap > 0)
-            U = mp_gcd(U, p->cand[k].gap);
+            U = rip_gcd64(U, p->cand[k].gap);
     m->U = U > 0 ? U : V;
     for (int i = 0; i < m->n; i++) {
         m->s[i] = rip_align_up(p->t[i].size, V) / m->U;

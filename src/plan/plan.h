@@ -169,6 +169,17 @@ static inline int64_t rip_align_up(int64_t x, int64_t a)
     return a <= 1 ? x : (x + a - 1) / a * a;
 }
 
+/* Greatest common divisor of a and b (a, b >= 0; gcd(0, 0) = 0). */
+static inline int64_t rip_gcd64(int64_t a, int64_t b)
+{
+    while (b) {
+        int64_t t = a % b;
+        a = b;
+        b = t;
+    }
+    return a;
+}
+
 /* Do tensors a and b overlap in time? (inclusive lifetimes) */
 static inline bool rip_tensors_meet(const rip_tensor *a, const rip_tensor *b)
 {

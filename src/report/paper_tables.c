@@ -60,20 +60,10 @@ static const char *const keras_files[N_KERAS] = {
     "EfficientNetV2S", "EfficientNetV2M", "EfficientNetV2L",
 };
 
-static int64_t gcd64(int64_t a, int64_t b)
-{
-    while (b) {
-        int64_t t = a % b;
-        a = b;
-        b = t;
-    }
-    return a;
-}
-
 /* "p/q" when the reduced fraction is small, else three decimals. */
 static void fraction(int64_t num, int64_t den, char *buf, size_t len)
 {
-    int64_t g = gcd64(num, den);
+    int64_t g = rip_gcd64(num, den);
     if (den / g <= 64)
         snprintf(buf, len, "%lld/%lld", (long long)(num / g), (long long)(den / g));
     else

@@ -52,16 +52,6 @@ static void paper_reference(int64_t buffer[N_MODELS], int64_t base[N_MODELS], in
     }
 }
 
-static int64_t gcd(int64_t a, int64_t b)
-{
-    while (b) {
-        int64_t t = a % b;
-        a = b;
-        b = t;
-    }
-    return a;
-}
-
 static bool fits(int64_t arena, int64_t buffer)
 {
     return arena + buffer + SDK_BYTES + STACK_BYTES <= PICO1_BYTES;
@@ -264,7 +254,7 @@ rip_status rip_table3_write(FILE *o, const char *dir, const rip_deployment *dep,
             base_milp < 0 ? -1 : peak_of(dir, models[m].file, true, "tinyengine", NULL, NULL, NULL, &status, err);
         if (rip_ff < 0)
             return status;
-        int64_t g = gcd(rip, base);
+        int64_t g = rip_gcd64(rip, base);
         char ratio[48];
         snprintf(ratio, sizeof ratio, "%lld/%lld", (long long)(rip / g), (long long)(base / g));
         bool fb = fits(base, buffer[m]), fr = fits(rip, buffer[m]);

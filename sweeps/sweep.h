@@ -45,6 +45,9 @@ typedef struct rip_sweep_opts {
     int64_t shard_count;     /*   idx % shard_count == shard_index */
     rip_progress_cb progress; /* progress reports (core/progress.h: layers done of the shard's,
                              ** with the unsafe counts so far); fn NULL: none */
+    bool no_fsync;           /* commits are written but not flushed to the disk
+                                (synchronous=OFF): safe against a killed process,
+                                not against a machine crash or power cut */
     bool execute;            /* also execute every layer with the int8 kernels (table executions) */
     bool full_bisection;     /* truths by binary search over [0, N_out] instead of the
                                 confirmed one-pass gap (same truths, slower; sim.h) */

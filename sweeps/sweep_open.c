@@ -12,8 +12,8 @@
 #include "formulas.h"
 #include "sweep_internal.h"
 
-rip_status sweep_open(const rip_sweep_opts *o, const rip_run_info *want, sqlite3 **db, rip_db_found *found,
-                      char err[RIP_ERR_LEN])
+static rip_status open_checked(const rip_sweep_opts *o, const rip_run_info *want, sqlite3 **db,
+                               rip_db_found *found, char err[RIP_ERR_LEN])
 {
     char what[RIP_ERR_LEN];
     size_t nf = 0;
@@ -55,6 +55,23 @@ rip_status sweep_open(const rip_sweep_opts *o, const rip_run_info *want, sqlite3
             rip_db_close(*db);
             *db = NULL;
         }
+    }
+    return s;
+}
+
+rip_status sweep_open(const rip_sweep_opts *o, const rip_run_info *want, sqlite3 **db, rip_db_found *found,
+                      char err[RIP_ERR_LEN])
+{
+    rip_status s = open_checked(o, want, db, found, err);
+    char why[RIP_ERR_LEN];
+    /* --no-fsync: SQLite still writes every commit to the file before it
+    ** returns, so a killed process loses nothing; only the OS's flush to
+    ** the disk is skipped (a machine crash or power cut may damage it) */
+    if (s == RIP_OK && o->no_fsync && rip_db_exec(*db, "PRAGMA synchronous=OFF", why) != 0) {
+        snprintf(err, RIP_ERR_LEN, "%.200s: %.250s", o->db_path, why);
+        rip_db_close(*db);
+        *db = NULL;
+        s = RIP_S_IO;
     }
     return s;
 }

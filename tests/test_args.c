@@ -144,7 +144,8 @@ Test(args, each_error_is_one_line_naming_the_option)
 {
     expect_usage(PARSE("--bogus", "x"), "'--bogus'");
     expect_usage(PARSE("--bogus=3", "x"), "'--bogus'");
-    expect_usage(PARSE("-q", "x"), "'-q'");
+    expect_usage(PARSE("-x", "x"), "'-x'");
+    expect_usage(PARSE("-j", "2", "x"), "'-j'"); /* a short form of an option demo lacks */
     expect_usage(PARSE("x", "--n"), "--n needs a value");
     expect_usage(PARSE("--n", "0", "x"), "--n takes a whole number from 1 to 10, not '0'");
     expect_usage(PARSE("--n=11", "x"), "--n");
@@ -175,13 +176,58 @@ Test(args, each_error_is_one_line_naming_the_option)
     expect_usage(PARSE("--bogus", "x"), "see 'ripsim demo --help'");
 }
 
+Test(args, short_forms_stand_for_their_long_options)
+{
+    parsed *p = PARSE("-n", "4", "-q", "x");
+    cr_assert_eq(p->rc, RIP_ARGS_CONTINUE, "%s", p->err);
+    cr_expect_eq(v.n, 4);
+    cr_expect(v.quiet_given, "-q is --quiet");
+    p = PARSE("-n7", "x");
+    cr_assert_eq(p->rc, RIP_ARGS_CONTINUE, "%s", p->err);
+    cr_expect_eq(v.n, 7, "-n7 is -n 7");
+    expect_usage(PARSE("-n", "11", "x"), "--n takes a whole number from 1 to 10, not '11'");
+    expect_usage(PARSE("-n", "2", "--n=3", "x"), "--n given twice");
+    expect_usage(PARSE("-qq", "x"), "--quiet takes no value");
+    p = PARSE("--help");
+    cr_expect(strstr(p->out, "  -n, --n N ") != NULL, "help shows the short form:\n%s", p->out);
+    cr_expect(strstr(p->out, "  -q, --quiet ") != NULL, "%s", p->out);
+    cr_expect(strstr(p->out, "-j") == NULL, "no short form of an option demo lacks:\n%s", p->out);
+}
+
+Test(args, unknown_options_name_the_closest)
+{
+    expect_usage(PARSE("--colour", "red", "x"), "unknown option '--colour' (did you mean '--color'?)");
+    expect_usage(PARSE("--lmit=3", "x"), "(did you mean '--limit'?)");
+    expect_usage(PARSE("--shif", "x"), "(did you mean '--shift'?)");
+    expect_usage(PARSE("--hlep", "x"), "(did you mean '--help'?)");
+    parsed *p = PARSE("--bogus", "x");
+    cr_expect(strstr(p->err, "did you mean") == NULL, "nothing is close to --bogus: %s", p->err);
+    static const char *const names[] = {"sweep", "merge", "migrate", "report", "layer", "layers"};
+    cr_expect_str_eq(rip_args_closest("swep", 4, names, 6), "sweep");
+    cr_expect_str_eq(rip_args_closest("mrege", 5, names, 6), "merge");
+    cr_expect_str_eq(rip_args_closest("layer", 5, names, 6), "layer", "an exact name is its own closest");
+    cr_expect_null(rip_args_closest("xyz", 3, names, 6));
+    cr_expect_null(rip_args_closest("", 0, names, 6));
+}
+
+Test(args, the_database_once)
+{
+    const char *db = NULL;
+    cr_expect_eq(rip_args_db(&cmd, &db, NULL), 0);
+    cr_expect_null(db);
+    cr_expect_eq(rip_args_db(&cmd, &db, "a.db"), 0);
+    cr_expect_str_eq(db, "a.db", "the positional word is the database");
+    cr_expect_eq(rip_args_db(&cmd, &db, "a.db"), 0, "the same one twice is harmless");
+    cr_expect_eq(rip_args_db(&cmd, &db, "b.db"), 64, "two different databases are refused");
+}
+
 Test(args, help_is_generated_from_the_table)
 {
     parsed *p = PARSE("x", "--help", "--bogus");
     cr_assert_eq(p->rc, 0, "help wins over later words");
     cr_expect_str_empty(p->err);
     static const char *const want[] = {
-        "usage: ripsim demo [options] A [B]\n", "A demonstration.\n", "  --flag ", "  --n N ", "one to ten\n",
+        "usage: ripsim demo [options] A [B]\n", "A demonstration.\n", "  --flag ", "  -n, --n N ", "one to ten\n",
         "  --limit S ", "seconds\n", "second line of help\n", "  --color C ", "  -h, --help ", "Notes here.\n",
         "exit status:\n", "  0    fine\n", "  64   usage\n", "  74   cannot write\n", "example: ripsim demo x\n",
     };

@@ -433,7 +433,7 @@ Test(execute, schema_v1_is_refused_then_migrated_and_executed)
     cr_assert_eq(r->status, 0, "%s", r->err);
     cr_expect_eq(db_scalar(v1, "PRAGMA user_version"), RIP_DB_SCHEMA_VERSION);
     cr_expect_eq(db_scalar(v1, "SELECT count(*) FROM executions"), 0);
-    r = RUN("sweep", "--execute", "--n", "20", "--seed", "17", "--db", v1, "--quiet");
+    r = RUN("sweep", "--execute", "--n", "20", "--seed", "17", "--db", v1);
     cr_assert_eq(r->status, 0, "%s", r->err);
     cr_expect(strstr(r->out, "executed: 20 layers by this run") != NULL, "%s", r->out);
     cr_expect_eq(db_scalar(v1, "SELECT count(*) FROM executions"), 20 * 4);

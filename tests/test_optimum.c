@@ -432,10 +432,10 @@ Test(optimum_sweep, optima_rows_brute_force_and_report, .timeout = 300)
     cr_assert_not_null(mkdtemp(dir));
     snprintf(dbp, sizeof dbp, "%s/s.db", dir);
     snprintf(plain, sizeof plain, "%s/p.db", dir);
-    run_result *r = RUN("sweep", "--n", "400", "--db", plain, "--quiet");
+    run_result *r = RUN("sweep", "--n", "400", "--db", plain);
     cr_assert_eq(r->status, 0, "%s", r->err);
     cr_assert_null(strstr(r->out, "optimum"));
-    r = RUN("sweep", "--n", "400", "--db", dbp, "--quiet", "--optimum", "6");
+    r = RUN("sweep", "--n", "400", "--db", dbp, "--optimum", "6");
     cr_assert_eq(r->status, 0, "%s", r->err);
     cr_assert_not_null(strstr(r->out, "\noptimum: "), "%s", r->out);
 
@@ -483,7 +483,7 @@ Test(optimum_sweep, optima_rows_brute_force_and_report, .timeout = 300)
     sqlite3_close(db);
 
     /* a rerun resumes with nothing to add */
-    r = RUN("sweep", "--n", "400", "--db", dbp, "--quiet", "--optimum", "6");
+    r = RUN("sweep", "--n", "400", "--db", dbp, "--optimum", "6");
     cr_assert_eq(r->status, 0, "%s", r->err);
     cr_assert_not_null(strstr(r->out, "(0 by this run)"), "%s", r->out);
 

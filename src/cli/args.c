@@ -26,6 +26,16 @@ bool rip_arg_int(const char *s, int64_t lo, int64_t hi, int64_t *out)
     return true;
 }
 
+int rip_args_db(const rip_cmd *c, const char **db, const char *pos)
+{
+    if (pos == NULL)
+        return 0;
+    if (*db && strcmp(*db, pos) != 0)
+        return rip_args_usage(c, "the database is given twice (--db %s and %s)", *db, pos);
+    *db = pos;
+    return 0;
+}
+
 /* A decimal number in [lo, hi], finite, the whole word. */
 static bool arg_real(const char *s, double lo, double hi, double *out)
 {
@@ -152,6 +162,83 @@ static int store(const rip_cmd *c, const rip_opt *o, const char *v, FILE *err)
     return error(c, err, "%s takes %s, not '%s'", o->name, what, v);
 }
 
+/* The short forms every command shares: each stands for its long option
+** in the commands that have that option (-n is sweep's --n, -o any --out). */
+static const struct {
+    char letter;
+    const char *name, *dash;
+} shorts[] = {{'n', "--n", "-n"}, {'j', "--jobs", "-j"}, {'o', "--out", "-o"}, {'q', "--quiet", "-q"}};
+
+static const char *short_of(const char *long_name)
+{
+    for (size_t k = 0; k < sizeof shorts / sizeof shorts[0]; k++)
+        if (strcmp(shorts[k].name, long_name) == 0)
+            return shorts[k].dash;
+    return NULL;
+}
+
+/* Edit distance (insertions, deletions, substitutions, and swaps of two
+** neighbouring letters) of a[0..la) and b[0..lb), or RIP_ARGS_FAR when it
+** is more than 3 or either word is too long. */
+#define RIP_ARGS_FAR 99
+static int edit_distance(const char *a, size_t la, const char *b, size_t lb)
+{
+    enum { MAXW = 48 };
+    if (la >= MAXW || lb >= MAXW || (la > lb ? la - lb : lb - la) > 3)
+        return RIP_ARGS_FAR;
+    int d[3][MAXW]; /* rows i-2, i-1 and i, by i % 3 */
+    for (size_t j = 0; j <= lb; j++)
+        d[0][j] = (int)j;
+    for (size_t i = 1; i <= la; i++) {
+        int *row = d[i % 3], *prev = d[(i - 1) % 3], *prev2 = d[(i + 1) % 3];
+        row[0] = (int)i;
+        for (size_t j = 1; j <= lb; j++) {
+            int best = prev[j - 1] + (a[i - 1] != b[j - 1]);
+            if (prev[j] + 1 < best)
+                best = prev[j] + 1;
+            if (row[j - 1] + 1 < best)
+                best = row[j - 1] + 1;
+            if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] && prev2[j - 2] + 1 < best)
+                best = prev2[j - 2] + 1;
+            row[j] = best;
+        }
+    }
+    int r = d[la % 3][lb];
+    return r > 3 ? RIP_ARGS_FAR : r;
+}
+
+const char *rip_args_closest(const char *word, size_t len, const char *const *names, size_t n)
+{
+    const char *best = NULL;
+    int best_d = RIP_ARGS_FAR;
+    for (size_t k = 0; k < n; k++) {
+        size_t ln = strlen(names[k]);
+        /* a unique-looking prefix ("--exec" for "--execute") counts as close */
+        int d = ln > len && len >= 4 && strncmp(names[k], word, len) == 0 ? 1 : edit_distance(word, len, names[k], ln);
+        /* close means at most a third of the longer word is wrong */
+        size_t longer = ln > len ? ln : len;
+        if (d < best_d && (size_t)d * 3 <= longer) {
+            best = names[k];
+            best_d = d;
+        }
+    }
+    return best;
+}
+
+/* The unknown-option message, with the closest option when there is one. */
+static int unknown_option(const rip_cmd *c, FILE *err, const char *a, size_t len)
+{
+    const char *names[MAX_OPTS + 1];
+    size_t n = 0;
+    for (size_t k = 0; k < c->n_opts && n < MAX_OPTS; k++)
+        names[n++] = c->opts[k].name;
+    names[n++] = "--help";
+    const char *near = a[1] == '-' ? rip_args_closest(a, len, names, n) : NULL;
+    if (near)
+        return error(c, err, "unknown option '%.*s' (did you mean '%s'?)", (int)len, a, near);
+    return error(c, err, "unknown option '%.*s'", (int)len, a);
+}
+
 static const rip_opt *find(const rip_cmd *c, const char *word, size_t len)
 {
     for (size_t k = 0; k < c->n_opts; k++)
@@ -188,17 +275,33 @@ int rip_args_parse(const rip_cmd *c, int argc, char **argv, FILE *out, FILE *err
             }
             return RIP_EX_OK;
         }
-        const char *eq = strchr(a, '=');
+        const char *eq = a[1] == '-' ? strchr(a, '=') : NULL;
         size_t len = eq ? (size_t)(eq - a) : strlen(a);
-        const rip_opt *o = a[1] == '-' ? find(c, a, len) : NULL;
+        const rip_opt *o = NULL;
+        const char *attached = NULL; /* -j4: the value after a short option's letter */
+        if (a[1] == '-') {
+            o = find(c, a, len);
+        } else {
+            for (size_t k = 0; k < sizeof shorts / sizeof shorts[0] && !o; k++)
+                if (a[1] == shorts[k].letter)
+                    o = find(c, shorts[k].name, strlen(shorts[k].name));
+            len = 2;
+            if (o && a[2] != '\0') {
+                if (o->kind == RIP_OPT_FLAG)
+                    return error(c, err, "%s takes no value (got '%s')", o->name, a);
+                attached = a + 2;
+            }
+        }
         if (o == NULL)
-            return error(c, err, "unknown option '%.*s'", (int)len, a);
+            return unknown_option(c, err, a, len);
         const char *v = NULL;
         if (o->kind == RIP_OPT_FLAG) {
             if (eq)
                 return error(c, err, "%s takes no value (got '%s')", o->name, a);
         } else if (eq) {
             v = eq + 1;
+        } else if (attached) {
+            v = attached;
         } else if (i + 1 < argc) {
             v = argv[++i];
         } else {
@@ -257,7 +360,8 @@ void rip_args_help(const rip_cmd *c, FILE *out)
     int col = 14;
     for (size_t k = 0; k < c->n_opts; k++) {
         const rip_opt *o = &c->opts[k];
-        int w = (int)strlen(o->name) + (o->kind == RIP_OPT_FLAG || !o->metavar ? 0 : 1 + (int)strlen(o->metavar));
+        int w = (int)strlen(o->name) + (o->kind == RIP_OPT_FLAG || !o->metavar ? 0 : 1 + (int)strlen(o->metavar)) +
+                (short_of(o->name) ? 4 : 0);
         if (w + 2 > col)
             col = w + 2;
     }
@@ -265,10 +369,11 @@ void rip_args_help(const rip_cmd *c, FILE *out)
     for (size_t k = 0; k < c->n_opts; k++) {
         const rip_opt *o = &c->opts[k];
         char head[128];
+        const char *sh = short_of(o->name);
         if (o->kind == RIP_OPT_FLAG || !o->metavar)
-            snprintf(head, sizeof head, "%s", o->name);
+            snprintf(head, sizeof head, "%s%s%s", sh ? sh : "", sh ? ", " : "", o->name);
         else
-            snprintf(head, sizeof head, "%s %s", o->name, o->metavar);
+            snprintf(head, sizeof head, "%s%s%s %s", sh ? sh : "", sh ? ", " : "", o->name, o->metavar);
         fprintf(out, "  %-*s", col, head);
         indented(out, o->help ? o->help : "", col + 2);
     }

@@ -5,9 +5,10 @@
 ** value goes, its help) and a rip_cmd describing its synopsis, positional
 ** arguments and exit statuses.  rip_args_parse() then handles, the same way
 ** for every command:
-**   --opt VALUE and --opt=VALUE, flags (which take no value), "--" (every
+**   --opt VALUE and --opt=VALUE, the short forms -n, -j, -o and -q of
+**   --n, --jobs, --out and --quiet (-j 4 or -j4), flags (which take no value), "--" (every
 **   later word is positional), "-" as a positional word (standard input),
-**   unknown options, missing values, integers out of range, enums with a
+**   unknown options (naming the closest one), missing values, integers out of range, enums with a
 **   value not allowed, a value option given twice (unless it repeats), too few or too many
 **   positional arguments, and -h / --help.
 ** Every error is one line on stderr naming the option, exit status 64.
@@ -88,6 +89,21 @@ void rip_args_help(const rip_cmd *c, FILE *out);
 ** stderr and returns 64.
 */
 int rip_args_usage(const rip_cmd *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/*
+** The name among names[0..n) closest to word[0..len) (a few letters
+** inserted, dropped or changed, or word a prefix of it), for "did you
+** mean"; NULL when none is close.
+*/
+const char *rip_args_closest(const char *word, size_t len, const char *const *names, size_t n);
+
+/*
+** The one database convention: a command that reads or writes one sweep
+** database takes it as --db FILE or as its one positional word, the same.
+** Stores pos (when not NULL) into *db; 64 after the message when both are
+** given and differ, else 0.
+*/
+int rip_args_db(const rip_cmd *c, const char **db, const char *pos);
 
 /* Parse a decimal integer in [lo, hi]; false if the whole word is not one. */
 bool rip_arg_int(const char *s, int64_t lo, int64_t hi, int64_t *out);

@@ -130,13 +130,18 @@ static int parse_args(int argc, char **argv, claims_args *a)
         {.name = "--no-figures", .kind = RIP_OPT_FLAG, .dest = &a->no_figures, .flag_value = true,
          .help = "write claims.md only"},
     };
+    const char *pos_db = NULL;
     const rip_cmd cmd = {
-        .name = "claims", .synopsis = "[--db FILE] [--out FILE] [--layers-dir DIR] [--models-dir DIR] [--fig-dir DIR] "
+        .pos = &pos_db, .max_pos = 1,
+        .name = "claims", .synopsis = "[--db FILE | FILE] [--out FILE] [--layers-dir DIR] [--models-dir DIR] [--fig-dir DIR] "
                                       "[--no-figures]",
         .about = about, .opts = opts, .n_opts = sizeof opts / sizeof opts[0], .notes = notes, .exits = exits,
         .n_exits = sizeof exits / sizeof exits[0], .example = "ripsim claims --db /tmp/sweep.db --out /tmp/claims.md",
     };
-    return rip_args_parse(&cmd, argc, argv, stdout, stderr);
+    int rc = rip_args_parse(&cmd, argc, argv, stdout, stderr);
+    if (rc == RIP_ARGS_CONTINUE && rip_args_db(&cmd, &a->db_path, pos_db) != 0)
+        rc = RIP_EX_USAGE;
+    return rc;
 }
 
 /* The default paths in the ripsim tree, --out not the database, and the
@@ -225,6 +230,17 @@ static int check_and_write(const claims_args *a, sqlite3 **db, sqlite3 **aux, ri
     return 0;
 }
 
+/* What was written, one file a line: on stdout, or on stderr when the
+** claims themselves went to stdout (--out -). */
+static void say_written(const claims_args *a)
+{
+    bool to_stdout = strcmp(a->out_path, "-") == 0;
+    FILE *f = to_stdout ? stderr : stdout;
+    fprintf(f, "claims: wrote %s\n", to_stdout ? "the claims to stdout" : a->out_path);
+    for (int k = 0; a->figures && k < RIP_FIG_COUNT; k++)
+        fprintf(f, "claims: wrote %s/%s\n", a->fig_dir, rip_figure_names[k]);
+}
+
 /* The command (cli.h).  One cleanup path once the outputs are staged: the set, aux and the database. */
 int rip_cmd_claims(int argc, char **argv)
 {
@@ -246,6 +262,8 @@ int rip_cmd_claims(int argc, char **argv)
         status = rip_out_set_commit(&set);
     if (status != 0)
         rip_out_set_abort(&set); /* nothing when the commit ran */
+    else
+        say_written(&a);
     if (aux)
         sqlite3_close(aux);
     rip_db_close(db);

@@ -1,5 +1,5 @@
 /*
-** cmd_merge.c — `ripsim merge OUT.db SHARD.db...`: combine sweep shards.
+** cmd_merge.c — `ripsim merge --out OUT.db SHARD.db...`: combine sweep shards.
 **
 ** The work is rip_db_merge (src/db/db_merge.c): every input is checked
 ** read-only first, OUT is built under a temporary name and renamed into
@@ -16,6 +16,7 @@
 #include "cli.h"
 #include "out.h"
 #include "db.h"
+#include "json_out.h"
 #include "sweep.h"
 
 static const char about[] =
@@ -49,36 +50,60 @@ static const rip_exit_doc exits[] = {
 
 int rip_cmd_merge(int argc, char **argv)
 {
-    const char *paths[256];
+    const char *paths[257];
+    const char *out = NULL;
     size_t n_paths = 0;
+    bool json = false;
+    const rip_opt opts[] = {
+        {.name = "--out", .kind = RIP_OPT_STR, .dest = &out, .metavar = "OUT.db",
+         .help = "the merged database (without it, the first word is OUT.db)"},
+        {.name = "--json", .kind = RIP_OPT_FLAG, .dest = &json, .flag_value = true,
+         .help = "the result as one JSON object on stdout"},
+    };
     const rip_cmd cmd = {
-        .name = "merge", .synopsis = "OUT.db SHARD.db [SHARD.db...]", .about = about, .pos = paths,
-        .min_pos = 2, .max_pos = 256, .n_pos = &n_paths, .missing = "needs OUT.db and at least one SHARD.db",
+        .name = "merge", .synopsis = "--out OUT.db SHARD.db [SHARD.db...]\nOUT.db SHARD.db [SHARD.db...]",
+        .about = about, .opts = opts, .n_opts = sizeof opts / sizeof opts[0], .pos = paths + 1, .min_pos = 1,
+        .max_pos = 256, .n_pos = &n_paths, .missing = "needs OUT.db (--out) and at least one SHARD.db",
         .notes = notes, .exits = exits, .n_exits = sizeof exits / sizeof exits[0],
-        .example = "ripsim merge results/sweep.db shard-*.db",
+        .example = "ripsim merge -o results/sweep.db shard-*.db",
     };
     int rc = rip_args_parse(&cmd, argc, argv, stdout, stderr);
     if (rc != RIP_ARGS_CONTINUE)
         return rc;
-    int n = (int)n_paths;
-    for (int i = 1; i < n; i++) {
-        if (strcmp(paths[i], paths[0]) == 0 || rip_same_file(paths[i], paths[0])) {
-            fprintf(stderr, "ripsim merge: %s is both output and input\n", paths[0]);
+    const char **in = paths + 1;
+    int n_in = (int)n_paths;
+    if (!out) { /* the positional form: OUT.db first */
+        if (n_in < 2)
+            return rip_args_usage(&cmd, "needs OUT.db (--out) and at least one SHARD.db");
+        out = in[0];
+        in++;
+        n_in--;
+    }
+    for (int i = 0; i < n_in; i++) {
+        if (strcmp(in[i], out) == 0 || rip_same_file(in[i], out)) {
+            fprintf(stderr, "ripsim merge: %s is both output and input\n", out);
             return RIP_EX_USAGE;
         }
     }
     rip_merge_result res;
     char err[RIP_ERR_LEN];
-    rip_status st = rip_db_merge(paths[0], paths + 1, n - 1, &res, err);
+    rip_status st = rip_db_merge(out, in, n_in, &res, err);
     if (st != RIP_OK) {
         fprintf(stderr, "ripsim merge: %s\n", err);
         return rip_exit_status(st);
     }
-    printf("merged %d database%s into %s: %lld of %lld layers (seed %lld)\n", n - 1, n > 2 ? "s" : "",
-           paths[0], (long long)res.layers, (long long)res.run.n_layers, (long long)res.run.seed);
-    if (res.layers < res.run.n_layers)
-        printf("%lld layers are missing; 'ripsim sweep --db %s --seed %lld --n %lld' computes them\n",
-               (long long)(res.run.n_layers - res.layers), paths[0], (long long)res.run.seed,
-               (long long)res.run.n_layers);
+    long long missing = (long long)(res.run.n_layers - res.layers);
+    if (json) {
+        printf("{\"out\": ");
+        rip_json_string(stdout, out);
+        printf(", \"inputs\": %d, \"layers\": %lld, \"n_layers\": %lld, \"missing\": %lld, \"seed\": %lld}\n",
+               n_in, (long long)res.layers, (long long)res.run.n_layers, missing, (long long)res.run.seed);
+        return 0;
+    }
+    printf("merged %d database%s into %s: %lld of %lld layers (seed %lld)\n", n_in, n_in > 1 ? "s" : "", out,
+           (long long)res.layers, (long long)res.run.n_layers, (long long)res.run.seed);
+    if (missing > 0)
+        printf("%lld layers are missing; 'ripsim sweep --db %s --seed %lld --n %lld' computes them\n", missing, out,
+               (long long)res.run.seed, (long long)res.run.n_layers);
     return 0;
 }

@@ -70,13 +70,17 @@ int rip_cmd_migrate(int argc, char **argv)
     const rip_opt opts[] = {
         {.name = "--db", .kind = RIP_OPT_STR, .dest = &path, .metavar = "FILE", .help = "the database to convert"},
     };
+    const char *pos_db = NULL;
     const rip_cmd cmd = {
-        .name = "migrate", .synopsis = "--db FILE", .about = about, .opts = opts, .n_opts = 1, .notes = notes,
+        .pos = &pos_db, .max_pos = 1,
+        .name = "migrate", .synopsis = "--db FILE | FILE", .about = about, .opts = opts, .n_opts = 1, .notes = notes,
         .exits = exits,
         .n_exits = sizeof exits / sizeof exits[0], .example = "ripsim migrate --db results/sweep.db",
     };
     int rc = rip_args_parse(&cmd, argc, argv, stdout, stderr);
     if (rc != RIP_ARGS_CONTINUE)
+        return rc;
+    if ((rc = rip_args_db(&cmd, &path, pos_db)) != 0)
         return rc;
     if (!path) {
         fprintf(stderr, "ripsim migrate: needs --db FILE\n");

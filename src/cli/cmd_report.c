@@ -14,6 +14,7 @@
 
 #include "args.h"
 #include "cli.h"
+#include "json_out.h"
 #include "root.h"
 #include "out.h"
 #include "db.h"
@@ -55,6 +56,7 @@ int rip_cmd_report(int argc, char **argv)
 {
     const char *db_path = NULL, *out_path = NULL;
     int format_ix = 0;
+    bool json = false;
     const rip_opt opts[] = {
         {.name = "--db", .kind = RIP_OPT_STR, .dest = &db_path, .metavar = "FILE",
          .help = "sweep database (default " DEFAULT_DB " in the ripsim tree);\nopened read-only"},
@@ -65,15 +67,23 @@ int rip_cmd_report(int argc, char **argv)
         {.name = "--out", .kind = RIP_OPT_STR, .dest = &out_path, .metavar = "FILE",
          .help = "write the report to FILE instead of stdout ('-': stdout);\n"
                  "FILE is replaced only once the whole report is written"},
+        {.name = "--json", .kind = RIP_OPT_FLAG, .dest = &json, .flag_value = true,
+         .help = "with --out FILE: print what was written as one JSON object\n"
+                 "on stdout (file, format, bytes, layers present and expected)"},
     };
+    const char *pos_db = NULL;
     const rip_cmd cmd = {
-        .name = "report", .synopsis = "[--db FILE] [--format md|csv|tex] [--out FILE]", .about = about,
-        .opts = opts, .n_opts = sizeof opts / sizeof opts[0], .notes = notes, .exits = exits,
+        .name = "report", .synopsis = "[--db FILE | FILE] [--format md|csv|tex] [--out FILE [--json]]", .about = about,
+        .pos = &pos_db, .max_pos = 1, .opts = opts, .n_opts = sizeof opts / sizeof opts[0], .notes = notes, .exits = exits,
         .n_exits = sizeof exits / sizeof exits[0], .example = "ripsim report --format csv --out report.csv",
     };
     int rc = rip_args_parse(&cmd, argc, argv, stdout, stderr);
     if (rc != RIP_ARGS_CONTINUE)
         return rc;
+    if ((rc = rip_args_db(&cmd, &db_path, pos_db)) != 0)
+        return rc;
+    if (json && (!out_path || strcmp(out_path, "-") == 0))
+        return rip_args_usage(&cmd, "--json needs --out FILE (the report itself goes to stdout otherwise)");
     char dbbuf[4096];
     if (!db_path && !(db_path = rip_root_path("report", "--db", DEFAULT_DB, dbbuf, sizeof dbbuf)))
         return RIP_EX_USAGE;
@@ -127,6 +137,14 @@ int rip_cmd_report(int argc, char **argv)
         goto done;
     }
     status = rip_out_commit(&out);
+    if (status == 0 && json) {
+        static const char *const names[] = {"md", "csv", "tex"};
+        printf("{\"out\": ");
+        rip_json_string(stdout, out_path);
+        printf(", \"format\": \"%s\", \"bytes\": %zu, \"layers_present\": %lld, \"layers_expected\": %lld, "
+               "\"layers_lacking_verdicts\": %lld}\n", names[format_ix], len, (long long)st.layers_present,
+               (long long)st.layers_expected, (long long)st.layers_partial);
+    }
 done:
     if (mem)
         fclose(mem);

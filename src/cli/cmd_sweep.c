@@ -18,6 +18,7 @@
 #include "args.h"
 #include "cli.h"
 #include "db.h"
+#include "json_out.h"
 #include "stored_rows.h"
 #include "optimum.h"
 #include "progress_line.h"
@@ -158,17 +159,25 @@ static bool parse_shard(const char *v, void *dest, char *why, size_t n)
     return true;
 }
 
-/* The execution summary, when the database has executions; 0 or -1. */
-static int print_executions(sqlite3 *db, const char *path)
+/* How the summary is shown: text (default), JSON (--json), or not at all (--quiet). */
+typedef enum summary_form { SUMMARY_TEXT, SUMMARY_JSON, SUMMARY_NONE } summary_form;
+
+/* Does the database have the view `name`? */
+static bool has_view(sqlite3 *db, const char *name)
 {
     sqlite3_stmt *st = NULL;
-    int64_t have = 0;
-    if (sqlite3_prepare_v2(db, "SELECT count(*) FROM sqlite_master WHERE name = 'execution_summary'", -1, &st,
-                           NULL) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW)
-        have = sqlite3_column_int64(st, 0);
+    bool have = sqlite3_prepare_v2(db, "SELECT 1 FROM sqlite_master WHERE name = ?1", -1, &st, NULL) == SQLITE_OK &&
+                sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW;
     sqlite3_finalize(st);
-    st = NULL;
-    if (!have)
+    return have;
+}
+
+/* The execution summary (when the database has executions) as text or as
+** the JSON array "executions"; 0, or -1 after the message. */
+static int print_executions(sqlite3 *db, const char *path, summary_form form)
+{
+    sqlite3_stmt *st = NULL;
+    if (!has_view(db, "execution_summary"))
         return 0;
     if (sqlite3_prepare_v2(db, "SELECT exec_config, executed, bit_exact, early_overwrite_at_truth, truth_zero, "
                                "caught_at_truth_minus_1, truth_positive FROM execution_summary", -1, &st,
@@ -176,26 +185,114 @@ static int print_executions(sqlite3 *db, const char *path)
         fprintf(stderr, "ripsim sweep: %s: %s\n", path, sqlite3_errmsg(db));
         return -1;
     }
-    bool header = false;
+    bool first = true;
     while (sqlite3_step(st) == SQLITE_ROW) {
-        if (!header)
-            printf("\n%-18s %9s %9s %16s %8s %18s\n", "executed in place", "layers", "bit-exact",
-                   "early overwrite", "truth 0", "caught at truth-1");
-        header = true;
-        printf("%-18s %9lld %9lld %16lld %8lld %9lld of %6lld\n", sqlite3_column_text(st, 0),
-               sqlite3_column_int64(st, 1), sqlite3_column_int64(st, 2), sqlite3_column_int64(st, 3),
-               sqlite3_column_int64(st, 4), sqlite3_column_int64(st, 5), sqlite3_column_int64(st, 6));
+        long long v[6];
+        for (int k = 0; k < 6; k++)
+            v[k] = (long long)sqlite3_column_int64(st, k + 1);
+        const char *config = (const char *)sqlite3_column_text(st, 0);
+        if (form == SUMMARY_JSON) {
+            printf("%s\n    {\"config\": ", first ? ",\n  \"executions\": [" : ",");
+            rip_json_string(stdout, config ? config : "");
+            printf(", \"executed\": %lld, \"bit_exact\": %lld, \"early_overwrite_at_truth\": %lld, "
+                   "\"truth_zero\": %lld, \"caught_at_truth_minus_1\": %lld, \"truth_positive\": %lld}",
+                   v[0], v[1], v[2], v[3], v[4], v[5]);
+        } else {
+            if (first)
+                printf("\n%-18s %9s %9s %16s %8s %18s\n", "executed in place", "layers", "bit-exact",
+                       "early overwrite", "truth 0", "caught at truth-1");
+            printf("%-18s %9lld %9lld %16lld %8lld %9lld of %6lld\n", config, v[0], v[1], v[2], v[3], v[4], v[5]);
+        }
+        first = false;
     }
     sqlite3_finalize(st);
+    if (form == SUMMARY_JSON && !first)
+        printf("\n  ]");
     return 0;
 }
 
+/* The verdict table as text or as the JSON array "verdicts"; 0, or -1
+** after the message.  A formula judged against no truth (the naive
+** workspace, a reference size) has no verdicts: its row says so. */
+static int print_verdicts(sqlite3 *db, summary_form form)
+{
+    sqlite3_stmt *st = NULL;
+    if (sqlite3_prepare_v2(db, "SELECT formula, exec_config, unsafe, tight, loose, na FROM verdict_summary", -1,
+                           &st, NULL) != SQLITE_OK) {
+        fprintf(stderr, "ripsim sweep: %s\n", sqlite3_errmsg(db));
+        return -1;
+    }
+    if (form == SUMMARY_TEXT)
+        printf("\n%-16s %-24s %8s %8s %8s %8s\n", "formula", "judged against", "unsafe", "tight", "loose", "n/a");
+    bool first = true;
+    while (sqlite3_step(st) == SQLITE_ROW) {
+        const char *formula = (const char *)sqlite3_column_text(st, 0);
+        const char *against = (const char *)sqlite3_column_text(st, 1);
+        long long v[4];
+        for (int k = 0; k < 4; k++)
+            v[k] = (long long)sqlite3_column_int64(st, k + 2);
+        if (form == SUMMARY_JSON) {
+            printf("%s\n    {\"formula\": ", first ? ",\n  \"verdicts\": [" : ",");
+            rip_json_string(stdout, formula ? formula : "");
+            printf(", \"judged_against\": ");
+            if (against)
+                rip_json_string(stdout, against);
+            else
+                printf("null");
+            printf(", \"unsafe\": %lld, \"tight\": %lld, \"loose\": %lld, \"na\": %lld}", v[0], v[1], v[2],
+                   v[3]);
+        } else if (against) {
+            printf("%-16s %-24s %8lld %8lld %8lld %8lld\n", formula, against, v[0], v[1], v[2], v[3]);
+        } else {
+            printf("%-16s %-24s %s\n", formula, "-", "a reference size (dual buffering), not judged");
+        }
+        first = false;
+    }
+    sqlite3_finalize(st);
+    if (form == SUMMARY_JSON && !first)
+        printf("\n  ]");
+    return 0;
+}
+
+/* The head of the summary: the database's run and what this call did. */
+static void print_head(const char *path, const rip_run_info *run, int64_t layers, const rip_sweep_result *r,
+                       double seconds, summary_form form)
+{
+    if (form == SUMMARY_JSON) {
+        printf("{\n  \"db\": ");
+        rip_json_string(stdout, path);
+        printf(",\n  \"seed\": %lld, \"n_layers\": %lld, \"shard\": [%lld, %lld], \"layers_stored\": %lld,\n"
+               "  \"this_run\": {\"evaluated\": %lld, \"already_done\": %lld, \"executed\": %lld, "
+               "\"executed_before\": %lld, \"seconds\": %.3f, \"seconds_writing\": %.3f, "
+               "\"seconds_waiting_for_evaluation\": %.3f}",
+               (long long)run->seed, (long long)run->n_layers, (long long)run->shard_index,
+               (long long)run->shard_count, (long long)layers, (long long)r->computed,
+               (long long)r->already_done, (long long)r->executed, (long long)r->executed_before, seconds,
+               r->seconds_write, r->seconds_eval);
+        return;
+    }
+    printf("sweep: %lld of %lld layers (seed %lld, shard %lld/%lld) in %s\n", (long long)layers,
+           (long long)run->n_layers, (long long)run->seed, (long long)run->shard_index,
+           (long long)run->shard_count, path);
+    /* the writing thread's wall time: writing batch k while the workers
+    ** evaluate batch k+1 and later, or waiting for them */
+    printf("this run: %lld layers in %.1f s (%.0f layers/s), %lld were already done; of the writer's time,\n"
+           "  %.1f s writing to SQLite (evaluation goes on meanwhile) and %.1f s waiting for evaluation\n",
+           (long long)r->computed, seconds, seconds > 0 ? (double)r->computed / seconds : 0.0,
+           (long long)r->already_done, r->seconds_write, r->seconds_eval);
+    if (r->executed > 0 || r->executed_before > 0)
+        printf("executed: %lld layers by this run, %lld were already executed\n", (long long)r->executed,
+               (long long)r->executed_before);
+}
+
 static int print_summary(const char *path, const rip_sweep_result *r, double seconds,
-                         const rip_optima_result *opt, int64_t opt_pixels)
+                         const rip_optima_result *opt, int64_t opt_pixels, summary_form form)
 {
     sqlite3 *db = NULL;
     sqlite3_stmt *st = NULL;
     char err[RIP_ERR_LEN];
+    if (form == SUMMARY_NONE)
+        return 0;
     /* rip_sweep_run has just checked and written it: a second full check would cost as much again */
     rip_status s = rip_db_open_read_unchecked(path, &db, err);
     if (s != RIP_OK) {
@@ -212,43 +309,27 @@ static int print_summary(const char *path, const rip_sweep_result *r, double sec
         sqlite3_step(st) == SQLITE_ROW)
         layers = sqlite3_column_int64(st, 0);
     sqlite3_finalize(st);
-    st = NULL;
-    printf("sweep: %lld of %lld layers (seed %lld, shard %lld/%lld) in %s\n", (long long)layers,
-           (long long)run.n_layers, (long long)run.seed, (long long)run.shard_index,
-           (long long)run.shard_count, path);
-    printf("this run: %lld layers evaluated in %.1f s (%.0f layers/s; evaluation %.1f s, "
-           "SQLite writes %.1f s), %lld were already done\n",
-           (long long)r->computed, seconds, seconds > 0 ? (double)r->computed / seconds : 0.0,
-           r->seconds_eval, r->seconds_write, (long long)r->already_done);
-    if (r->executed > 0 || r->executed_before > 0)
-        printf("executed: %lld layers by this run, %lld were already executed\n", (long long)r->executed,
-               (long long)r->executed_before);
-    printf("\n");
-    printf("%-16s %-24s %8s %8s %8s %8s\n", "formula", "judged against", "unsafe", "tight", "loose", "n/a");
-    if (sqlite3_prepare_v2(db, "SELECT formula, coalesce(exec_config, '-'), unsafe, tight, loose, na "
-                               "FROM verdict_summary", -1, &st, NULL) != SQLITE_OK) {
-        fprintf(stderr, "ripsim sweep: %s\n", sqlite3_errmsg(db));
-        rip_db_close(db);
-        return RIP_EX_IOERR;
+    print_head(path, &run, layers, r, seconds, form);
+    int rc = print_verdicts(db, form) != 0 ? RIP_EX_IOERR : 0;
+    if (rc == 0 && opt_pixels > 0) {
+        if (form == SUMMARY_JSON)
+            printf(",\n  \"optimum\": {\"max_pixels\": %lld, \"stored\": %lld, \"eligible\": %lld, "
+                   "\"added\": %lld}", (long long)opt_pixels, (long long)(opt->before + opt->added),
+                   (long long)opt->eligible, (long long)opt->added);
+        else
+            printf("\noptimum: %lld of %lld layers with at most %lld output pixels (%lld by this run); "
+                   "table optima, view optimum_gaps\n", (long long)(opt->before + opt->added),
+                   (long long)opt->eligible, (long long)opt_pixels, (long long)opt->added);
     }
-    while (sqlite3_step(st) == SQLITE_ROW)
-        printf("%-16s %-24s %8lld %8lld %8lld %8lld\n", sqlite3_column_text(st, 0),
-               sqlite3_column_text(st, 1), sqlite3_column_int64(st, 2), sqlite3_column_int64(st, 3),
-               sqlite3_column_int64(st, 4), sqlite3_column_int64(st, 5));
-    sqlite3_finalize(st);
-    st = NULL;
-    if (opt_pixels > 0)
-        printf("\noptimum: %lld of %lld layers with at most %lld output pixels (%lld by this run); "
-               "table optima, view optimum_gaps\n", (long long)(opt->before + opt->added),
-               (long long)opt->eligible, (long long)opt_pixels, (long long)opt->added);
-    if (print_executions(db, path) != 0) {
-        rip_db_close(db);
-        return RIP_EX_IOERR;
-    }
+    if (rc == 0 && print_executions(db, path, form) != 0)
+        rc = RIP_EX_IOERR;
     rip_db_close(db);
-    printf("\nquery it: sqlite3 %s 'select * from verdict_summary'; full report: ripsim report --db %s\n",
-           path, path);
-    return 0;
+    if (rc == 0 && form == SUMMARY_JSON)
+        printf("\n}\n");
+    else if (rc == 0)
+        printf("\nquery it: sqlite3 %s 'select * from verdict_summary'; full report: ripsim report --db %s\n",
+               path, path);
+    return rc;
 }
 
 int rip_cmd_sweep(int argc, char **argv)
@@ -259,7 +340,7 @@ int rip_cmd_sweep(int argc, char **argv)
         .db_path = NULL, .jobs = cpus > 0 ? (int)(cpus < 64 ? cpus : 64) : 1,
         .shard_index = 0, .shard_count = 1,
     };
-    bool show = true;   /* the progress line, shown only when stderr is a terminal */
+    bool quiet = false, json = false; /* the progress line is shown only when stderr is a terminal */
     int64_t seed = (int64_t)o.seed, jobs = o.jobs, shard[2] = {0, 1}, opt_pixels = 0;
     const rip_opt opts[] = {
         {.name = "--n", .kind = RIP_OPT_INT, .dest = &o.n_layers, .metavar = "N", .lo = 1, .hi = 1000000000,
@@ -273,8 +354,15 @@ int rip_cmd_sweep(int argc, char **argv)
         {.name = "--shard", .kind = RIP_OPT_CUSTOM, .dest = shard, .metavar = "I/K", .parse = parse_shard,
          .help = "run only layers with index % K == I (0 <= I < K), e.g. one\n"
                  "task of a Slurm array; combine shards with 'ripsim merge'"},
-        {.name = "--quiet", .kind = RIP_OPT_FLAG, .dest = &show, .flag_value = false,
-         .help = "no progress line (it is shown only when stderr is a terminal)"},
+        {.name = "--quiet", .kind = RIP_OPT_FLAG, .dest = &quiet, .flag_value = true,
+         .help = "print nothing but errors: no progress line (shown only\nwhen stderr is a terminal), no summary"},
+        {.name = "--json", .kind = RIP_OPT_FLAG, .dest = &json, .flag_value = true,
+         .help = "the summary as one JSON object on stdout (run, this call's\ncounts and times, verdicts, executions)"},
+        {.name = "--no-fsync", .kind = RIP_OPT_FLAG, .dest = &o.no_fsync, .flag_value = true,
+         .help = "for a throwaway database on a slow disk: commits are\n"
+                 "written but not flushed to the disk, so a killed sweep\n"
+                 "still loses nothing, but a machine crash or power cut can\n"
+                 "damage the database (default: every commit flushed)"},
         {.name = "--execute", .kind = RIP_OPT_FLAG, .dest = &o.execute, .flag_value = true,
          .help = "also execute every layer with the int8 kernels (in place at\n"
                  "truth and truth - 1 of each rip_* configuration, and dual)"},
@@ -286,8 +374,10 @@ int rip_cmd_sweep(int argc, char **argv)
          .help = "also the traversal-optimal gap of every layer with at most P\n"
                  "output pixels (1..30; 16: milliseconds a layer, 25: seconds)"},
     };
+    const char *pos_db = NULL;
     const rip_cmd cmd = {
-        .name = "sweep", .synopsis = "[--n N] [--seed S] [--db FILE] [--jobs J] [--shard I/K] [--quiet] [--execute] "
+        .pos = &pos_db, .max_pos = 1,
+        .name = "sweep", .synopsis = "[--db FILE | FILE] [--n N] [--seed S] [--jobs J] [--shard I/K] [--quiet] [--json] [--no-fsync] [--execute] "
                     "[--full-bisection] [--optimum P]",
         .about = about, .opts = opts, .n_opts = sizeof opts / sizeof opts[0], .notes = notes, .exits = exits,
         .n_exits = sizeof exits / sizeof exits[0], .example = "ripsim sweep --n 2000 --db /tmp/s.db",
@@ -295,6 +385,12 @@ int rip_cmd_sweep(int argc, char **argv)
     int rc = rip_args_parse(&cmd, argc, argv, stdout, stderr);
     if (rc != RIP_ARGS_CONTINUE)
         return rc;
+    if ((rc = rip_args_db(&cmd, &o.db_path, pos_db)) != 0)
+        return rc;
+    if (quiet && json)
+        return rip_args_usage(&cmd, "--quiet and --json do not go together");
+    bool show = !quiet;
+    summary_form form = quiet ? SUMMARY_NONE : json ? SUMMARY_JSON : SUMMARY_TEXT;
     char dbbuf[4096];
     if (!o.db_path && !(o.db_path = rip_root_path("sweep", "--db", RIP_SWEEP_DEFAULT_DB, dbbuf, sizeof dbbuf)))
         return RIP_EX_USAGE;
@@ -329,5 +425,5 @@ int rip_cmd_sweep(int argc, char **argv)
             return rip_exit_status(s);
         }
     }
-    return print_summary(o.db_path, &r, seconds, &opt, opt_pixels);
+    return print_summary(o.db_path, &r, seconds, &opt, opt_pixels, form);
 }

@@ -8,6 +8,7 @@
 #include <malloc.h>
 #endif
 
+#include "args.h"
 #include "cli.h"
 #include "out.h"
 
@@ -26,7 +27,7 @@ static const struct {
     {"execute", rip_cmd_execute, "one layer run by the int8 kernels in place and in dual buffers, compared"},
     {"sweep", rip_cmd_sweep, "the seeded 10,000-layer sweep: verdicts of every closed form into SQLite"},
     {"merge", rip_cmd_merge, "combine sweep shards into one database"},
-    {"migrate", rip_cmd_migrate, "convert a sweep database of an older schema (version 1 to 3) in place"},
+    {"migrate", rip_cmd_migrate, "convert a sweep database of an older schema in place (see its --help)"},
     {"report", rip_cmd_report, "paper Sec. 5.2 and Tab. 5 from a sweep database, beside the paper"},
     {"tables", rip_cmd_tables, "regenerate the paper's tables and figures from data (table2, table3, fig3, optimum, ...)"},
     {"claims", rip_cmd_claims, "every checkable claim of the paper, verdict and evidence (results/claims.md, figures)"},
@@ -48,7 +49,8 @@ static void usage(FILE *to)
             "commands:\n");
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         fprintf(to, "  %-10s %s\n", commands[i].name, commands[i].summary);
-    fprintf(to, "\n'ripsim COMMAND --help' describes one command and lists its exit statuses.\n"
+    fprintf(to, "\n'ripsim COMMAND --help' (or 'ripsim help COMMAND') describes one command and lists\n"
+                "its exit statuses.\n"
                 "Exit status: 0 success, 64 bad command line; each command lists its others.\n");
 }
 
@@ -82,6 +84,15 @@ int main(int argc, char **argv)
         return RIP_EX_USAGE;
     }
     const char *cmd = argv[1];
+    /* help CMD: CMD's own --help */
+    char help_flag[] = "--help";
+    char *help_argv[4] = {argv[0], NULL, help_flag, NULL};
+    if (strcmp(cmd, "help") == 0 && argc == 3) {
+        help_argv[1] = argv[2];
+        argv = help_argv;
+        argc = 3;
+        cmd = argv[1];
+    }
     if (strcmp(cmd, "-h") == 0 || strcmp(cmd, "--help") == 0 || strcmp(cmd, "help") == 0) {
         usage(stdout);
         return rip_out_check_stdout("--help");
@@ -100,6 +111,13 @@ int main(int argc, char **argv)
             fflush(stdout);
             return rc;
         }
-    fprintf(stderr, "ripsim: unknown command '%s'\nTry 'ripsim --help'.\n", cmd);
+    const char *names[sizeof commands / sizeof commands[0]];
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        names[i] = commands[i].name;
+    const char *near = rip_args_closest(cmd, strlen(cmd), names, sizeof names / sizeof names[0]);
+    if (near)
+        fprintf(stderr, "ripsim: unknown command '%s' (did you mean '%s'?)\nTry 'ripsim --help'.\n", cmd, near);
+    else
+        fprintf(stderr, "ripsim: unknown command '%s'\nTry 'ripsim --help'.\n", cmd);
     return RIP_EX_USAGE;
 }

@@ -31,7 +31,10 @@ static const char about[] =
 
 static const char notes[] =
     "At GAP = the truth of CONFIG a correct kernel is bit-exact with no early\n"
-    "overwrite; at truth - 1 (truth > 0) the instrumented run catches one.\n"
+    "overwrite.  At truth - 1 (truth > 0) the instrumented run catches one for\n"
+    "the gather configurations; the taps kernels write each channel right after\n"
+    "reading its taps and need a scalar less than the simulator's taps truth, so\n"
+    "they are caught at truth - 2.\n"
     "JSON keys: layer (as 'ripsim layer --json'), config, gap, truth, bit_exact,\n"
     "early_overwrite (null, or {step, pixel_r, pixel_c, address}: step = output\n"
     "scalars written before the read), checksum (FNV-1a 32-bit of the dual-buffer\n"

@@ -78,7 +78,7 @@ static void print_json(const rip_layer *L, const rip_eval *ev, bool with_sim)
     printf("}}\n");
 }
 
-static void print_table(const rip_layer *L, const rip_eval *ev, bool with_sim, rip_engine engine)
+static void print_table(const rip_layer *L, const rip_eval *ev, bool with_sim, rip_engine engine, bool bisect)
 {
     char spec[256];
     rip_spec_format(L, spec, sizeof spec);
@@ -95,7 +95,8 @@ static void print_table(const rip_layer *L, const rip_eval *ev, bool with_sim, r
            (long long)L->n_in_padded, (long long)L->n_in_dense, (long long)L->n_out);
 
     if (with_sim) {
-        printf("truth (minimum gap by binary search, %s simulator)\n",
+        printf("truth (minimum gap, %s, %s simulator)\n",
+               bisect ? "by binary search" : "one pass confirmed by runs at g and g - 1",
                engine == RIP_ENGINE_FAST ? "fast" : "plain");
         printf("  %-26s %14s %16s\n", "execution config", "gap", "workspace");
         for (int e = 0; e < RIP_CONFIG_COUNT; e++)
@@ -177,6 +178,6 @@ int rip_cmd_layer(int argc, char **argv)
     if (json)
         print_json(&L, &ev, with_sim);
     else
-        print_table(&L, &ev, with_sim, engine);
+        print_table(&L, &ev, with_sim, engine, bisect);
     return rip_out_check_stdout("layer");
 }

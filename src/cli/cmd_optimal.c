@@ -30,8 +30,8 @@ static const char about[] =
     "SPEC as for `ripsim layer` (cin=1,cout=5,h=6,k=3,...).\n";
 
 static const char notes[] =
-    "The search keeps 2^P states for P = h_out*w_out output pixels (P = 25: about\n"
-    "100 MiB and seconds); larger grids are refused (--max-pixels, at most 30).\n";
+    "The search keeps 2^P states for P = h_out*w_out output pixels (P = 25: 130\n"
+    "to 200 MiB and seconds); larger grids are refused (--max-pixels, at most 30).\n";
 
 static const rip_exit_doc exits[] = {
     {0, "solved"},

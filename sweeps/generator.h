@@ -25,11 +25,24 @@
 #include "pcg32.h"
 #include "status.h"
 
+/* How a category's draws relate C_out to C_in: declared by the category,
+** checked by tests/test_generators.c on 1,000 draws. */
+typedef enum rip_generator_channels {
+    RIP_GEN_CHANNELS_BOTH = 0, /* both C_out > C_in and C_out < C_in, each on > 10% of draws */
+    RIP_GEN_CHANNELS_GROW,     /* C_out > C_in on every draw */
+    RIP_GEN_CHANNELS_SHRINK,   /* C_out <= C_in on every draw, C_out < C_in on most */
+    RIP_GEN_CHANNELS_EQUAL,    /* C_out = C_in on every draw */
+} rip_generator_channels;
+
 typedef struct rip_generator {
     const char *name;     /* stable id stored in the database, e.g. "thin_axis" */
     const char *title;    /* the paper's wording in Tab. 5 */
     int tier;             /* 1 real-network geometry, 2 small/degenerate, 3 corners */
-    int weight;           /* share of the sweep in percent; all weights sum to 100 */
+    int weight;           /* share of the default sweep in percent (the weights of
+                             the paper's 20 sum to 100); 0: a category outside the
+                             paper's Tab. 5, swept only when named with a weight in
+                             a set (sweep --generators NAME:W,...) */
+    rip_generator_channels channels; /* C_out against C_in (default: both ways) */
     const char *ranges;   /* one line documenting the parameter ranges drawn */
     rip_status (*draw)(rip_pcg32 *g, rip_layer *L);  /* RIP_OK or RIP_S_INTERNAL (above) */
     bool (*holds)(const rip_layer *L);  /* the defining property */
@@ -66,6 +79,52 @@ const rip_generator *rip_sweep_draw(uint64_t seed, int64_t idx, rip_layer *L);
 */
 rip_status rip_sweep_draw_checked(uint64_t seed, int64_t idx, rip_layer *L, const rip_generator **gen,
                                   char err[RIP_ERR_LEN]);
+
+/* At most this many categories in a set. */
+#define RIP_GENERATOR_SET_MAX 64
+
+/*
+** The categories a sweep draws from, with their weights: layer idx takes
+** slot (idx * m) mod W of the W = sum-of-weights slots, the categories laid
+** out in the set's order, where m is 37 if it is prime to W, else the next
+** number that is (so every block of W consecutive layers has exactly
+** `weight` layers of each category).  The default set is the paper's 20 at
+** the paper's weights (W = 100, m = 37: rip_generator_for_layer).
+*/
+typedef struct rip_generator_set {
+    size_t n;
+    const rip_generator *gen[RIP_GENERATOR_SET_MAX];
+    int weight[RIP_GENERATOR_SET_MAX];
+    int64_t total, mult;  /* W and m above */
+} rip_generator_set;
+
+/* The default set: every registered category with weight > 0, in registry order. */
+void rip_generator_set_default(rip_generator_set *s);
+
+/*
+** Parse "NAME[:WEIGHT],..." (sweep --generators) into *s: each NAME a
+** registered category at most once, WEIGHT a whole number in 1..1000
+** (default: the category's own weight; a category of weight 0 needs one).
+** The item "paper" stands for the default set's categories at their
+** weights ("paper,NAME:5": the paper's 20 and one more).  RIP_OK, or RIP_S_DATA with
+** err naming the item at fault (an unknown name lists the closest one).
+*/
+rip_status rip_generator_set_parse(const char *text, rip_generator_set *s, char err[RIP_ERR_LEN]);
+
+/* "name:weight,..." of s, the form rip_generator_set_parse reads back and
+** the database's runs.generator_set stores; truncated to len. */
+void rip_generator_set_text(const rip_generator_set *s, char *buf, size_t len);
+
+/* The position in s of the category that draws layer idx. */
+size_t rip_generator_set_slot(const rip_generator_set *s, int64_t idx);
+
+/*
+** Draw layer idx of a sweep over set s with this seed: the category at
+** rip_generator_set_slot(s, idx) (its position into *pos, may be NULL),
+** fed by the stream rip_pcg32_seed(seed, idx).  As rip_sweep_draw_checked.
+*/
+rip_status rip_generator_set_draw(const rip_generator_set *s, uint64_t seed, int64_t idx, rip_layer *L,
+                                  const rip_generator **gen, size_t *pos, char err[RIP_ERR_LEN]);
 
 /* The message of the calling thread's last failed draw ("" if none). */
 const char *rip_generator_error(void);

@@ -44,24 +44,30 @@ static double now(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-void rip_sweep_generator_set(char *buf, size_t len)
+/* s, or the default set in *buf when s is NULL. */
+static const rip_generator_set *set_or_default(const rip_generator_set *s, rip_generator_set *buf)
 {
-    size_t n = 0, used = 0;
-    const rip_generator *const *g = rip_generators(&n);
-    buf[0] = '\0';
-    for (size_t i = 0; i < n && used < len; i++)
-        used += (size_t)snprintf(buf + used, len - used, "%s%s:%d", i ? "," : "", g[i]->name,
-                                 g[i]->weight);
+    if (s)
+        return s;
+    rip_generator_set_default(buf);
+    return buf;
 }
 
-size_t rip_sweep_generator_rows(rip_db_generator *rows, size_t cap)
+void rip_sweep_generator_set(const rip_generator_set *s, char *buf, size_t len)
 {
-    size_t n = 0;
-    const rip_generator *const *g = rip_generators(&n);
-    for (size_t i = 0; i < n && i < cap; i++)
-        rows[i] = (rip_db_generator){.name = g[i]->name, .title = g[i]->title, .ranges = g[i]->ranges,
-                                     .tier = g[i]->tier, .weight = g[i]->weight};
-    return n;
+    rip_generator_set d;
+    rip_generator_set_text(set_or_default(s, &d), buf, len);
+}
+
+size_t rip_sweep_generator_rows(const rip_generator_set *s, rip_db_generator *rows, size_t cap)
+{
+    rip_generator_set d;
+    s = set_or_default(s, &d);
+    for (size_t i = 0; i < s->n && i < cap; i++)
+        rows[i] = (rip_db_generator){.name = s->gen[i]->name, .title = s->gen[i]->title,
+                                     .ranges = s->gen[i]->ranges, .tier = s->gen[i]->tier,
+                                     .weight = s->weight[i]};
+    return s->n;
 }
 
 /* Report progress (o->progress): layers done of total, with the unsafe verdicts so far. */
@@ -100,10 +106,10 @@ static rip_status run_open(sweep_run *r, char err[RIP_ERR_LEN])
     want.n_layers = o->n_layers;
     want.shard_index = o->shard_index;
     want.shard_count = o->shard_count;
-    rip_sweep_generator_set(want.generator_set, sizeof want.generator_set);
+    rip_sweep_generator_set(o->generators, want.generator_set, sizeof want.generator_set);
     rip_db_generator gen_rows[RIP_SWEEP_MAX_GENERATORS];
     want.generators = gen_rows;
-    want.n_generators = rip_sweep_generator_rows(gen_rows, RIP_SWEEP_MAX_GENERATORS);
+    want.n_generators = rip_sweep_generator_rows(o->generators, gen_rows, RIP_SWEEP_MAX_GENERATORS);
     snprintf(want.version, sizeof want.version, "%s", RIPSIM_VERSION);
     if (want.n_generators > RIP_SWEEP_MAX_GENERATORS) {
         snprintf(err, RIP_ERR_LEN, "internal: %zu generator categories, above RIP_SWEEP_MAX_GENERATORS",
@@ -139,6 +145,7 @@ static rip_status run_setup(sweep_run *r, char err[RIP_ERR_LEN])
     for (int i = 0; i < SWEEP_RING; i++) {
         sweep_batch *b = &r->bufs[i];
         b->seed = r->o->seed;
+        b->set = r->set;
         b->how = r->o->full_bisection ? RIP_SEARCH_BISECT : RIP_SEARCH_BRACKET;
         b->items = calloc(RIP_SWEEP_BATCH, sizeof *b->items);
         b->order = calloc(RIP_SWEEP_BATCH, sizeof *b->order);
@@ -304,6 +311,8 @@ rip_status rip_sweep_run(const rip_sweep_opts *o, rip_sweep_result *res, char er
     r.res = res;
     r.stop = o->stop ? o->stop : &never;
     r.batch_size = o->batch >= 1 && o->batch <= RIP_SWEEP_BATCH ? o->batch : RIP_SWEEP_BATCH;
+    rip_generator_set_default(&r.default_set);
+    r.set = o->generators ? o->generators : &r.default_set;
 
     rip_status status = run_open(&r, err);
     if (status == RIP_OK)

@@ -18,6 +18,7 @@
 #include "layer.h"
 #include "progress.h"
 #include "status.h"
+#include "generator.h"
 
 #define RIP_SWEEP_DEFAULT_SEED 20261129u
 #define RIP_SWEEP_DEFAULT_N 10000
@@ -45,6 +46,8 @@ typedef struct rip_sweep_opts {
     int64_t shard_count;     /*   idx % shard_count == shard_index */
     rip_progress_cb progress; /* progress reports (core/progress.h: layers done of the shard's,
                              ** with the unsafe counts so far); fn NULL: none */
+    const rip_generator_set *generators; /* the categories and weights drawn from
+                                (generator.h); NULL: the default, the paper's 20 */
     bool no_fsync;           /* commits are written but not flushed to the disk
                                 (synchronous=OFF): safe against a killed process,
                                 not against a machine crash or power cut */
@@ -98,14 +101,14 @@ typedef struct rip_sweep_result {
 */
 rip_status rip_sweep_run(const rip_sweep_opts *o, rip_sweep_result *res, char err[RIP_ERR_LEN]);
 
-/* "name:weight,..." of the registered categories, into buf. */
-void rip_sweep_generator_set(char *buf, size_t len);
+/* "name:weight,..." of set s (NULL: the default set, the paper's 20), into buf. */
+void rip_sweep_generator_set(const rip_generator_set *s, char *buf, size_t len);
 
-/* The registered categories as table generators records them (db.h), the
-** first cap of them into rows[cap]; returns how many there are (more than
-** cap: not all written). */
-#define RIP_SWEEP_MAX_GENERATORS 64
+/* The categories of set s (NULL: the default) as table generators records
+** them (db.h), each with its weight in s, the first cap of them into
+** rows[cap]; returns how many there are (more than cap: not all written). */
+#define RIP_SWEEP_MAX_GENERATORS RIP_GENERATOR_SET_MAX
 struct rip_db_generator;
-size_t rip_sweep_generator_rows(struct rip_db_generator *rows, size_t cap);
+size_t rip_sweep_generator_rows(const rip_generator_set *s, struct rip_db_generator *rows, size_t cap);
 
 #endif

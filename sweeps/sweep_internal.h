@@ -55,6 +55,7 @@ typedef struct sweep_batch {
     sweep_span sp;
     unsigned char *have; /* sweep_write_batch's scratch */
     uint64_t seed;
+    const rip_generator_set *set; /* the run's categories (never NULL) */
     rip_search how;      /* how the simulator finds each truth */
 } sweep_batch;
 
@@ -91,6 +92,8 @@ typedef struct sweep_run {
     sweep_pool pool;
     bool pool_up;                 /* pool's locks initialised (sweep_pool_start) */
     long unsafe[2];               /* unsafe verdicts: [0] the paper's bounds, [1] G&M Eq. 1 */
+    const rip_generator_set *set; /* o->generators, or default_set */
+    rip_generator_set default_set;
 } sweep_run;
 
 /* --- sweep_open.c ------------------------------------------------------ */

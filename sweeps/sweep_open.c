@@ -33,8 +33,16 @@ static rip_status open_checked(const rip_sweep_opts *o, const rip_run_info *want
         return s;
     if (found->has_run && !rip_run_same(&found->run, want, true, "the database", "this command", what,
                                         sizeof what)) {
-        snprintf(err, RIP_ERR_LEN, "%.150s holds another run (%.250s); resume with its arguments or choose "
-                 "another --db", o->db_path, what);
+        if (strcmp(found->run.generator_set, want->generator_set) != 0) {
+            /* the way back to a database of another set: name that set */
+            if (snprintf(err, RIP_ERR_LEN, "%.60s holds another generator set; resume it with --generators "
+                         "%.400s (or choose another --db)", o->db_path, found->run.generator_set) >= RIP_ERR_LEN)
+                snprintf(err, RIP_ERR_LEN, "%.60s holds another generator set (its runs.generator_set); resume "
+                         "it with --generators and that set, or choose another --db", o->db_path);
+        } else {
+            snprintf(err, RIP_ERR_LEN, "%.150s holds another run (%.250s); resume with its arguments or choose "
+                     "another --db", o->db_path, what);
+        }
         return RIP_S_DATA;
     }
     rip_formulas(&nf);

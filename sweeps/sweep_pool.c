@@ -143,18 +143,6 @@ static double macs(const rip_layer *L)
     return (double)L->h_out * (double)L->w_out * (double)L->cout * (double)L->k_h * (double)L->k_w * (double)L->cin;
 }
 
-/* The place of g in the registry (generators.ord of the database); -1 if
-** absent, which the NOT IN check of the database refuses. */
-static int generator_id(const rip_generator *g)
-{
-    size_t n = 0;
-    const rip_generator *const *all = rip_generators(&n);
-    for (size_t i = 0; i < n; i++)
-        if (all[i] == g)
-            return (int)i;
-    return -1;
-}
-
 /*
 ** Longest first, so that a batch's largest execution does not start last
 ** while the other threads idle.  Rows are keyed by layer index, so the
@@ -165,8 +153,10 @@ void sweep_order_by_cost(sweep_batch *b)
 {
     for (int64_t k = 0; k < b->count; k++) {
         sweep_item *it = &b->items[k];
-        it->failed = rip_sweep_draw_checked(b->seed, it->idx, &it->L, &it->gen, it->err) != RIP_OK;
-        it->gen_id = generator_id(it->gen);
+        /* the category's place in the run's set is its generators.ord */
+        size_t pos = 0;
+        it->failed = rip_generator_set_draw(b->set, b->seed, it->idx, &it->L, &it->gen, &pos, it->err) != RIP_OK;
+        it->gen_id = (int)pos;
         it->cost = it->failed ? 0 : it->need_exec ? macs(&it->L) : (double)(it->L.h_out * it->L.w_out);
         int64_t j = k;
         for (; j > 0 && b->items[b->order[j - 1]].cost < it->cost; j--)

@@ -515,10 +515,10 @@ Test(dbcheck, losing_a_creation_race_to_another_seed_is_another_run)
     cr_assert_eq(sqlite3_exec(h, rip_db_schema_sql, NULL, NULL, &msg), SQLITE_OK, "%s", msg ? msg : "");
     cr_assert_eq(sqlite3_exec(h, "PRAGMA user_version = 4", NULL, NULL, &msg), SQLITE_OK);
     rip_run_info run = {.seed = 99, .n_layers = 300, .shard_index = 0, .shard_count = 1};
-    rip_sweep_generator_set(run.generator_set, sizeof run.generator_set);
+    rip_sweep_generator_set(NULL, run.generator_set, sizeof run.generator_set);
     rip_db_generator gen_rows[RIP_SWEEP_MAX_GENERATORS];
     run.generators = gen_rows;
-    run.n_generators = rip_sweep_generator_rows(gen_rows, RIP_SWEEP_MAX_GENERATORS);
+    run.n_generators = rip_sweep_generator_rows(NULL, gen_rows, RIP_SWEEP_MAX_GENERATORS);
     snprintf(run.version, sizeof run.version, "%s", RIPSIM_VERSION);
     cr_assert_eq(rip_db_write_run(h, &run, err), 0, "%s", err);
     pid_t s = start(getenv("RIPSIM_BIN"), (const char *const[]){NULL}, 0, tmp("race.out"), tmp("race.err"),

@@ -1,5 +1,5 @@
 /*
-** test_generators.c — the 20 generator categories of the sweep (paper
+** test_generators.c — the generator categories of the sweep (the 20 of paper
 ** Tab. 5): the registry matches the table, every category draws valid layers
 ** with its defining property (checked by the category's holds() and by an
 ** independent check written here), within the documented ranges, varied and
@@ -194,10 +194,23 @@ static int cmp_key(const void *a, const void *b)
     return memcmp(a, b, 14 * sizeof(int64_t));
 }
 
+/* The paper's categories (weight > 0: the default set) in registry order. */
+static const rip_generator *const *paper_categories(size_t *count)
+{
+    static rip_generator_set set;
+    rip_generator_set_default(&set);
+    *count = set.n;
+    return set.gen;
+}
+
 Test(generators, registry_is_table5)
 {
-    size_t count = 0;
-    const rip_generator *const *all = rip_generators(&count);
+    size_t count = 0, registered = 0;
+    const rip_generator *const *reg = rip_generators(&registered);
+    /* a category added after Tab. 5 has weight 0 and stays out of the default set */
+    for (size_t i = 0; i < registered; i++)
+        cr_assert(reg[i]->weight >= 0, "%s: weight %d", reg[i]->name, reg[i]->weight);
+    const rip_generator *const *all = paper_categories(&count);
     cr_assert_eq(count, N_CAT);
     int sum = 0, tier[4] = {0};
     for (size_t i = 0; i < count; i++) {
@@ -206,6 +219,15 @@ Test(generators, registry_is_table5)
         cr_expect_str_eq(gen->title, tab5[i].title, "entry %zu", i);
         cr_expect_eq(gen->tier, tab5[i].tier, "%s", gen->name);
         cr_expect_eq(gen->weight, tab5[i].weight, "%s", gen->name);
+        /* Tab. 5's rows that fix the channel direction: expansion and the two
+        ** restricted x* rows grow, projection is C_out <= C_in */
+        rip_generator_channels want_ch = RIP_GEN_CHANNELS_BOTH;
+        if (!strcmp(tab5[i].name, "expansion") || !strcmp(tab5[i].name, "restricted_int_xstar") ||
+            !strcmp(tab5[i].name, "nonint_xstar"))
+            want_ch = RIP_GEN_CHANNELS_GROW;
+        else if (!strcmp(tab5[i].name, "projection"))
+            want_ch = RIP_GEN_CHANNELS_SHRINK;
+        cr_expect_eq(gen->channels, want_ch, "%s declares channels %d", gen->name, (int)gen->channels);
         cr_assert(gen->tier >= 1 && gen->tier <= 3, "%s", gen->name);
         cr_assert(gen->weight >= 1, "%s", gen->name);
         cr_assert(gen->draw && gen->holds && gen->ranges && gen->ranges[0], "%s", gen->name);
@@ -301,13 +323,19 @@ Test(generators, every_category_draws_valid_layers_with_its_property, .timeout =
         cr_expect_gt(distinct, 50, "%s: only %d distinct layers", nm, distinct);
 
         /* the regimes each category is there to cover */
-        if (!strcmp(nm, "expansion") || !strcmp(nm, "restricted_int_xstar") ||
-            !strcmp(nm, "nonint_xstar")) {
+        /* C_out against C_in, as the category declares it */
+        switch (gen->channels) {
+        case RIP_GEN_CHANNELS_GROW:
             cr_expect_eq(up, DRAWS, "%s", nm);
-        } else if (!strcmp(nm, "projection")) {
-            cr_expect_eq(up, 0);
-            cr_expect_gt(down, DRAWS / 2);
-        } else {
+            break;
+        case RIP_GEN_CHANNELS_SHRINK:
+            cr_expect_eq(up, 0, "%s", nm);
+            cr_expect_gt(down, DRAWS / 2, "%s", nm);
+            break;
+        case RIP_GEN_CHANNELS_EQUAL:
+            cr_expect_eq(up + down, 0, "%s: cout != cin %d times", nm, up + down);
+            break;
+        default:
             cr_expect_gt(up, DRAWS / 10, "%s: cout > cin only %d times", nm, up);
             cr_expect_gt(down, DRAWS / 10, "%s: cout < cin only %d times", nm, down);
         }
@@ -361,7 +389,7 @@ Test(generators, nonmonotone_example_of_appendix_f4_shape)
 Test(generators, every_block_of_100_has_weight_layers_per_category)
 {
     size_t count = 0;
-    const rip_generator *const *all = rip_generators(&count);
+    const rip_generator *const *all = paper_categories(&count);
     cr_assert_eq(count, N_CAT);
     /* slot layout: idx takes slot (idx*37) mod 100, categories in order */
     for (int64_t idx = 0; idx < 100; idx++) {
@@ -401,7 +429,7 @@ Test(generators, every_block_of_100_has_weight_layers_per_category)
 Test(generators, sweep_of_10000_has_100_weight_per_category, .timeout = 300)
 {
     size_t count = 0;
-    const rip_generator *const *all = rip_generators(&count);
+    const rip_generator *const *all = paper_categories(&count);
     cr_assert_eq(count, N_CAT);
     int n[N_CAT] = {0};
     for (int64_t idx = 0; idx < 10000; idx++) {
@@ -440,4 +468,48 @@ Test(generators, sweep_draw_depends_only_on_seed_and_idx)
         differ += !same_layer(&a, &b);
     }
     cr_expect_gt(differ, 90);
+}
+
+/* A set of the user's: its text reads back, its slots hold each category
+** exactly `weight` times in every block of W, and errors name the item. */
+Test(generators, sets_of_categories)
+{
+    rip_generator_set s, back;
+    char err[RIP_ERR_LEN], text[2048];
+    cr_assert_eq(rip_generator_set_parse("plain:3,thin_axis,rectangular:2", &s, err), RIP_OK, "%s", err);
+    cr_assert_eq(s.n, 3);
+    cr_expect_eq(s.weight[1], 6, "a name alone takes its own weight (Tab. 5: thin_axis 6)");
+    cr_expect_eq(s.total, 11);
+    rip_generator_set_text(&s, text, sizeof text);
+    cr_expect_str_eq(text, "plain:3,thin_axis:6,rectangular:2");
+    cr_assert_eq(rip_generator_set_parse(text, &back, err), RIP_OK, "%s", err);
+    cr_expect_eq(back.n, s.n);
+    int seen[3] = {0};
+    for (int64_t idx = 1000; idx < 1000 + 11 * 7; idx++)
+        seen[rip_generator_set_slot(&s, idx)]++;
+    cr_expect(seen[0] == 21 && seen[1] == 42 && seen[2] == 14, "%d %d %d", seen[0], seen[1], seen[2]);
+    /* the default set is the paper's, and "paper" names it */
+    rip_generator_set d;
+    rip_generator_set_default(&d);
+    cr_assert_eq(rip_generator_set_parse("paper", &s, err), RIP_OK, "%s", err);
+    cr_expect_eq(s.n, N_CAT);
+    cr_expect_eq(s.total, 100);
+    cr_expect_eq(s.mult, 37, "W = 100 keeps the paper's layout, (idx * 37) mod 100");
+    for (int64_t idx = -300; idx < 300; idx++)
+        cr_expect_eq(d.gen[rip_generator_set_slot(&d, idx)], rip_generator_for_layer(idx));
+    cr_assert_eq(rip_generator_set_parse("paper,plain", &s, err), RIP_S_DATA);
+    cr_expect_not_null(strstr(err, "'plain' is named twice"), "%s", err);
+    /* W = 74 = 2 * 37: 37 is not prime to it, so the next number that is, 39 */
+    cr_assert_eq(rip_generator_set_parse("plain:37,dilation:37", &s, err), RIP_OK, "%s", err);
+    cr_expect_eq(s.mult, 39);
+    static const struct { const char *text, *why; } bad[] = {
+        {"plian", "did you mean 'plain'?"}, {"plain:0", "from 1 to 1000"}, {"plain:1001", "from 1 to 1000"},
+        {"plain:x", "from 1 to 1000"},      {"plain,", "expected NAME"},   {"plain:3,plain:4", "named twice"},
+        {"", "expected NAME"},              {"nosuch", "no generator category 'nosuch'"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        err[0] = '\0';
+        cr_expect_eq(rip_generator_set_parse(bad[i].text, &s, err), RIP_S_DATA, "'%s'", bad[i].text);
+        cr_expect_not_null(strstr(err, bad[i].why), "'%s': %s", bad[i].text, err);
+    }
 }

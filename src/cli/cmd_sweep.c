@@ -26,8 +26,9 @@
 #include "sweep.h"
 
 static const char about[] =
-    "Draw N seeded layers from the 20 generator categories of paper Tab. 5, run\n"
-    "each under the seven execution configurations of the simulator, evaluate\n"
+    "Draw N seeded layers from the generator categories (by default the paper's\n"
+    "20 of Tab. 5 at its weights; --generators), run each under the seven\n"
+    "execution configurations of the simulator, evaluate\n"
     "every closed form, and write layers, truths and verdicts to an SQLite\n"
     "database.\n"
     "With --execute, also run every layer with the int8 kernels in place at the\n"
@@ -138,6 +139,16 @@ static rip_status run_interruptible(rip_sweep_opts *o, rip_sweep_result *r, char
     sigaction(SIGINT, &old_int, NULL);
     sigaction(SIGTERM, &old_term, NULL);
     return s;
+}
+
+/* --generators NAME[:WEIGHT],...: into the rip_generator_set at dest. */
+static bool parse_generators(const char *v, void *dest, char *why, size_t n)
+{
+    char err[RIP_ERR_LEN];
+    if (rip_generator_set_parse(v, dest, err) == RIP_OK)
+        return true;
+    snprintf(why, n, "NAME[:WEIGHT],... of the categories (%s)", err);
+    return false;
 }
 
 /* --shard I/K: 0 <= I < K <= 1000000. */
@@ -341,6 +352,8 @@ int rip_cmd_sweep(int argc, char **argv)
         .shard_index = 0, .shard_count = 1,
     };
     bool quiet = false, json = false; /* the progress line is shown only when stderr is a terminal */
+    rip_generator_set gens;
+    bool gens_given = false;
     int64_t seed = (int64_t)o.seed, jobs = o.jobs, shard[2] = {0, 1}, opt_pixels = 0;
     const rip_opt opts[] = {
         {.name = "--n", .kind = RIP_OPT_INT, .dest = &o.n_layers, .metavar = "N", .lo = 1, .hi = 1000000000,
@@ -351,6 +364,13 @@ int rip_cmd_sweep(int argc, char **argv)
          .help = "database (default " RIP_SWEEP_DEFAULT_DB " in the ripsim tree);\ncreated when missing"},
         {.name = "--jobs", .kind = RIP_OPT_INT, .dest = &jobs, .metavar = "J", .lo = 1, .hi = 64,
          .help = "evaluation threads beside the one that writes; 1: one\nthread in all (default: the number of online CPUs,\nat most 64)"},
+        {.name = "--generators", .kind = RIP_OPT_CUSTOM, .dest = &gens, .metavar = "LIST",
+         .parse = parse_generators, .given = &gens_given,
+         .help = "the categories and weights drawn: NAME[:WEIGHT],... (a name\n"
+                 "alone: its own weight; 'paper': the paper's 20 at its\n"
+                 "weights, the default); stored in the database, compared\n"
+                 "on resume; the names: sqlite3 DB 'select * from generators'\n"
+                 "or sweeps/README.md"},
         {.name = "--shard", .kind = RIP_OPT_CUSTOM, .dest = shard, .metavar = "I/K", .parse = parse_shard,
          .help = "run only layers with index % K == I (0 <= I < K), e.g. one\n"
                  "task of a Slurm array; combine shards with 'ripsim merge'"},
@@ -377,7 +397,7 @@ int rip_cmd_sweep(int argc, char **argv)
     const char *pos_db = NULL;
     const rip_cmd cmd = {
         .pos = &pos_db, .max_pos = 1,
-        .name = "sweep", .synopsis = "[--db FILE | FILE] [--n N] [--seed S] [--jobs J] [--shard I/K] [--quiet] [--json] [--no-fsync] [--execute] "
+        .name = "sweep", .synopsis = "[--db FILE | FILE] [--n N] [--seed S] [--jobs J] [--shard I/K] [--generators LIST] [--quiet] [--json] [--no-fsync] [--execute] "
                     "[--full-bisection] [--optimum P]",
         .about = about, .opts = opts, .n_opts = sizeof opts / sizeof opts[0], .notes = notes, .exits = exits,
         .n_exits = sizeof exits / sizeof exits[0], .example = "ripsim sweep --n 2000 --db /tmp/s.db",
@@ -395,6 +415,7 @@ int rip_cmd_sweep(int argc, char **argv)
     if (!o.db_path && !(o.db_path = rip_root_path("sweep", "--db", RIP_SWEEP_DEFAULT_DB, dbbuf, sizeof dbbuf)))
         return RIP_EX_USAGE;
     o.seed = (uint64_t)seed;
+    o.generators = gens_given ? &gens : NULL;
     o.jobs = (int)jobs;
     o.shard_index = shard[0];
     o.shard_count = shard[1];

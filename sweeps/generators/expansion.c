@@ -31,6 +31,7 @@ const rip_generator rip_gencat_expansion = {
     .title = "inverted-bottleneck expansion",
     .tier = 1,
     .weight = 5,
+    .channels = RIP_GEN_CHANNELS_GROW,
     .ranges = "1x1, s=d=1, p=0, cout=t*cin with t in 2..6; h_in,w_in in 1..128 (square 3/4); "
               "cin in {3..512} with h_in*w_in*cout <= 2^19",
     .draw = draw,

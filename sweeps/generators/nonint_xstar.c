@@ -42,6 +42,7 @@ const rip_generator rip_gencat_nonint_xstar = {
     .title = "non-integer x*",
     .tier = 2,
     .weight = 5,
+    .channels = RIP_GEN_CHANNELS_GROW,
     .ranges = "restricted: k in {3,5,7}, h_in=w_in in k..128 (<=16 half the time); "
               "cin 1..62, cout-cin in 2..64-cin not dividing (k-1)cin",
     .draw = draw,

@@ -32,6 +32,7 @@ const rip_generator rip_gencat_projection = {
     .title = "projection, C_out <= C_in",
     .tier = 1,
     .weight = 5,
+    .channels = RIP_GEN_CHANNELS_SHRINK,
     .ranges = "1x1, s=d=1, p=0, cout <= cin both in {3..512} with "
               "h_in*w_in*cin <= 2^19; h_in,w_in in 1..128 (square 3/4)",
     .draw = draw,

@@ -40,6 +40,7 @@ const rip_generator rip_gencat_restricted_int_xstar = {
     .title = "restricted regime, integer x*",
     .tier = 2,
     .weight = 6,
+    .channels = RIP_GEN_CHANNELS_GROW,
     .ranges = "restricted: k in {1 (10%),3,5,7}, h_in=w_in in k..128 (<=16 half the time); "
               "cin 1..63, cout-cin a divisor of (k-1)cin, cout <= 64",
     .draw = draw,

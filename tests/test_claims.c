@@ -685,18 +685,57 @@ Test(claims, a_failed_solve_is_an_error_not_a_verdict)
 
 /* ---- figures: their legends against counts made here ------------------------------- */
 
+/* How often needle occurs in hay. */
+static int occurrences(const char *hay, const char *needle)
+{
+    int n = 0;
+    for (const char *p = hay; (p = strstr(p, needle)) != NULL; p++)
+        n++;
+    return n;
+}
+
+/* The sum over fig_verdicts' cells of formula f of the count before `word`
+** in "<title>F on CATEGORY: U unsafe, T tight, L loose, N n/a</title>". */
+static int64_t cell_sum(const char *svg, const char *f, const char *word)
+{
+    char key[64];
+    snprintf(key, sizeof key, "<title>%s on ", f);
+    int64_t sum = 0;
+    for (const char *p = svg; (p = strstr(p, key)) != NULL; p++) {
+        const char *end = strstr(p, "</title>"), *w = strstr(p, word);
+        cr_assert(end && w && w < end, "%.80s", p);
+        while (w > p && w[-1] == ' ')
+            w--;
+        while (w > p && w[-1] >= '0' && w[-1] <= '9')
+            w--;
+        sum += strtoll(w, NULL, 10);
+    }
+    return sum;
+}
+
+/* The label the canvas gives the power of ten 10^e, e >= 3 (superscript digits). */
+static void decade(char *buf, size_t n, int e)
+{
+    static const char *const sup[10] = {"\xe2\x81\xb0", "\xc2\xb9", "\xc2\xb2", "\xc2\xb3", "\xe2\x81\xb4",
+                                        "\xe2\x81\xb5", "\xe2\x81\xb6", "\xe2\x81\xb7", "\xe2\x81\xb8",
+                                        "\xe2\x81\xb9"};
+    snprintf(buf, n, ">10%s%s</text>", e >= 10 ? sup[e / 10] : "", sup[e % 10]);
+}
+
 Test(claims, figure_counts_match_the_rows)
 {
     size_t n, ns;
     row *r = load_rows(&n);
-    int64_t below = 0, equal = 0, above = 0, loose_eq1 = 0, loose_t13 = 0;
+    int64_t below = 0, equal = 0, above = 0, loose_eq1 = 0, loose_t13 = 0, unsafe_eq1 = 0, wh_max = 1;
     for (size_t i = 0; i < n; i++) {
         /* both workspaces add the same padded input to their gap */
         below += r[i].t[1] < r[i].t[4];
         equal += r[i].t[1] == r[i].t[4];
         above += r[i].t[1] > r[i].t[4];
         loose_eq1 += r[i].has[0] && r[i].f[0] > r[i].t[4];
+        unsafe_eq1 += r[i].has[0] && r[i].f[0] < r[i].t[4];
         loose_t13 += r[i].has[6] && r[i].f[6] > r[i].t[3];
+        wh_max = r[i].t[4] + r[i].n_in_p > wh_max ? r[i].t[4] + r[i].n_in_p : wh_max;
     }
     char *svg = slurp_file(in_dir("fig_rip_hb.svg"), &ns), want[128];
     snprintf(want, sizeof want, "RiP below: %lld<", (long long)below);
@@ -705,20 +744,47 @@ Test(claims, figure_counts_match_the_rows)
     cr_expect_not_null(strstr(svg, want), "%s", want);
     snprintf(want, sizeof want, "RiP above: %lld<", (long long)above);
     cr_expect_not_null(strstr(svg, want), "%s", want);
+    /* the x axis ends at the first power of ten at or above the largest
+    ** herringbone workspace, not beyond; a colour bar says what a shade counts */
+    int e = 0;
+    for (int64_t p = 1; p < wh_max; p *= 10)
+        e++;
+    cr_assert_geq(e, 3);
+    decade(want, sizeof want, e);
+    cr_expect_not_null(strstr(svg, want), "x axis to 10^%d: %s", e, want);
+    decade(want, sizeof want, e + 1);
+    cr_expect_null(strstr(svg, want), "x axis beyond 10^%d: %s", e, want);
+    cr_expect_not_null(strstr(svg, ">layers per cell</text>"));
+    cr_expect_geq(occurrences(svg, "fill=\"rgb("), 32 + 1, "a 32-band colour bar and the cells");
+    cr_expect_not_null(strstr(svg, ">RiP workspace / herringbone workspace</text>"));
     cr_expect_not_null(strstr(svg, "</svg>\n"));
     free(svg);
+    /* fig_margins: per closed form a panel with a y axis of >= 4 ticks, both axes titled */
     svg = slurp_file(in_dir("fig_margins.svg"), &ns);
     snprintf(want, sizeof want, "gm2019_eq1: %lld loose layers", (long long)loose_eq1);
     cr_expect_not_null(strstr(svg, want), "%s", want);
     snprintf(want, sizeof want, "thm13_taps: %lld loose layers", (long long)loose_t13);
     cr_expect_not_null(strstr(svg, want), "%s", want);
+    cr_expect_eq(occurrences(svg, ">layers per bin</text>"), 2);
+    cr_expect_eq(occurrences(svg, ">margin, value - truth (scalars, log scale)</text>"), 2);
+    cr_expect_geq(occurrences(svg, "text-anchor=\"end\" font-size=\"10\""), 2 * 4, "y tick labels");
     free(svg);
-    /* one bar per generator category of Tab. 5 */
+    /* fig_verdicts: a row per generator category of Tab. 5, a column per
+    ** judged formula, each cell's verdicts in its tooltip and adding up to
+    ** the counts made here */
     svg = slurp_file(in_dir("fig_verdicts.svg"), &ns);
-    int bars = 0;
-    for (const char *p = svg; (p = strstr(p, " (tier ")) != NULL; p++)
-        bars++;
-    cr_expect_eq(bars, 20);
+    cr_expect_eq(occurrences(svg, " (tier "), 20);
+    static const char *const formulas[7] = {"gm2019_eq1", "corollary1", "thm11", "thm4_gather",
+                                            "thm4_taps", "thm13_gather", "thm13_taps"};
+    for (int f = 0; f < 7; f++) {
+        snprintf(want, sizeof want, "font-weight=\"bold\">%s</text>", formulas[f]);
+        cr_expect_eq(occurrences(svg, want), 1, "%s", want);
+    }
+    cr_expect_eq(occurrences(svg, " n/a</title>"), 20 * 7);
+    cr_expect_eq(cell_sum(svg, "gm2019_eq1", " loose"), loose_eq1);
+    cr_expect_eq(cell_sum(svg, "gm2019_eq1", " unsafe"), unsafe_eq1);
+    cr_expect_eq(cell_sum(svg, "thm13_taps", " loose"), loose_t13);
+    cr_expect_not_null(strstr(svg, ">share of the category's layers in each verdict (%), per formula</text>"));
     free(svg);
     free(r);
 }

@@ -250,3 +250,29 @@ Test(svg, a_log_axis_from_zero_fails_the_drawing)
     free(drawn(bad_axis, &st, err));
     cr_expect_eq(st, RIP_S_INTERNAL);
 }
+
+static void chosen_ticks(rip_svg *c)
+{
+    rip_svg_axis x = {RIP_SVG_BOTTOM, 20, 0, 60, 1, 101, true, 5};
+    rip_svg_axis_line(c, &x);
+    rip_svg_axis_tick(c, &x, 11, "10");
+    rip_svg_axis_tick(c, &x, 101, NULL);
+}
+
+Test(svg, ticks_a_figure_chooses)
+{
+    rip_status st;
+    char err[RIP_ERR_LEN];
+    char *s = drawn(chosen_ticks, &st, err);
+    cr_expect_eq(st, RIP_OK, "%s", err);
+    const char *body = strstr(s, "<line");
+    cr_assert_not_null(body);
+    /* 11 on a log axis 1..101 over 60 px: 60 log10(11) / log10(101) = 31.17 */
+    cr_expect_str_eq(body, "<line x1=\"0\" y1=\"20\" x2=\"60\" y2=\"20\" stroke=\"#333\"/>\n"
+                           "<line x1=\"31.17\" y1=\"20\" x2=\"31.17\" y2=\"15\" stroke=\"#e4e4e4\"/>\n"
+                           "<line x1=\"31.17\" y1=\"20\" x2=\"31.17\" y2=\"24\" stroke=\"#333\"/>\n"
+                           "<text x=\"31.17\" y=\"35\" text-anchor=\"middle\" font-size=\"10\">10</text>\n"
+                           "<line x1=\"60\" y1=\"20\" x2=\"60\" y2=\"23\" stroke=\"#333\"/>\n"
+                           "</svg>\n");
+    free(s);
+}

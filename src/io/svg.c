@@ -237,7 +237,7 @@ static void tick(rip_svg *s, const rip_svg_axis *ax, double v, double len, const
     }
 }
 
-static void axis_line(rip_svg *s, const rip_svg_axis *ax)
+void rip_svg_axis_line(rip_svg *s, const rip_svg_axis *ax)
 {
     if (ax->side == RIP_SVG_BOTTOM)
         rip_svg_line(s, ax->a, ax->at, ax->b, ax->at, "stroke=\"#333\"");
@@ -245,9 +245,14 @@ static void axis_line(rip_svg *s, const rip_svg_axis *ax)
         rip_svg_line(s, ax->at, ax->a, ax->at, ax->b, "stroke=\"#333\"");
 }
 
+void rip_svg_axis_tick(rip_svg *s, const rip_svg_axis *ax, double v, const char *label)
+{
+    tick(s, ax, v, label ? 4 : 3, label);
+}
+
 void rip_svg_axis_linear(rip_svg *s, const rip_svg_axis *ax, double step, const char *suffix)
 {
-    axis_line(s, ax);
+    rip_svg_axis_line(s, ax);
     if (!(step > 0) || !isfinite(step) || !isfinite(ax->lo) || !isfinite(ax->hi)) {
         s->nonfinite = true;
         return;
@@ -281,7 +286,7 @@ static void decade_label(char buf[32], int e)
 
 void rip_svg_axis_log(rip_svg *s, const rip_svg_axis *ax)
 {
-    axis_line(s, ax);
+    rip_svg_axis_line(s, ax);
     if (!(ax->lo > 0) || !(ax->hi >= ax->lo) || !isfinite(ax->hi)) {
         s->nonfinite = true;
         return;

@@ -86,6 +86,12 @@ double rip_svg_axis_pos(const rip_svg_axis *ax, double v);
 ** at most n steps (span > 0, n >= 1); 1 otherwise. */
 double rip_svg_nice_step(double span, int n);
 
+/* The line of ax alone, and one tick at value v: 4 px with its label (and
+** grid line), or 3 px without (label NULL); for an axis whose ticks the
+** figure chooses. */
+void rip_svg_axis_line(rip_svg *s, const rip_svg_axis *ax);
+void rip_svg_axis_tick(rip_svg *s, const rip_svg_axis *ax, double v, const char *label);
+
 /* A linear axis: its line, and a 4 px tick labelled in the canvas's number
 ** format followed by suffix (may be NULL) at every multiple of step in
 ** [lo, hi]. */

@@ -1,7 +1,7 @@
 /*
 ** figures.c — the sweep's figures as SVG (figures.h): verdict shares per
-** generator category, loose margins per closed form, RiP against
-** herringbone workspace.  Drawn on the SVG canvas (svg.h): fixed precision,
+** generator category and closed form, loose margins per closed form, RiP
+** against herringbone workspace, each with titled axes, ticks and a key.  Drawn on the SVG canvas (svg.h): fixed precision,
 ** no timestamps, so the same database gives the same bytes; a number that
 ** is not finite fails the figure (RIP_S_INTERNAL) rather than reach it.
 */

@@ -349,13 +349,13 @@ static void riphb_legend(rip_svg *c, const riphb *k, double lx, int top, int ph,
     rip_svg_text(c, lx, top + 108, NULL, "outside the axis: %lld", (long long)k->clipped);
     rip_svg_line(c, lx, top + 128, lx + 24, top + 128, "stroke=\"#d62728\" stroke-dasharray=\"4 3\"");
     rip_svg_text(c, lx + 30, top + 132, NULL, "%s", "equal workspaces");
-    const double cy = top + 170, chh = ph - 170;
-    rip_svg_text(c, lx, cy - 12, "font-weight=\"bold\"", "%s", "layers per cell");
+    const double cy = top + 186, chh = ph - 186;
+    rip_svg_text(c, lx, cy - 26, "font-weight=\"bold\"", "%s", "layers per cell");
+    rip_svg_text(c, lx, cy - 10, "font-size=\"10\"", "log scale, 1 to %.0f", mx);
     rip_svg_colorbar(c, lx, cy, 14, chh, 32, riphb_light, riphb_dark);
     if (mx > 1) {
         rip_svg_axis bar = {RIP_SVG_RIGHT, lx + 14, cy + chh, cy, 1, mx, true, 0};
         rip_svg_axis_log(c, &bar);
-        rip_svg_text(c, lx + 20, cy + 3.5, "font-size=\"10\"", "max %.0f", mx);
     }
 }
 

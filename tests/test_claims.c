@@ -685,18 +685,42 @@ Test(claims, a_failed_solve_is_an_error_not_a_verdict)
 
 /* ---- figures: their legends against counts made here ------------------------------- */
 
+/* How often needle occurs in hay. */
+static int occurrences(const char *hay, const char *needle)
+{
+    int n = 0;
+    for (const char *p = hay; (p = strstr(p, needle)) != NULL; p++, n++) {}
+    return n;
+}
+
+/* The sum over fig_verdicts' cells of formula f of verdict k (0 unsafe, 1 tight, 2 loose, 3 n/a) in
+** their "<title>F on CATEGORY: U unsafe, T tight, L loose, N n/a</title>". */
+static int64_t cell_sum(const char *svg, const char *f, int k)
+{
+    char key[64];
+    snprintf(key, sizeof key, "<title>%s on ", f);
+    int64_t sum = 0;
+    long long v[4] = {0};
+    for (const char *p = svg; (p = strstr(p, key)) != NULL; p++, sum += v[k])
+        cr_assert_eq(sscanf(strchr(p, ':'), ": %lld unsafe, %lld tight, %lld loose, %lld n/a", &v[0], &v[1], &v[2],
+                            &v[3]), 4, "%.80s", p);
+    return sum;
+}
+
 Test(claims, figure_counts_match_the_rows)
 {
     size_t n, ns;
     row *r = load_rows(&n);
-    int64_t below = 0, equal = 0, above = 0, loose_eq1 = 0, loose_t13 = 0;
+    int64_t below = 0, equal = 0, above = 0, loose_eq1 = 0, loose_t13 = 0, unsafe_eq1 = 0, wh_max = 1;
     for (size_t i = 0; i < n; i++) {
         /* both workspaces add the same padded input to their gap */
         below += r[i].t[1] < r[i].t[4];
         equal += r[i].t[1] == r[i].t[4];
         above += r[i].t[1] > r[i].t[4];
         loose_eq1 += r[i].has[0] && r[i].f[0] > r[i].t[4];
+        unsafe_eq1 += r[i].has[0] && r[i].f[0] < r[i].t[4];
         loose_t13 += r[i].has[6] && r[i].f[6] > r[i].t[3];
+        wh_max = r[i].t[4] + r[i].n_in_p > wh_max ? r[i].t[4] + r[i].n_in_p : wh_max;
     }
     char *svg = slurp_file(in_dir("fig_rip_hb.svg"), &ns), want[128];
     snprintf(want, sizeof want, "RiP below: %lld<", (long long)below);
@@ -705,20 +729,43 @@ Test(claims, figure_counts_match_the_rows)
     cr_expect_not_null(strstr(svg, want), "%s", want);
     snprintf(want, sizeof want, "RiP above: %lld<", (long long)above);
     cr_expect_not_null(strstr(svg, want), "%s", want);
+    /* the x axis ends at the first power of ten at or above the largest herringbone workspace */
+    static const char *const decade[7] = {">10\xc2\xb3<", ">10\xe2\x81\xb4<", ">10\xe2\x81\xb5<", ">10\xe2\x81\xb6<",
+                                          ">10\xe2\x81\xb7<", ">10\xe2\x81\xb8<", ">10\xe2\x81\xb9<"};
+    int e = 0;
+    for (int64_t p = 1; p < wh_max; p *= 10, e++) {}
+    cr_assert(e >= 3 && e <= 8, "10^%d", e);
+    cr_expect(strstr(svg, decade[e - 3]) && !strstr(svg, decade[e - 2]), "the x axis ends at 10^%d", e);
+    cr_expect_not_null(strstr(svg, ">layers per cell</text>"), "the colour bar's title");
+    cr_expect_geq(occurrences(svg, "fill=\"rgb("), 32 + 1, "a 32-band colour bar and the cells");
+    cr_expect_not_null(strstr(svg, ">RiP workspace / herringbone workspace</text>"));
     cr_expect_not_null(strstr(svg, "</svg>\n"));
     free(svg);
+    /* fig_margins: per closed form a panel with a y axis of >= 4 ticks, both axes titled */
     svg = slurp_file(in_dir("fig_margins.svg"), &ns);
     snprintf(want, sizeof want, "gm2019_eq1: %lld loose layers", (long long)loose_eq1);
     cr_expect_not_null(strstr(svg, want), "%s", want);
     snprintf(want, sizeof want, "thm13_taps: %lld loose layers", (long long)loose_t13);
     cr_expect_not_null(strstr(svg, want), "%s", want);
+    cr_expect_eq(occurrences(svg, ">layers per bin</text>"), 2);
+    cr_expect_eq(occurrences(svg, ">margin, value - truth (scalars, log scale)</text>"), 2);
+    cr_expect_geq(occurrences(svg, "text-anchor=\"end\" font-size=\"10\""), 2 * 4, "y tick labels");
     free(svg);
-    /* one bar per generator category of Tab. 5 */
+    /* fig_verdicts: a row per category of Tab. 5, a column per judged formula,
+    ** each cell's verdicts in its tooltip, adding up to the counts made here */
     svg = slurp_file(in_dir("fig_verdicts.svg"), &ns);
-    int bars = 0;
-    for (const char *p = svg; (p = strstr(p, " (tier ")) != NULL; p++)
-        bars++;
-    cr_expect_eq(bars, 20);
+    cr_expect_eq(occurrences(svg, " (tier "), 20);
+    static const char *const formulas[7] = {"gm2019_eq1", "corollary1", "thm11", "thm4_gather", "thm4_taps",
+                                            "thm13_gather", "thm13_taps"};
+    for (int f = 0; f < 7; f++) {
+        snprintf(want, sizeof want, "font-weight=\"bold\">%s</text>", formulas[f]);
+        cr_expect_eq(occurrences(svg, want), 1, "%s", want);
+    }
+    cr_expect_eq(occurrences(svg, " n/a</title>"), 20 * 7);
+    cr_expect_eq(cell_sum(svg, "gm2019_eq1", 2), loose_eq1);
+    cr_expect_eq(cell_sum(svg, "gm2019_eq1", 0), unsafe_eq1);
+    cr_expect_eq(cell_sum(svg, "thm13_taps", 2), loose_t13);
+    cr_expect_not_null(strstr(svg, ">share of the category's layers in each verdict (%), per formula</text>"));
     free(svg);
     free(r);
 }

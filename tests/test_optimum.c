@@ -415,12 +415,49 @@ Test(optimum_tables, fig3_regenerates)
     size_t n;
     char *svg = slurp(getenv("RIPSIM_RESULTS_DIR"), "fig3.svg", &n);
     cr_assert_not_null(strstr(svg, want), "%s", want);
+    /* arrowheads: both markers defined, every leg (a polyline) ends in one,
+    ** and each panel's legs are its jumps plus one (six panels; the key
+    ** draws one disc, one leg and one jump more) */
+    cr_expect_not_null(strstr(svg, "<marker id=\"leg\""));
+    cr_expect_not_null(strstr(svg, "<marker id=\"jump\""));
+    int polylines = 0, arrowed = 0, discs = 0, jumps = 0;
+    for (const char *p = svg; (p = strstr(p, "<polyline")) != NULL; p++, polylines++)
+        arrowed += strstr(p, "marker-end=\"url(#leg)\"") < strchr(p, '>');
+    for (const char *p = svg; (p = strstr(p, "fill=\"#d62728\"")) != NULL; p++, discs++) {}
+    for (const char *p = svg; (p = strstr(p, "marker-end=\"url(#jump)\"")) != NULL; p++, jumps++) {}
+    cr_expect_gt(polylines, 0);
+    cr_expect_eq(arrowed, polylines);
+    cr_expect_eq(discs - 1, (jumps - 1) + 6, "%d discs, %d jumps", discs, jumps);
     free(svg);
 }
 
 Test(optimum_tables, fig_optimum_regenerates, .timeout = 300)
 {
     check_regenerates("fig_optimum", "fig_optimum.svg");
+    /* no overplotting: one disc per distinct point, never two at one centre;
+    ** each panel accounts for every layer */
+    size_t n;
+    char *svg = slurp(getenv("RIPSIM_RESULTS_DIR"), "fig_optimum.svg", &n);
+    enum { MAXC = 4096 };
+    static double cx[MAXC], cy[MAXC];
+    int nc = 0;
+    for (const char *p = svg; (p = strstr(p, "<circle cx=\"")) != NULL && nc < MAXC; p++, nc++)
+        cr_assert_eq(sscanf(p, "<circle cx=\"%lf\" cy=\"%lf\"", &cx[nc], &cy[nc]), 2);
+    cr_expect_gt(nc, 100);
+    for (int i = 0; i < nc; i++)
+        for (int j = i + 1; j < nc; j++)
+            cr_expect(cx[i] != cx[j] || cy[i] != cy[j], "two discs at (%g, %g)", cx[i], cy[i]);
+    int panels = 0;
+    for (const char *p = svg; (p = strstr(p, " above the optimum, ")) != NULL; p++, panels++) {
+        const char *q = p;
+        while (q > svg && q[-1] != '>')
+            q--;
+        long long above, equal, below;
+        cr_assert_eq(sscanf(q, "%lld above the optimum, %lld equal, %lld below", &above, &equal, &below), 3);
+        cr_expect_eq(above + equal + below, 2000, "the title's 2000 layers");
+    }
+    cr_expect_eq(panels, 2);
+    free(svg);
 }
 
 /* Item 4: `sweep --optimum P` stores, for every layer with at most P output

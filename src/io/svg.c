@@ -1,6 +1,7 @@
 /*
-** svg.c — the SVG canvas (svg.h): one number format, escaping, and the
-** sticky error of a non-finite number or a failed write.
+** svg.c — the SVG canvas (svg.h): one number format, escaping, the
+** sticky error of a non-finite number or a failed write, and what figures
+** share: arrowhead markers, linear and log axes with ticks, colour bars.
 */
 #include "svg.h"
 
@@ -176,4 +177,174 @@ rip_status rip_svg_end(rip_svg *s, const char *what, char err[RIP_ERR_LEN])
         return RIP_S_IO;
     }
     return RIP_OK;
+}
+
+/* ---- arrowheads, axes, colour scales ---- */
+
+void rip_svg_arrow_marker(rip_svg *s, const char *id, const char *fill)
+{
+    put(s, "<defs><marker id=\"%s\" viewBox=\"0 0 10 10\" refX=\"7\" refY=\"5\" markerWidth=\"4\" markerHeight=\"4\" "
+           "orient=\"auto\"><path d=\"M0,0L10,5L0,10z\" fill=\"%s\"/></marker></defs>\n", id, fill);
+}
+
+double rip_svg_axis_pos(const rip_svg_axis *ax, double v)
+{
+    double lo = ax->lo, hi = ax->hi;
+    if (ax->log) {
+        v = log10(v > 0 ? v : lo);
+        lo = log10(lo);
+        hi = log10(hi);
+    }
+    return hi != lo ? ax->a + (ax->b - ax->a) * (v - lo) / (hi - lo) : ax->a;
+}
+
+double rip_svg_nice_step(double span, int n)
+{
+    if (!(span > 0) || !isfinite(span) || n < 1)
+        return 1;
+    double p = 1;
+    while (span / p > 10.0 * n)
+        p *= 10;
+    while (span / p <= n && p > 1e-12)
+        p /= 10;
+    /* now span / p > n: the first of p, 2p, 5p, 10p ... with span / step <= n */
+    static const double m[3] = {1, 2, 5};
+    for (;; p *= 10)
+        for (int i = 0; i < 3; i++)
+            if (span / (m[i] * p) <= n + 1e-9)
+                return m[i] * p;
+}
+
+/* One tick of ax at value v, len px long, labelled label (NULL: none). */
+static void tick(rip_svg *s, const rip_svg_axis *ax, double v, double len, const char *label)
+{
+    const double p = rip_svg_axis_pos(ax, v), t = ax->at;
+    const char *stroke = "stroke=\"#333\"", *grid = "stroke=\"#e4e4e4\"";
+    if (ax->side == RIP_SVG_BOTTOM) {
+        if (label && ax->grid > 0)
+            rip_svg_line(s, p, t, p, t - ax->grid, grid);
+        rip_svg_line(s, p, t, p, t + len, stroke);
+        if (label)
+            rip_svg_text(s, p, t + len + 11, "text-anchor=\"middle\" font-size=\"10\"", "%s", label);
+    } else {
+        const double d = ax->side == RIP_SVG_LEFT ? -1 : 1;
+        if (label && ax->grid > 0)
+            rip_svg_line(s, t, p, t - d * ax->grid, p, grid);
+        rip_svg_line(s, t, p, t + d * len, p, stroke);
+        if (label)
+            rip_svg_text(s, t + d * (len + 2), p + 3.5,
+                         d < 0 ? "text-anchor=\"end\" font-size=\"10\"" : "font-size=\"10\"", "%s", label);
+    }
+}
+
+void rip_svg_axis_line(rip_svg *s, const rip_svg_axis *ax)
+{
+    if (ax->side == RIP_SVG_BOTTOM)
+        rip_svg_line(s, ax->a, ax->at, ax->b, ax->at, "stroke=\"#333\"");
+    else
+        rip_svg_line(s, ax->at, ax->a, ax->at, ax->b, "stroke=\"#333\"");
+}
+
+void rip_svg_axis_tick(rip_svg *s, const rip_svg_axis *ax, double v, const char *label)
+{
+    tick(s, ax, v, label ? 4 : 3, label);
+}
+
+void rip_svg_axis_linear(rip_svg *s, const rip_svg_axis *ax, double step, const char *suffix)
+{
+    rip_svg_axis_line(s, ax);
+    if (!(step > 0) || !isfinite(step) || !isfinite(ax->lo) || !isfinite(ax->hi)) {
+        s->nonfinite = true;
+        return;
+    }
+    const double k0 = ceil(ax->lo / step - 1e-9), k1 = floor(ax->hi / step + 1e-9);
+    for (double k = k0; k <= k1 && k - k0 < 1000; k++) {
+        char n[32], label[96];
+        num(s, n, k * step);
+        snprintf(label, sizeof label, "%s%s", n, suffix ? suffix : "");
+        tick(s, ax, k * step, 4, label);
+    }
+}
+
+/* "1", "10", "100", then 10 with the exponent in superscript digits. */
+static void decade_label(char buf[32], int e)
+{
+    /* UTF-8 superscript digits and minus, as bytes (no execution charset involved) */
+    static const char *const sup[10] = {"\xe2\x81\xb0", "\xc2\xb9", "\xc2\xb2", "\xc2\xb3", "\xe2\x81\xb4",
+                                        "\xe2\x81\xb5", "\xe2\x81\xb6", "\xe2\x81\xb7", "\xe2\x81\xb8",
+                                        "\xe2\x81\xb9"};
+    if (e >= 0 && e <= 2) {
+        snprintf(buf, 32, "%s", e == 0 ? "1" : e == 1 ? "10" : "100");
+        return;
+    }
+    char digits[12];
+    snprintf(digits, sizeof digits, "%d", e < 0 ? -e : e);
+    size_t at = (size_t)snprintf(buf, 32, "10%s", e < 0 ? "\xe2\x81\xbb" : "");
+    for (const char *d = digits; *d && at + 4 < 32; d++)
+        at += (size_t)snprintf(buf + at, 32 - at, "%s", sup[*d - '0']);
+}
+
+void rip_svg_axis_log(rip_svg *s, const rip_svg_axis *ax)
+{
+    rip_svg_axis_line(s, ax);
+    if (!(ax->lo > 0) || !(ax->hi >= ax->lo) || !isfinite(ax->hi)) {
+        s->nonfinite = true;
+        return;
+    }
+    const int e0 = (int)floor(log10(ax->lo) + 1e-9), e1 = (int)floor(log10(ax->hi) + 1e-9);
+    double p = 1;   /* 10^e0 by multiplication: exact for the decades a figure has */
+    for (int e = 0; e < e0; e++)
+        p *= 10;
+    for (int e = 0; e > e0; e--)
+        p /= 10;
+    for (int e = e0; e <= e1 && e - e0 < 400; e++, p *= 10)
+        for (int m = 1; m <= 9; m++) {
+            const double v = m * p;
+            if (v < ax->lo * (1 - 1e-9) || v > ax->hi * (1 + 1e-9))
+                continue;
+            char label[32];
+            if (m == 1)
+                decade_label(label, e);
+            tick(s, ax, v, m == 1 ? 5 : 3, m == 1 ? label : NULL);
+        }
+}
+
+void rip_svg_axis_title(rip_svg *s, const rip_svg_axis *ax, double offset, const char *title)
+{
+    const double mid = (ax->a + ax->b) / 2;
+    if (ax->side == RIP_SVG_BOTTOM) {
+        rip_svg_text(s, mid, ax->at + offset, "text-anchor=\"middle\"", "%s", title);
+        return;
+    }
+    const double x = ax->side == RIP_SVG_LEFT ? ax->at - offset : ax->at + offset;
+    char a[32], b[32], rot[128];
+    snprintf(rot, sizeof rot, "transform=\"rotate(-90 %s %s)\" text-anchor=\"middle\"", num(s, a, x), num(s, b, mid));
+    rip_svg_text(s, x, mid, rot, "%s", title);
+}
+
+void rip_svg_ramp_fill(char buf[48], double t, unsigned lo, unsigned hi)
+{
+    t = !(t > 0) ? 0 : t > 1 ? 1 : t;
+    int c[3];
+    for (int k = 0; k < 3; k++) {
+        const double l = (double)(lo >> (16 - 8 * k) & 0xffu), h = (double)(hi >> (16 - 8 * k) & 0xffu);
+        c[k] = (int)lround(l + (h - l) * t);
+    }
+    snprintf(buf, 48, "fill=\"rgb(%d,%d,%d)\"", c[0], c[1], c[2]);
+}
+
+void rip_svg_colorbar(rip_svg *s, double x, double y, double w, double h, int n, unsigned lo, unsigned hi)
+{
+    for (int i = 0; i < n; i++) {
+        char fill[48];
+        rip_svg_ramp_fill(fill, n > 1 ? (double)i / (n - 1) : 1, lo, hi);
+        rip_svg_rect(s, x, y + h - h * (i + 1) / n, w, h / n, fill);
+    }
+    rip_svg_rect(s, x, y, w, h, "fill=\"none\" stroke=\"#333\"");
+}
+
+void rip_svg_swatch(rip_svg *s, double x, double y, const char *fill, const char *label)
+{
+    rip_svg_rect(s, x, y - 9, 10, 10, fill);
+    rip_svg_text(s, x + 14, y, NULL, "%s", label);
 }

@@ -1,12 +1,14 @@
 /*
 ** figures.h — SVG figures of a sweep database, written beside
 ** results/claims.md by `ripsim claims`:
-**   fig_verdicts.svg  verdict shares (unsafe/tight/loose/n/a) per generator
-**                     category, pooled over the judged closed forms;
+**   fig_verdicts.svg  per generator category and judged closed form, its
+**                     verdict shares (unsafe/tight/loose/n/a), the unsafe
+**                     and loose layers counted in the bar;
 **   fig_margins.svg   histogram of loose margins (value - truth, log scale)
 **                     per closed form;
 **   fig_rip_hb.svg    2-D histogram of RiP (rip_padded_taps) against
-**                     herringbone (herringbone_taps) workspace per layer.
+**                     herringbone (herringbone_taps) workspace per layer,
+**                     over the decades the sweep spans, with a colour bar.
 ** Deterministic: the same rows give the same bytes.
 */
 #ifndef RIPSIM_FIGURES_H

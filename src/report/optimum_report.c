@@ -7,6 +7,7 @@
 ** sets are fixed (the restricted grid below, PCG32 streams for the
 ** anisotropic set), so the files are byte-reproducible.
 */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -303,26 +304,106 @@ rip_status rip_optimum_md_write(FILE *f, const rip_progress_cb *progress, char e
     return RIP_OK;
 }
 
-/* One scatter panel at (x0, y0) of size s: fixed-order gap against optimum. */
-static void scatter(rip_svg *f, double x0, double y0, double s, const row *rs, int n, int which, const char *title,
-                    int64_t vmax)
+/* One distinct point of a scatter panel: the layers at (opt, v). */
+typedef struct {
+    int64_t opt, v, n;
+} dot;
+
+/* More layers first, then by coordinates: big discs under small ones, a total order. */
+static int dot_cmp(const void *pa, const void *pb)
 {
-    rip_svg_rect(f, x0, y0, s, s, "fill=\"none\" stroke=\"#444\"");
-    rip_svg_line(f, x0, y0 + s, x0 + s, y0, "stroke=\"#999\" stroke-dasharray=\"4 3\"");
-    rip_svg_text(f, x0 + s / 2, y0 - 10, "text-anchor=\"middle\" font-size=\"14\"", "%s", title);
-    rip_svg_text(f, x0 + s / 2, y0 + s + 34, "text-anchor=\"middle\" font-size=\"12\"", "optimum (scalars)");
-    for (int t = 0; t <= 4; t++) {
-        const double v = (double)vmax * t / 4;
-        rip_svg_text(f, x0 + s * t / 4, y0 + s + 14, "text-anchor=\"middle\" font-size=\"10\"", "%.0f", v);
-        rip_svg_text(f, x0 - 4, y0 + s - s * t / 4 + 3, "text-anchor=\"end\" font-size=\"10\"", "%.0f", v);
+    const dot *a = pa, *b = pb;
+    if (a->n != b->n)
+        return a->n > b->n ? -1 : 1;
+    if (a->opt != b->opt)
+        return a->opt < b->opt ? -1 : 1;
+    return a->v < b->v ? -1 : a->v > b->v;
+}
+
+static const char *const relation_fill[3] = {"fill=\"#d62728\"", "fill=\"#1f77b4\"", "fill=\"#2ca02c\""};
+
+/* The disc radius for n layers at one point: 1.8 px for one, 2.2 px more per decade. */
+static double dot_radius(int64_t n)
+{
+    return 1.8 + 2.2 * log10((double)n);
+}
+
+/* One axis of a scatter panel: gap 0..vmax on a log(1 + gap) scale, 8 px
+** inset from the corner so the points at 0 stay off the frame. */
+static void gap_axis(rip_svg *f, const rip_svg_axis *ax, int64_t vmax, const char *title)
+{
+    static const int64_t at[] = {0, 1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000};
+    rip_svg_axis_line(f, ax);
+    for (size_t i = 0; i < sizeof at / sizeof at[0] && at[i] <= vmax; i++) {
+        char label[24];
+        snprintf(label, sizeof label, "%lld", (long long)at[i]);
+        rip_svg_axis_tick(f, ax, 1.0 + (double)at[i], label);
     }
+    rip_svg_axis_title(f, ax, 30, title);
+}
+
+/* One scatter panel at (x0, y0) of size s: fixed-order gap against the
+** optimum, one disc per distinct point sized by its layers, coloured by
+** the fixed order's relation to the optimum; *most rises to the layers of
+** the largest disc.  RIP_OK or RIP_S_NOMEM. */
+static rip_status scatter(rip_svg *f, double x0, double y0, double s, const row *rs, int n, int which,
+                          const char *title, int64_t vmax, int64_t *most)
+{
+    dot *d = calloc((size_t)n, sizeof *d);
+    if (!d)
+        return RIP_S_NOMEM;
+    int nd = 0;
+    int64_t rel[3] = {0};
     for (int i = 0; i < n; i++) {
         const int64_t v = which >= 0 ? rs[i].truth[which] : best_rip(&rs[i]);
-        char fill[64];
-        snprintf(fill, sizeof fill, "fill=\"%s\" fill-opacity=\"0.35\"",
-                 v > rs[i].opt ? "#d62728" : v == rs[i].opt ? "#1f77b4" : "#2ca02c");
-        rip_svg_circle(f, x0 + s * (double)rs[i].opt / (double)vmax, y0 + s - s * (double)v / (double)vmax, 2, fill);
+        rel[v > rs[i].opt ? 0 : v == rs[i].opt ? 1 : 2]++;
+        int k = 0;
+        while (k < nd && (d[k].opt != rs[i].opt || d[k].v != v))
+            k++;
+        if (k == nd)
+            d[nd++] = (dot){rs[i].opt, v, 0};
+        d[k].n++;
     }
+    qsort(d, (size_t)nd, sizeof *d, dot_cmp);
+    if (nd > 0 && d[0].n > *most)
+        *most = d[0].n;
+    rip_svg_text(f, x0 + s / 2, y0 - 26, "text-anchor=\"middle\" font-size=\"14\"", "%s", title);
+    rip_svg_text(f, x0 + s / 2, y0 - 10, "text-anchor=\"middle\" font-size=\"11\"",
+                 "%lld above the optimum, %lld equal, %lld below", (long long)rel[0], (long long)rel[1],
+                 (long long)rel[2]);
+    rip_svg_axis x = {RIP_SVG_BOTTOM, y0 + s, x0 + 8, x0 + s, 1, 1.0 + (double)vmax, true, s};
+    rip_svg_axis y = {RIP_SVG_LEFT, x0, y0 + s - 8, y0, 1, 1.0 + (double)vmax, true, s};
+    gap_axis(f, &x, vmax, "optimum gap (scalars, log(1 + gap) scale)");
+    gap_axis(f, &y, vmax, "fixed order's gap (scalars, log(1 + gap) scale)");
+    rip_svg_rect(f, x0, y0, s, s, "fill=\"none\" stroke=\"#444\"");
+    rip_svg_line(f, rip_svg_axis_pos(&x, 1), rip_svg_axis_pos(&y, 1), rip_svg_axis_pos(&x, 1.0 + (double)vmax),
+                 rip_svg_axis_pos(&y, 1.0 + (double)vmax), "stroke=\"#999\" stroke-dasharray=\"4 3\"");
+    for (int k = 0; k < nd; k++) {
+        char fill[96];
+        snprintf(fill, sizeof fill, "%s fill-opacity=\"0.55\" stroke=\"white\" stroke-width=\"0.5\"",
+                 relation_fill[d[k].v > d[k].opt ? 0 : d[k].v == d[k].opt ? 1 : 2]);
+        rip_svg_circle(f, rip_svg_axis_pos(&x, 1.0 + (double)d[k].opt), rip_svg_axis_pos(&y, 1.0 + (double)d[k].v),
+                       dot_radius(d[k].n), fill);
+    }
+    free(d);
+    return RIP_OK;
+}
+
+/* fig_optimum's legend along the bottom from (x, y): the colours, the disc
+** sizes and the layers of the largest disc, most. */
+static void scatter_legend(rip_svg *f, double x, double y, int64_t most)
+{
+    static const char *const what[3] = {"fixed order above the optimum", "equal (on the dashed diagonal)",
+                                        "below (RiP's own rule is cheaper there)"};
+    for (int k = 0; k < 3; k++)
+        rip_svg_swatch(f, x + 230 * k, y, relation_fill[k], what[k]);
+    rip_svg_text(f, x, y + 26, NULL, "%s", "disc size: layers at the point");
+    static const int64_t sizes[3] = {1, 10, 100};
+    for (int k = 0; k < 3; k++) {
+        rip_svg_circle(f, x + 210 + 70 * k, y + 22, dot_radius(sizes[k]), "fill=\"#777\" fill-opacity=\"0.55\"");
+        rip_svg_text(f, x + 222 + 70 * k, y + 26, NULL, "%lld", (long long)sizes[k]);
+    }
+    rip_svg_text(f, x + 430, y + 26, NULL, "(largest disc: %lld layers)", (long long)most);
 }
 
 /* Contract (optimum_report.h). */
@@ -341,24 +422,38 @@ rip_status rip_fig_optimum_write(FILE *f, const rip_progress_cb *progress, char 
     }
     vmax = (vmax + 49) / 50 * 50;
     rip_svg c;
-    rip_svg_begin(&c, f, 900, 480, "sans-serif", 0);
+    rip_svg_begin(&c, f, 900, 540, "sans-serif", 0);
     rip_svg_text(&c, 450, 24, "text-anchor=\"middle\" font-size=\"16\"",
                  "Fixed visiting orders against the traversal optimum, %d anisotropic layers (results/optimum.md)",
                  RIP_OPTIMUM_ANISO_LAYERS);
-    scatter(&c, 80, 70, 330, as, RIP_OPTIMUM_ANISO_LAYERS, RIP_CONFIG_HB_TAPS_READER, "herringbone_taps_reader gap", vmax);
-    scatter(&c, 520, 70, 330, as, RIP_OPTIMUM_ANISO_LAYERS, -1, "best RiP configuration gap", vmax);
-    rip_svg_text(&c, 450, 470, "text-anchor=\"middle\" font-size=\"11\"",
-                 "one dot per layer; red: above the optimum, blue: equal (on the dashed diagonal), green: below "
-                 "(RiP's own rule is cheaper there)");
+    int64_t most = 0;
+    st = scatter(&c, 90, 84, 330, as, RIP_OPTIMUM_ANISO_LAYERS, RIP_CONFIG_HB_TAPS_READER,
+                 "herringbone_taps_reader gap", vmax, &most);
+    if (st == RIP_OK)
+        st = scatter(&c, 530, 84, 330, as, RIP_OPTIMUM_ANISO_LAYERS, -1, "best RiP configuration gap", vmax, &most);
     free(as);
+    if (st != RIP_OK) {
+        snprintf(err, RIP_ERR_LEN, "out of memory");
+        return st;
+    }
+    scatter_legend(&c, 90, 490, most);
     return rip_svg_end(&c, "fig_optimum", err);
 }
 
+/* The centre of output pixel p of a W-wide grid of c px cells at (x0, y0). */
+static void cell_centre(double x0, double y0, double c, int64_t W, int64_t p, double *x, double *y)
+{
+    *x = x0 + (double)(p % W) * c + c / 2;
+    *y = y0 + (double)(p / W) * c + c / 2;
+}
+
 /* One grid panel: cells numbered by visit step, the order drawn as legs
-** (maximal straight runs of unit moves) with the leg number at each start. */
+** (maximal straight runs of unit moves, arrowed, the leg number in a disc
+** at each start) and the jumps between legs as dashed grey arrows that
+** stop at the next leg's disc.  Needs fig3's markers "leg" and "jump". */
 static void grid_panel(rip_svg *f, double x0, double y0, const rip_layer *L, const int64_t *order, const char *title)
 {
-    const double c = 34;
+    const double c = 34, disc = 8;
     const int64_t H = L->h_out, W = L->w_out, P = H * W;
     rip_svg_text(f, x0, y0 - 8, "font-size=\"13\"", "%s", title);
     for (int64_t t = 0; t < P; t++) {
@@ -366,10 +461,10 @@ static void grid_panel(rip_svg *f, double x0, double y0, const rip_layer *L, con
         rip_svg_rect(f, x0 + q * c, y0 + r * c, c, c, "fill=\"#f4f4f4\" stroke=\"#bbb\"");
         rip_svg_text(f, x0 + q * c + 2, y0 + r * c + 10, "font-size=\"9\" fill=\"#888\"", "%lld", (long long)t);
     }
-    int64_t leg = 0;
-    for (int64_t t = 0; t < P;) {
-        int64_t u = t + 1;
-        int64_t dr = 0, dc = 0;
+    /* the legs [start[l], end[l]] */
+    int64_t start[RIP_OPTIMUM_MAX_PIXELS], end[RIP_OPTIMUM_MAX_PIXELS], legs = 0;
+    for (int64_t t = 0; t < P && legs < RIP_OPTIMUM_MAX_PIXELS;) {
+        int64_t u = t + 1, dr = 0, dc = 0;
         if (u < P) {
             dr = order[u] / W - order[t] / W;
             dc = order[u] % W - order[t] % W;
@@ -380,16 +475,50 @@ static void grid_panel(rip_svg *f, double x0, double y0, const rip_layer *L, con
                 u++;
         else
             u = t;
-        rip_svg_polyline_begin(f, "fill=\"none\" stroke=\"#1f77b4\" stroke-width=\"2.5\"");
-        for (int64_t v = t; v <= u; v++)
-            rip_svg_point(f, x0 + (order[v] % W) * c + c / 2, y0 + (order[v] / W) * c + c / 2);
-        rip_svg_polyline_end(f);
-        const double cx = x0 + (order[t] % W) * c + c / 2, cy = y0 + (order[t] / W) * c + c / 2;
-        rip_svg_circle(f, cx, cy, 8, "fill=\"#d62728\"");
-        rip_svg_text(f, cx, cy + 3.5, "text-anchor=\"middle\" font-size=\"10\" fill=\"white\"", "%lld",
-                     (long long)++leg);
+        start[legs] = t;
+        end[legs++] = u;
         t = u + 1;
     }
+    for (int64_t l = 0; l + 1 < legs; l++) {
+        double ax, ay, bx, by;
+        cell_centre(x0, y0, c, W, order[end[l]], &ax, &ay);
+        cell_centre(x0, y0, c, W, order[start[l + 1]], &bx, &by);
+        const double len = sqrt((bx - ax) * (bx - ax) + (by - ay) * (by - ay)), k = (len - disc - 1) / len;
+        rip_svg_line(f, ax, ay, ax + (bx - ax) * k, ay + (by - ay) * k,
+                     "stroke=\"#999\" stroke-width=\"1.2\" stroke-dasharray=\"3 2\" marker-end=\"url(#jump)\"");
+    }
+    for (int64_t l = 0; l < legs; l++) {
+        if (end[l] > start[l]) {
+            rip_svg_polyline_begin(f, "fill=\"none\" stroke=\"#1f77b4\" stroke-width=\"2.5\" marker-end=\"url(#leg)\"");
+            for (int64_t v = start[l]; v <= end[l]; v++) {
+                double px, py;
+                cell_centre(x0, y0, c, W, order[v], &px, &py);
+                rip_svg_point(f, px, py);
+            }
+            rip_svg_polyline_end(f);
+        }
+        double cx, cy;
+        cell_centre(x0, y0, c, W, order[start[l]], &cx, &cy);
+        rip_svg_circle(f, cx, cy, disc, "fill=\"#d62728\"");
+        rip_svg_text(f, cx, cy + 3.5, "text-anchor=\"middle\" font-size=\"10\" fill=\"white\"", "%lld",
+                     (long long)(l + 1));
+    }
+}
+
+/* fig3's key along the bottom at y. */
+static void fig3_legend(rip_svg *f, double y)
+{
+    rip_svg_circle(f, 38, y - 4, 8, "fill=\"#d62728\"");
+    rip_svg_text(f, 38, y - 0.5, "text-anchor=\"middle\" font-size=\"10\" fill=\"white\"", "%s", "1");
+    rip_svg_text(f, 52, y, "font-size=\"12\"", "%s", "a leg starts (numbered in visit order)");
+    rip_svg_line(f, 300, y - 4, 336, y - 4, "stroke=\"#1f77b4\" stroke-width=\"2.5\" marker-end=\"url(#leg)\"");
+    rip_svg_text(f, 346, y, "font-size=\"12\"", "%s", "a leg: unit moves in one direction");
+    rip_svg_line(f, 580, y - 4, 616, y - 4,
+                 "stroke=\"#999\" stroke-width=\"1.2\" stroke-dasharray=\"3 2\" marker-end=\"url(#jump)\"");
+    rip_svg_text(f, 626, y, "font-size=\"12\"", "%s", "a jump to the next leg");
+    rip_svg_text(f, 30, y + 22, "font-size=\"12\" fill=\"#555\"", "%s",
+                 "small grey number: the cell's visit step; gap: the workspace beyond the input, in scalars, "
+                 "under the herringbone_taps_reader rule");
 }
 
 /* Contract (optimum_report.h). */
@@ -402,7 +531,9 @@ rip_status rip_fig3_write(FILE *f, char err[RIP_ERR_LEN])
                                          "cin=2,cout=8,h=7,w=4,k=4x3,s=2x1,d=1x2,pt=3,pb=2,pl=3,pr=0"};
     int64_t orders[2][FIG3_MAX_PIXELS];
     rip_svg c;
-    rip_svg_begin(&c, f, 900, 560, "sans-serif", 0);
+    rip_svg_begin(&c, f, 900, 520, "sans-serif", 0);
+    rip_svg_arrow_marker(&c, "leg", "#1f77b4");
+    rip_svg_arrow_marker(&c, "jump", "#999");
     rip_svg_text(&c, 450, 24, "text-anchor=\"middle\" font-size=\"14\"",
                  "Visiting orders (paper Fig. 2/3): row-major, herringbone and traversal-optimal; legs numbered, "
                  "cells by visit step");
@@ -429,5 +560,6 @@ rip_status rip_fig3_write(FILE *f, char err[RIP_ERR_LEN])
                      "%s: %lldx%lld output pixels, herringbone_taps_reader rule", specs[g], (long long)L->h_out,
                      (long long)L->w_out);
     }
+    fig3_legend(&c, 480);
     return rip_svg_end(&c, "fig3", err);
 }

@@ -281,13 +281,16 @@ static void fig1_axes(rip_svg *c, const fig1_frame *fr, int64_t sram, int64_t sc
         rip_svg_line(c, L, fig1_y(fr, b), L + pw, fig1_y(fr, b), "stroke=\"#dddddd\"");
         rip_svg_text(c, L - 8, fig1_y(fr, b) + 4, "text-anchor=\"end\"", "%lld KB", (long long)(b / 1024));
     }
-    for (int64_t s = 0; s <= fr->steps; s += 10)
-        rip_svg_text(c, fig1_x(fr, s), T + ph + 18, "text-anchor=\"middle\"", "%lld", (long long)s);
+    for (int64_t s = 0; s <= fr->steps; s += 5) {
+        rip_svg_line(c, fig1_x(fr, s), T + ph, fig1_x(fr, s), T + ph + (s % 10 ? 3 : 5), "stroke=\"black\"");
+        if (s % 10 == 0)
+            rip_svg_text(c, fig1_x(fr, s), T + ph + 18, "text-anchor=\"middle\"", "%lld", (long long)s);
+    }
     rip_svg_text(c, L + pw / 2, fr->H - 14, "text-anchor=\"middle\"", "operator (execution order)");
     char rot[96], y_mid[32];
     rip_svg_num(y_mid, T + ph / 2);
     snprintf(rot, sizeof rot, "transform=\"rotate(-90 22 %s)\" text-anchor=\"middle\"", y_mid);
-    rip_svg_text(c, 22, T + ph / 2, rot, "activation memory resident (bytes)");
+    rip_svg_text(c, 22, T + ph / 2, rot, "activation memory resident (KB, 1 KB = 1024 B)");
     rip_svg_rect(c, L, T, pw, ph, "fill=\"none\" stroke=\"black\"");
 }
 

@@ -43,8 +43,12 @@ fi
 
 printf '%s\n' "$block" > "$dir/checklist.sh"
 cd "$dir/tree"
-meson setup build >"$dir/setup.log" 2>&1 || { cat "$dir/setup.log" >&2; exit 1; }
-if ! sh -eux "$dir/checklist.sh" >"$dir/checklist.log" 2>&1; then
+# a user's shell: none of the caller's environment (a Criterion test that
+# runs this passes its workers' variables, which a nested Criterion test
+# binary would take for its own)
+clean() { env -i PATH="$PATH" HOME="${HOME:-/tmp}" LANG=C.UTF-8 "$@"; }
+clean meson setup build >"$dir/setup.log" 2>&1 || { cat "$dir/setup.log" >&2; exit 1; }
+if ! clean sh -eux "$dir/checklist.sh" >"$dir/checklist.log" 2>&1; then
     echo "new-category.sh: the checklist failed; the end of $dir/checklist.log:" >&2
     tail -n 30 "$dir/checklist.log" >&2
     exit 1

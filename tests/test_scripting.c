@@ -12,57 +12,41 @@
 
 #include "db_dump.h"
 #include "run_cmd.h"
+#include "tmpdir.h"
 
-static char dir[64];
-
-static void make_dir(void)
-{
-    snprintf(dir, sizeof dir, "/tmp/ripsim-scripting-XXXXXX");
-    cr_assert_not_null(mkdtemp(dir));
-}
-
-static void remove_dir(void)
-{
-    char cmd[128];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-    cr_expect_eq(system(cmd), 0);
-}
-
-TestSuite(scripting, .init = make_dir, .fini = remove_dir);
-
-static const char *in_dir(const char *name)
-{
-    static char paths[8][160];
-    static int next;
-    char *p = paths[next++ % 8];
-    snprintf(p, sizeof paths[0], "%s/%s", dir, name);
-    return p;
-}
+TEST_SUITE_WITH_TMPDIR(scripting, 300);
 
 /*
-** The integer json_extract(json, path) as SQLite reads it; cr_assert that
-** json is valid JSON first.
+** The integer that SQLite's json functions compute from json with sql (?1 is
+** the JSON text, ?2 the argument); cr_assert that json is valid JSON and
+** the result is not NULL.
 */
-static int64_t json_int(const char *json, const char *path)
+static int64_t json_query(const char *json, const char *sql, const char *arg)
 {
     sqlite3 *db;
     sqlite3_stmt *st;
     cr_assert_eq(sqlite3_open(":memory:", &db), SQLITE_OK);
-    cr_assert_eq(sqlite3_prepare_v2(db, "SELECT json_valid(?1), json_extract(?1, ?2)", -1, &st, NULL), SQLITE_OK);
+    cr_assert_eq(sqlite3_prepare_v2(db, sql, -1, &st, NULL), SQLITE_OK, "%s: %s", sql, sqlite3_errmsg(db));
     sqlite3_bind_text(st, 1, json, -1, SQLITE_STATIC);
-    sqlite3_bind_text(st, 2, path, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 2, arg, -1, SQLITE_STATIC);
     cr_assert_eq(sqlite3_step(st), SQLITE_ROW);
-    cr_assert_eq(sqlite3_column_int(st, 0), 1, "not valid JSON:\n%s", json);
-    cr_assert_neq(sqlite3_column_type(st, 1), SQLITE_NULL, "no %s in\n%s", path, json);
-    int64_t v = sqlite3_column_int64(st, 1);
+    cr_assert_neq(sqlite3_column_type(st, 0), SQLITE_NULL, "%s (%s) is NULL on\n%s", sql, arg, json);
+    int64_t v = sqlite3_column_int64(st, 0);
     sqlite3_finalize(st);
     sqlite3_close(db);
     return v;
 }
 
+/* json_extract(json, path), json being valid JSON. */
+static int64_t json_int(const char *json, const char *path)
+{
+    cr_assert_eq(json_query(json, "SELECT json_valid(?1) + 0 * length(?2)", path), 1, "not JSON:\n%s", json);
+    return json_query(json, "SELECT json_extract(?1, ?2)", path);
+}
+
 Test(scripting, sweep_json_is_the_database)
 {
-    const char *db = in_dir("s.db");
+    const char *db = tmp("s.db");
     run_result *r = RUN("sweep", "--n", "120", "--seed", "5", "--jobs", "1", "--json", db);
     cr_assert_eq(r->status, 0, "%s", r->err);
     static char json[1 << 16];
@@ -82,23 +66,9 @@ Test(scripting, sweep_json_is_the_database)
     int formulas = 0;
     while (sqlite3_step(st) == SQLITE_ROW) {
         const char *f = (const char *)sqlite3_column_text(st, 0);
-        int64_t k = -1;
-        for (int i = 0; i < 16 && k < 0; i++) {
-            char path[64];
-            snprintf(path, sizeof path, "$.verdicts[%d].formula", i);
-            /* json_int asserts a value: look the formula up by its string instead */
-            sqlite3 *m;
-            sqlite3_stmt *q;
-            cr_assert_eq(sqlite3_open(":memory:", &m), SQLITE_OK);
-            cr_assert_eq(sqlite3_prepare_v2(m, "SELECT json_extract(?1, ?2) = ?3", -1, &q, NULL), SQLITE_OK);
-            sqlite3_bind_text(q, 1, json, -1, SQLITE_STATIC);
-            sqlite3_bind_text(q, 2, path, -1, SQLITE_STATIC);
-            sqlite3_bind_text(q, 3, f, -1, SQLITE_STATIC);
-            if (sqlite3_step(q) == SQLITE_ROW && sqlite3_column_int(q, 0) == 1)
-                k = i;
-            sqlite3_finalize(q);
-            sqlite3_close(m);
-        }
+        /* the formula's place in the JSON's verdicts array */
+        int64_t k = json_query(json, "SELECT coalesce((SELECT key FROM json_each(?1, '$.verdicts') "
+                                     "WHERE json_extract(value, '$.formula') = ?2), -1)", f);
         cr_assert_geq(k, 0, "formula %s is not in the JSON summary", f);
         char path[64];
         snprintf(path, sizeof path, "$.verdicts[%lld].tight", (long long)k);
@@ -120,7 +90,7 @@ Test(scripting, sweep_json_is_the_database)
 
 Test(scripting, quiet_prints_nothing_and_no_fsync_keeps_the_rows)
 {
-    const char *a = in_dir("a.db"), *b = in_dir("b.db");
+    const char *a = tmp("a.db"), *b = tmp("b.db");
     run_result *r = RUN("sweep", "-n", "80", "--seed", "3", "-q", "--db", a);
     cr_assert_eq(r->status, 0, "%s", r->err);
     cr_expect_str_empty(r->out, "--quiet printed: %s", r->out);
@@ -138,7 +108,7 @@ Test(scripting, quiet_prints_nothing_and_no_fsync_keeps_the_rows)
 
 Test(scripting, one_database_convention)
 {
-    const char *s0 = in_dir("s0.db"), *s1 = in_dir("s1.db"), *m = in_dir("m.db"), *rep = in_dir("r.md");
+    const char *s0 = tmp("s0.db"), *s1 = tmp("s1.db"), *m = tmp("m.db"), *rep = tmp("r.md");
     cr_assert_eq(RUN("sweep", "-q", "-n", "60", "--shard", "0/2", s0)->status, 0);
     cr_assert_eq(RUN("sweep", "-q", "-n", "60", "--shard", "1/2", "--db", s1)->status, 0);
     run_result *r = RUN("merge", "--json", "-o", m, s0, s1);
@@ -150,7 +120,7 @@ Test(scripting, one_database_convention)
     cr_expect_eq(json_int(json, "$.inputs"), 2);
     cr_expect_eq(db_scalar(m, "SELECT count(*) FROM layers"), 60);
     /* the positional OUT.db form stays */
-    r = RUN("merge", in_dir("m2.db"), s0);
+    r = RUN("merge", tmp("m2.db"), s0);
     cr_assert_eq(r->status, 0, "%s", r->err);
     cr_expect_not_null(strstr(r->out, "30 layers are missing"), "%s", r->out);
     /* report: the database positional or --db, the same report */

@@ -35,10 +35,14 @@ static rip_status open_checked(const rip_sweep_opts *o, const rip_run_info *want
                                         sizeof what)) {
         if (strcmp(found->run.generator_set, want->generator_set) != 0) {
             /* the way back to a database of another set: name that set */
-            if (snprintf(err, RIP_ERR_LEN, "%.60s holds another generator set; resume it with --generators "
-                         "%.400s (or choose another --db)", o->db_path, found->run.generator_set) >= RIP_ERR_LEN)
-                snprintf(err, RIP_ERR_LEN, "%.60s holds another generator set (its runs.generator_set); resume "
-                         "it with --generators and that set, or choose another --db", o->db_path);
+            size_t k = (size_t)snprintf(err, RIP_ERR_LEN, "%.60s holds another generator set (%.150s); ",
+                                        o->db_path, what);
+            if (k + strlen(found->run.generator_set) + 60 < RIP_ERR_LEN)
+                snprintf(err + k, RIP_ERR_LEN - k, "resume it with --generators %s (or choose another --db)",
+                         found->run.generator_set);
+            else
+                snprintf(err + k, RIP_ERR_LEN - k, "resume it with --generators and its runs.generator_set, "
+                         "or choose another --db");
         } else {
             snprintf(err, RIP_ERR_LEN, "%.150s holds another run (%.250s); resume with its arguments or choose "
                      "another --db", o->db_path, what);

@@ -10,6 +10,7 @@
 
 #include "args.h"
 #include "cli.h"
+#include "db.h"
 #include "out.h"
 
 #ifndef RIPSIM_VERSION
@@ -27,7 +28,7 @@ static const struct {
     {"execute", rip_cmd_execute, "one layer run by the int8 kernels in place and in dual buffers, compared"},
     {"sweep", rip_cmd_sweep, "the seeded 10,000-layer sweep: verdicts of every closed form into SQLite"},
     {"merge", rip_cmd_merge, "combine sweep shards into one database"},
-    {"migrate", rip_cmd_migrate, "convert a sweep database of an older schema in place (see its --help)"},
+    {"migrate", rip_cmd_migrate, NULL}, /* its line names the versions: usage() */
     {"report", rip_cmd_report, "paper Sec. 5.2 and Tab. 5 from a sweep database, beside the paper"},
     {"tables", rip_cmd_tables, "regenerate the paper's tables and figures from data (table2, table3, fig3, optimum, ...)"},
     {"claims", rip_cmd_claims, "every checkable claim of the paper, verdict and evidence (results/claims.md, figures)"},
@@ -48,7 +49,11 @@ static void usage(FILE *to)
             "\n"
             "commands:\n");
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
-        fprintf(to, "  %-10s %s\n", commands[i].name, commands[i].summary);
+        if (commands[i].summary)
+            fprintf(to, "  %-10s %s\n", commands[i].name, commands[i].summary);
+        else
+            fprintf(to, "  %-10s convert a sweep database of an older schema (version 1 to %d) in place\n",
+                    commands[i].name, RIP_DB_SCHEMA_VERSION - 1);
     fprintf(to, "\n'ripsim COMMAND --help' (or 'ripsim help COMMAND') describes one command and lists\n"
                 "its exit statuses.\n"
                 "Exit status: 0 success, 64 bad command line; each command lists its others.\n");

@@ -67,6 +67,18 @@ const rip_generator *rip_sweep_draw(uint64_t seed, int64_t idx, rip_layer *L);
 rip_status rip_sweep_draw_checked(uint64_t seed, int64_t idx, rip_layer *L, const rip_generator **gen,
                                   char err[RIP_ERR_LEN]);
 
+/*
+** The behavioural fingerprint of the generator set, 16 lower-case hex
+** digits into out[17]: FNV-1a 64 over every category in registry order
+** (its name, tier and weight) and the first RIP_FINGERPRINT_DRAWS layers it
+** draws from a fixed seed (each draw's status and geometry).  A change
+** inside any draw(), a new, removed, reordered or reweighted category
+** changes it; a change that draws the same layers does not.  Stored in
+** runs.generator_fingerprint; a resumed or merged sweep must match it.
+*/
+#define RIP_FINGERPRINT_DRAWS 64
+void rip_generator_fingerprint(char out[17]);
+
 /* The message of the calling thread's last failed draw ("" if none). */
 const char *rip_generator_error(void);
 

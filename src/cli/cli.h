@@ -57,6 +57,7 @@ static inline int rip_exit_status(rip_status s)
 
 /* Each subcommand: argv[0] is the subcommand name.  Returns an exit status. */
 int rip_cmd_layer(int argc, char **argv);
+int rip_cmd_schema(int argc, char **argv);
 int rip_cmd_optimal(int argc, char **argv);
 int rip_cmd_layers(int argc, char **argv);
 int rip_cmd_sweep(int argc, char **argv);

@@ -79,6 +79,10 @@ rip_status rip_sweep_draw_checked(uint64_t seed, int64_t idx, rip_layer *L, cons
 #define RIP_FINGERPRINT_DRAWS 64
 void rip_generator_fingerprint(char out[17]);
 
+/* The fingerprint of the n categories g (rip_generator_fingerprint is
+** this over rip_generators()): for tests that alter a copy of one. */
+void rip_generator_set_fingerprint(const rip_generator *const *g, size_t n, char out[17]);
+
 /* The message of the calling thread's last failed draw ("" if none). */
 const char *rip_generator_error(void);
 

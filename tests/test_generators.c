@@ -441,3 +441,55 @@ Test(generators, sweep_draw_depends_only_on_seed_and_idx)
     }
     cr_expect_gt(differ, 90);
 }
+
+/* A draw() that differs from plain's in one layer's cin by one (issue 23 item 7's "change inside draw()"). */
+static rip_status plain_but_one(rip_pcg32 *g, rip_layer *L)
+{
+    rip_status s = rip_generator_by_name("plain")->draw(g, L);
+    if (L->cin == 3)
+        L->cin = 4;
+    return s;
+}
+
+/*
+** Issue 23 item 7: the generator fingerprint is behavioural.  A copy of the
+** registry gives the registry's fingerprint; the same copy with one
+** category's draw() changed on a few layers, a weight moved between two
+** categories, or two categories swapped gives another each.
+*/
+Test(generators, fingerprint_sees_a_change_inside_draw)
+{
+    size_t n = 0;
+    const rip_generator *const *all = rip_generators(&n);
+    cr_assert_leq(n, 64);
+    const rip_generator *set[64];
+    rip_generator copies[64];
+    for (size_t i = 0; i < n; i++) {
+        copies[i] = *all[i];
+        set[i] = &copies[i];
+    }
+    char base[17], same[17], changed[17], weights[17], order[17];
+    rip_generator_fingerprint(base);
+    rip_generator_set_fingerprint(set, n, same);
+    cr_expect_str_eq(same, base);
+    cr_expect_eq(strlen(base), 16);
+    size_t plain = 0;
+    while (plain < n && strcmp(copies[plain].name, "plain") != 0)
+        plain++;
+    cr_assert_lt(plain, n);
+    /* does plain ever draw cin = 3 in the fingerprint's draws?  Then the change is seen */
+    copies[plain].draw = plain_but_one;
+    rip_generator_set_fingerprint(set, n, changed);
+    copies[plain] = *all[plain];
+    cr_expect_str_neq(changed, base, "a draw() changed on the layers with cin = 3 left the fingerprint");
+    copies[0].weight++;
+    copies[1].weight--;
+    rip_generator_set_fingerprint(set, n, weights);
+    copies[0] = *all[0];
+    copies[1] = *all[1];
+    cr_expect_str_neq(weights, base);
+    set[0] = &copies[1];
+    set[1] = &copies[0];
+    rip_generator_set_fingerprint(set, n, order);
+    cr_expect_str_neq(order, base);
+}

@@ -88,9 +88,14 @@ static uint64_t fnv_int(uint64_t h, uint64_t v, int n)
 
 void rip_generator_fingerprint(char out[17])
 {
+    rip_generator_set_fingerprint(all, N_GENERATORS, out);
+}
+
+void rip_generator_set_fingerprint(const rip_generator *const *set, size_t n, char out[17])
+{
     uint64_t h = 0xcbf29ce484222325ULL;
-    for (size_t i = 0; i < N_GENERATORS; i++) {
-        const rip_generator *gen = all[i];
+    for (size_t i = 0; i < n; i++) {
+        const rip_generator *gen = set[i];
         for (const char *c = gen->name; *c; c++)
             h = fnv_int(h, (unsigned char)*c, 1);
         h = fnv_int(h, 0, 1);

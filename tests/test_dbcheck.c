@@ -144,15 +144,19 @@ static const tamper tampers[] = {
     {"counts_of_no_formula", 5, "INSERT INTO verdict_counts VALUES (99, 1, 1)", "verdict_counts"},
     {"judged_by_nothing", 5, "UPDATE formulas SET exec_config = 'nonexistent' WHERE formula = 'thm13_taps'",
      "thm13_taps is judged by nonexistent"},
+    {"columns_row_deleted", 5, "DELETE FROM columns WHERE column_name = 'spec'", "column dictionary"},
+    {"columns_row_invented", 5, "INSERT INTO columns VALUES ('layers', 'nonesuch', 'x', NULL, NULL)",
+     "column dictionary"},
     {"v3_truth_plus_one", 3, TRUTH_PLUS_ONE, "verdict counts of thm13_taps"},
     {"v3_trigger", 3, "CREATE TRIGGER t AFTER INSERT ON run_log BEGIN DELETE FROM layer_results; END",
      "trigger t"},
 };
 
-enum { CMD_SWEEP, CMD_REPORT, CMD_CLAIMS, CMD_MERGE_IN, CMD_MERGE_OUT, CMD_MIGRATE, N_CMDS };
-static const char *const cmd_names[N_CMDS] = {"sweep", "report", "claims", "merge", "merge", "migrate"};
-static const char *const cmd_roles[N_CMDS] = {"sweep", "report", "claims", "merge (input)", "merge (OUT)",
+enum { CMD_SWEEP, CMD_REPORT, CMD_CLAIMS, CMD_MERGE_IN, CMD_MERGE_OUT, CMD_LAYER, CMD_SCHEMA, CMD_MIGRATE, N_CMDS };
+static const char *const cmd_names[N_CMDS] = {"sweep", "report", "claims", "merge", "merge", "layer", "schema",
                                               "migrate"};
+static const char *const cmd_roles[N_CMDS] = {"sweep", "report", "claims", "merge (input)", "merge (OUT)",
+                                              "layer --db", "schema --db", "migrate"};
 
 /* Run command c on the tampered file db (good: an untouched database of the same run). */
 static run_result *run_on(int c, const char *db, const char *good)
@@ -168,6 +172,10 @@ static run_result *run_on(int c, const char *db, const char *good)
         return RUN("merge", tmp("merged-new.db"), db);
     case CMD_MERGE_OUT:
         return RUN("merge", db, good);
+    case CMD_LAYER:
+        return RUN("layer", "--no-sim", "--db", db, "1");
+    case CMD_SCHEMA:
+        return RUN("schema", "--db", db);
     default:
         return RUN("migrate", "--db", db);
     }

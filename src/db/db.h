@@ -249,7 +249,7 @@ bool rip_db_reader_uri(const char *path, char *uri, size_t len);
 ** row; every layer in the run with all its rows and of a known generator;
 ** the lookup tables naming their columns; every stored value an integer in
 ** the range a sweep stores; and every formula's verdicts, recomputed from
-** its values and judging truths, equal to verdict_counts (versions 3, 4)
+** its values and judging truths, equal to verdict_counts (versions 3 to 5)
 ** or to the stored verdicts (1, 2).  What it cannot find is a change that
 ** moves no verdict (db_check_values.c).  db must be inside a read
 ** transaction, which every statement of the check shares, so a writer's

@@ -44,9 +44,16 @@
 
 #define SWEEP_SEED "7"
 
+/* The column dictionary, as the creation of a database writes it; 0 or -1. */
+static int fill_columns(sqlite3 *db)
+{
+    char err[RIP_ERR_LEN];
+    return rip_db_fill_columns(db, err) == RIP_OK ? 0 : -1;
+}
+
 /* A new database at path with the schema of version 2 (filled by insert_layer,
 ** then converted by rip_db_migrate) or RIP_DB_SCHEMA_VERSION, the current one
-** (its configs filled); NULL on failure. */
+** (its configs and column dictionary filled); NULL on failure. */
 static sqlite3 *new_schema_db(const char *path, int version)
 {
     sqlite3 *db = NULL;
@@ -57,7 +64,8 @@ static sqlite3 *new_schema_db(const char *path, int version)
         (version == RIP_DB_SCHEMA_VERSION && exec_sql(db, "INSERT INTO configs VALUES ('rip_padded_gather', 0, 0, 0), "
                                       "('rip_padded_taps', 1, 0, 0), ('rip_dense_gather', 2, 1, 0), "
                                       "('rip_dense_taps', 3, 1, 0), ('herringbone_taps', 4, 0, 0), "
-                                      "('herringbone_taps_reader', 5, 0, 0), ('herringbone_pruned', 6, 0, 1)") != 0)) {
+                                      "('herringbone_taps_reader', 5, 0, 0), ('herringbone_pruned', 6, 0, 1)") != 0) ||
+        (version == RIP_DB_SCHEMA_VERSION && fill_columns(db) != 0)) {
         sqlite3_close(db);
         return NULL;
     }

@@ -23,7 +23,7 @@
 #include "spec.h"
 
 static const char about[] =
-    "Evaluate one convolution layer: every closed form of the RiP paper beside\n"
+    "Evaluate convolution layers: every closed form of the RiP paper beside\n"
     "the simulated minimum gap (truth) it is judged against, with its verdict\n"
     "(unsafe < truth, tight = truth, loose > truth, n/a where undefined).\n"
     "\n"

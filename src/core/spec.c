@@ -21,8 +21,8 @@
 enum { F_CIN, F_COUT, F_H, F_W, F_KH, F_KW, F_SH, F_SW, F_DH, F_DW, F_PV, F_PH, F_PT, F_PB, F_PL, F_PR,
        F_COUNT };
 
-/* One accepted name: the fields it sets (b < 0: one field), whether it
-** takes AxB.  The canonical key of each field is the first entry naming it. */
+/* One accepted name and the fields it sets: a, and b for a key that takes
+** A or AxB (b < 0: one field, an integer).  The canonical keys come first. */
 typedef struct key {
     const char *name;
     int a, b;
@@ -43,12 +43,6 @@ enum { N_KEYS = sizeof keys / sizeof keys[0] };
 /* Columns ripsim prints that a SPEC cannot set: they follow from the others. */
 static const char *const derived[] = {"h_out", "w_out", "keff_h", "keff_w", "h_p", "w_p", "restricted",
                                       "n_in_padded", "n_in_dense", "n_out", "n_in_read"};
-
-const char rip_spec_aliases[] =
-    "cin: c_in   cout: c_out   h: h_in   w: w_in\n"
-    "k: k_h, k_w (one side each)   s: s_h, s_w   d: d_h, d_w\n"
-    "p: p_h (top and bottom), p_w (left and right)\n"
-    "pt: p_top   pb: p_bottom   pl: p_left   pr: p_right";
 
 /* Parse a decimal int64 occupying exactly [s, end).  0 on success, -1 not
 ** a number, -2 out of range.  s is inside a NUL-terminated SPEC and *end

@@ -10,7 +10,7 @@
 ** word.
 **
 ** Aliases: the names of the database and JSON (h_in, k_h, p_top, ...) and
-** of layer CSV files (c_in, c_out) are read too (rip_spec_aliases), so a
+** of layer CSV files (c_in, c_out) are read too (`ripsim layer --help`), so a
 ** row of any of them pastes back.  k_h, k_w, s_h, s_w, d_h, d_w, p_h, p_w
 ** set one component each; a width component defaults to its height one
 ** (w to h, k_w to k_h, ..., p_w to p_h), p_h pads top and bottom, p_w left
@@ -30,9 +30,6 @@
 ** number, number out of range, or any error of rip_layer_derive.
 */
 int rip_spec_parse(const char *spec, rip_layer *L, char err[RIP_ERR_LEN]);
-
-/* The aliases, one line per group, for help texts ("KEY: ALIAS ..."). */
-extern const char rip_spec_aliases[];
 
 /* Format L back as a SPEC that rip_spec_parse reads to the same layer. */
 void rip_spec_format(const rip_layer *L, char *buf, size_t len);

@@ -71,9 +71,10 @@ rip_status rip_sweep_draw_checked(uint64_t seed, int64_t idx, rip_layer *L, cons
 ** The behavioural fingerprint of the generator set, 16 lower-case hex
 ** digits into out[17]: FNV-1a 64 over every category in registry order
 ** (its name, tier and weight) and the first RIP_FINGERPRINT_DRAWS layers it
-** draws from a fixed seed (each draw's status and geometry).  A change
-** inside any draw(), a new, removed, reordered or reweighted category
-** changes it; a change that draws the same layers does not.  Stored in
+** draws from a fixed seed (each draw's status and geometry).  A new,
+** removed, reordered or reweighted category changes it, and so does a
+** change inside a draw() that alters any of those first draws; one that
+** shows only in later draws, or draws the same layers, does not.  Stored in
 ** runs.generator_fingerprint; a resumed or merged sweep must match it.
 */
 #define RIP_FINGERPRINT_DRAWS 64

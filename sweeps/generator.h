@@ -126,6 +126,24 @@ size_t rip_generator_set_slot(const rip_generator_set *s, int64_t idx);
 rip_status rip_generator_set_draw(const rip_generator_set *s, uint64_t seed, int64_t idx, rip_layer *L,
                                   const rip_generator **gen, size_t *pos, char err[RIP_ERR_LEN]);
 
+/*
+** The behavioural fingerprint of a generator set, 16 lower-case hex
+** digits into out[17]: FNV-1a 64 over every category of the set in its
+** order (its name, tier and weight in the set) and the first
+** RIP_FINGERPRINT_DRAWS layers it
+** draws from a fixed seed (each draw's status and geometry).  A new,
+** removed, reordered or reweighted category changes it, and so does a
+** change inside a draw() that alters any of those first draws; one that
+** shows only in later draws, or draws the same layers, does not.  Stored in
+** runs.generator_fingerprint; a resumed or merged sweep must match it.
+*/
+#define RIP_FINGERPRINT_DRAWS 64
+void rip_generator_set_fingerprint(const rip_generator_set *s, char out[17]);
+
+/* The fingerprint of the default set (the paper's 20): a category of
+** weight 0 added to the registry does not change it. */
+void rip_generator_fingerprint(char out[17]);
+
 /* The message of the calling thread's last failed draw ("" if none). */
 const char *rip_generator_error(void);
 

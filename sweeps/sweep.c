@@ -34,6 +34,7 @@
 
 #include "db.h"
 #include "generator.h"
+#include "source_commit.h"
 #include "status.h"
 #include "sweep_internal.h"
 
@@ -111,6 +112,8 @@ static rip_status run_open(sweep_run *r, char err[RIP_ERR_LEN])
     want.generators = gen_rows;
     want.n_generators = rip_sweep_generator_rows(o->generators, gen_rows, RIP_SWEEP_MAX_GENERATORS);
     snprintf(want.version, sizeof want.version, "%s", RIPSIM_VERSION);
+    snprintf(want.commit, sizeof want.commit, "%s", rip_source_commit);
+    rip_generator_set_fingerprint(r->set, want.fingerprint);
     if (want.n_generators > RIP_SWEEP_MAX_GENERATORS) {
         snprintf(err, RIP_ERR_LEN, "internal: %zu generator categories, above RIP_SWEEP_MAX_GENERATORS",
                  want.n_generators);
@@ -126,11 +129,13 @@ static rip_status run_open(sweep_run *r, char err[RIP_ERR_LEN])
     res->in_shard = o->n_layers > o->shard_index ? (o->n_layers - o->shard_index - 1) / o->shard_count + 1 : 0;
     res->already_done = found.empty ? 0 : found.layers;
     res->executed_before = found.empty ? 0 : found.executed;
-    snprintf(why, sizeof why, "seed %llu n %lld shard %lld/%lld jobs %d%s: %lld to do, %lld already done%s",
+    snprintf(why, sizeof why, "seed %llu n %lld shard %lld/%lld jobs %d%s: %lld to do, %lld already done%s; "
+             "ripsim %s, commit %s, generators %s",
              (unsigned long long)o->seed, (long long)o->n_layers, (long long)o->shard_index,
              (long long)o->shard_count, o->jobs, o->execute ? " execute" : "",
              (long long)(res->in_shard - res->already_done), (long long)res->already_done,
-             o->execute && res->executed_before < res->already_done ? " (some lack their executions)" : "");
+             o->execute && res->executed_before < res->already_done ? " (some lack their executions)" : "",
+             want.version, want.commit, want.fingerprint);
     rip_db_log(r->db, res->already_done ? "resume" : "start", why);
     return RIP_OK;
 }

@@ -91,14 +91,20 @@ static inline char *db_dump(const char *path, const char *const *q, size_t nq)
     return s;
 }
 
+/* The columns of table runs in schema versions 1 to 4 (version 5 adds its provenance). */
+#define DB_RUNS_V4_COLS "run_id, seed, n_layers, shard_index, shard_count, generator_set, ripsim_version"
+
 /*
-** Write to `to` the database of schema version 1, 2 or 3 that an older
-** ripsim would have written for the run in the version 4 database `from`:
-** the version 2 schema (rip_db_schema_v2_sql, db.h) filled from the views of
-** the same names (version 1: without table executions), or the version 3
-** schema (rip_db_schema_v3_sql) filled from the tables; either without
-** herringbone_pruned, which no older version has.  The inverse of `ripsim
-** migrate`, so a migration can be compared with the original.
+** Write to `to` the database of schema version 1, 2, 3 or 4 that an older
+** ripsim would have written for the run in the current (version 5)
+** database `from`: the version 2 schema (rip_db_schema_v2_sql, db.h) filled
+** from the views of the same names (version 1: without table executions),
+** the version 3 schema (rip_db_schema_v3_sql) filled from the tables
+** without herringbone_pruned, which no older version has, or the version 4
+** schema (rip_db_schema_v4_sql) filled from the tables (its optima too);
+** each without version 5's provenance, SPEC and column dictionary.  The
+** inverse of `ripsim migrate`, so a migration can be compared with the
+** original.
 */
 static inline void db_make_old(const char *from, const char *to, int version)
 {
@@ -106,9 +112,18 @@ static inline void db_make_old(const char *from, const char *to, int version)
     char *msg = NULL;
     unlink(to);
     cr_assert_eq(sqlite3_open(to, &db), SQLITE_OK, "%s", to);
-    char *sql = version == 3 ? sqlite3_mprintf(
+    char *sql = version == 4 ? sqlite3_mprintf(
         "%s; ATTACH %Q AS s; BEGIN;"
-        "INSERT INTO runs SELECT * FROM s.runs;"
+        "INSERT INTO runs SELECT " DB_RUNS_V4_COLS " FROM s.runs;"
+        "INSERT INTO configs SELECT * FROM s.configs;"
+        "INSERT INTO formulas SELECT * FROM s.formulas; INSERT INTO generators SELECT * FROM s.generators;"
+        "INSERT INTO layer_results SELECT * FROM s.layer_results;"
+        "INSERT INTO verdict_counts SELECT * FROM s.verdict_counts;"
+        "INSERT INTO executions SELECT * FROM s.executions; INSERT INTO run_log SELECT * FROM s.run_log;"
+        "COMMIT; DETACH s; PRAGMA user_version = 4;",
+        rip_db_schema_v4_sql, from) : version == 3 ? sqlite3_mprintf(
+        "%s; ATTACH %Q AS s; BEGIN;"
+        "INSERT INTO runs SELECT " DB_RUNS_V4_COLS " FROM s.runs;"
         "INSERT INTO configs SELECT exec_config, config_id, dense FROM s.configs WHERE pruned = 0;"
         "INSERT INTO formulas SELECT * FROM s.formulas; INSERT INTO generators SELECT * FROM s.generators;"
         "INSERT INTO layer_results SELECT layer_idx, gen, cin, cout, h_in, w_in, k_h, k_w, s_h, s_w, d_h, d_w,"
@@ -121,7 +136,10 @@ static inline void db_make_old(const char *from, const char *to, int version)
         "COMMIT; DETACH s; PRAGMA user_version = 3;",
         rip_db_schema_v3_sql, from) : sqlite3_mprintf(
         "%s; ATTACH %Q AS s; BEGIN;"
-        "INSERT INTO runs SELECT * FROM s.runs; INSERT INTO layers SELECT * FROM s.layers;"
+        "INSERT INTO runs SELECT " DB_RUNS_V4_COLS " FROM s.runs;"
+        "INSERT INTO layers SELECT run_id, layer_idx, generator, tier, cin, cout, h_in, w_in, k_h, k_w, s_h, s_w,"
+        " d_h, d_w, p_h, p_w, p_top, p_bottom, p_left, p_right, h_out, w_out, restricted, n_in_padded, n_in_dense,"
+        " n_out FROM s.layers;"
         "INSERT INTO truths SELECT * FROM s.truths WHERE exec_config <> 'herringbone_pruned';"
         "INSERT INTO verdicts SELECT * FROM s.verdicts;"
         "INSERT INTO formulas SELECT * FROM s.formulas; INSERT INTO generators SELECT * FROM s.generators;"

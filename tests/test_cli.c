@@ -131,7 +131,8 @@ Test(cli, usage_errors_are_64)
 {
     cr_expect_eq(RUN("layer")->status, 64);
     cr_expect_eq(RUN("layer", "--bogus", "cin=1,cout=5,h=14,k=3")->status, 64);
-    cr_expect_eq(RUN("layer", "cin=1,cout=5,h=14,k=3", "cin=2,cout=5,h=14,k=3")->status, 64);
+    /* two SPECs are two layers (issue 23 item 2), a non-index with --db is a usage error */
+    cr_expect_eq(RUN("layer", "--no-sim", "cin=1,cout=5,h=14,k=3", "cin=2,cout=5,h=14,k=3")->status, 0);
     cr_expect_eq(RUN("layer", "--engine", "quantum", "cin=1,cout=5,h=14,k=3")->status, 64);
     cr_expect_eq(RUN("layer", "--engine")->status, 64);
     cr_expect_eq(RUN("frobnicate")->status, 64);

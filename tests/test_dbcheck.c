@@ -117,41 +117,46 @@ static const tamper tampers[] = {
      "layer 46: thm11 holds 4611686018427387904"},
     {"unknown_generator", 4, "UPDATE layer_results SET gen = 99 WHERE layer_idx = 5",
      "layer 5: generator id 99"},
-    {"outside_run", 4, "UPDATE layer_results SET layer_idx = 307 WHERE layer_idx = 3",
+    {"outside_run", 5, "UPDATE layer_results SET layer_idx = 307 WHERE layer_idx = 3",
      "layer 307 lies outside the run"},
-    {"trigger_on_run_log", 4,
+    {"trigger_on_run_log", 5,
      "CREATE TRIGGER drop_layers AFTER INSERT ON run_log BEGIN DELETE FROM layer_results; END",
      "trigger drop_layers"},
-    {"extra_view", 4, "CREATE VIEW mine AS SELECT 1", "view mine"},
-    {"extra_index", 4, "CREATE INDEX by_gen ON layer_results (gen)", "index by_gen"},
-    {"extra_table", 4, "CREATE TABLE notes (x)", "table notes"},
-    {"analyze_stats", 4, "ANALYZE", "table sqlite_stat1"},
-    {"view_rewritten", 4,
+    {"extra_view", 5, "CREATE VIEW mine AS SELECT 1", "view mine"},
+    {"extra_index", 5, "CREATE INDEX by_gen ON layer_results (gen)", "index by_gen"},
+    {"extra_table", 5, "CREATE TABLE notes (x)", "table notes"},
+    {"analyze_stats", 5, "ANALYZE", "table sqlite_stat1"},
+    {"view_rewritten", 5,
      "DROP VIEW verdict_summary; CREATE VIEW verdict_summary AS SELECT 1 AS run_id, formula, exec_config,"
      " 0 AS unsafe, 0 AS tight, 0 AS loose, 0 AS na FROM formulas",
      "view verdict_summary"},
-    {"view_dropped", 4, "DROP VIEW layer_wide", "view layer_wide"},
-    {"page_overwritten", 4, NULL, "damaged"},
-    {"user_version_5", 4, "PRAGMA user_version = 5", "schema version 5"},
-    {"second_run_row", 4,
-     "INSERT INTO runs SELECT 2, seed, n_layers, shard_index, shard_count, generator_set, ripsim_version FROM runs",
+    {"view_dropped", 5, "DROP VIEW layer_wide", "view layer_wide"},
+    {"page_overwritten", 5, NULL, "damaged"},
+    {"user_version_6", 5, "PRAGMA user_version = 6", "schema version 6"},
+    {"second_run_row", 5,
+     "INSERT INTO runs SELECT 2, seed, n_layers, shard_index, shard_count, generator_set, ripsim_version, "
+     "source_commit, generator_fingerprint FROM runs",
      "2 rows in runs"},
-    {"configs_swapped", 4,
+    {"configs_swapped", 5,
      "UPDATE configs SET config_id = -1 WHERE config_id = 0; UPDATE configs SET config_id = 0 WHERE config_id = 1;"
      "UPDATE configs SET config_id = 1 WHERE config_id = -1",
      "do not name the columns of layer_results"},
-    {"counts_of_no_formula", 4, "INSERT INTO verdict_counts VALUES (99, 1, 1)", "verdict_counts"},
-    {"judged_by_nothing", 4, "UPDATE formulas SET exec_config = 'nonexistent' WHERE formula = 'thm13_taps'",
+    {"counts_of_no_formula", 5, "INSERT INTO verdict_counts VALUES (99, 1, 1)", "verdict_counts"},
+    {"judged_by_nothing", 5, "UPDATE formulas SET exec_config = 'nonexistent' WHERE formula = 'thm13_taps'",
      "thm13_taps is judged by nonexistent"},
+    {"columns_row_deleted", 5, "DELETE FROM columns WHERE column_name = 'spec'", "column dictionary"},
+    {"columns_row_invented", 5, "INSERT INTO columns VALUES ('layers', 'nonesuch', 'x', NULL, NULL)",
+     "column dictionary"},
     {"v3_truth_plus_one", 3, TRUTH_PLUS_ONE, "verdict counts of thm13_taps"},
     {"v3_trigger", 3, "CREATE TRIGGER t AFTER INSERT ON run_log BEGIN DELETE FROM layer_results; END",
      "trigger t"},
 };
 
-enum { CMD_SWEEP, CMD_REPORT, CMD_CLAIMS, CMD_MERGE_IN, CMD_MERGE_OUT, CMD_MIGRATE, N_CMDS };
-static const char *const cmd_names[N_CMDS] = {"sweep", "report", "claims", "merge", "merge", "migrate"};
-static const char *const cmd_roles[N_CMDS] = {"sweep", "report", "claims", "merge (input)", "merge (OUT)",
+enum { CMD_SWEEP, CMD_REPORT, CMD_CLAIMS, CMD_MERGE_IN, CMD_MERGE_OUT, CMD_LAYER, CMD_SCHEMA, CMD_MIGRATE, N_CMDS };
+static const char *const cmd_names[N_CMDS] = {"sweep", "report", "claims", "merge", "merge", "layer", "schema",
                                               "migrate"};
+static const char *const cmd_roles[N_CMDS] = {"sweep", "report", "claims", "merge (input)", "merge (OUT)",
+                                              "layer --db", "schema --db", "migrate"};
 
 /* Run command c on the tampered file db (good: an untouched database of the same run). */
 static run_result *run_on(int c, const char *db, const char *good)
@@ -167,6 +172,10 @@ static run_result *run_on(int c, const char *db, const char *good)
         return RUN("merge", tmp("merged-new.db"), db);
     case CMD_MERGE_OUT:
         return RUN("merge", db, good);
+    case CMD_LAYER:
+        return RUN("layer", "--no-sim", "--db", db, "1");
+    case CMD_SCHEMA:
+        return RUN("schema", "--db", db);
     default:
         return RUN("migrate", "--db", db);
     }
@@ -495,7 +504,7 @@ Test(dbcheck, migrate_refuses_rows_it_cannot_convert_with_65)
     r = RUN("migrate", "--help");
     cr_expect_not_null(strstr(r->out, "65"), "%s", r->out);
     r = RUN("--help");
-    cr_expect_not_null(strstr(r->out, "version 1 to 3"), "%s", r->out);
+    cr_expect_not_null(strstr(r->out, "version 1 to 4"), "%s", r->out);
 }
 
 /*
@@ -513,7 +522,9 @@ Test(dbcheck, losing_a_creation_race_to_another_seed_is_another_run)
     cr_assert_eq(sqlite3_open(db, &h), SQLITE_OK);
     cr_assert_eq(sqlite3_exec(h, "BEGIN IMMEDIATE", NULL, NULL, &msg), SQLITE_OK, "%s", msg ? msg : "");
     cr_assert_eq(sqlite3_exec(h, rip_db_schema_sql, NULL, NULL, &msg), SQLITE_OK, "%s", msg ? msg : "");
-    cr_assert_eq(sqlite3_exec(h, "PRAGMA user_version = 4", NULL, NULL, &msg), SQLITE_OK);
+    char pragma[64];
+    snprintf(pragma, sizeof pragma, "PRAGMA user_version = %d", RIP_DB_SCHEMA_VERSION);
+    cr_assert_eq(sqlite3_exec(h, pragma, NULL, NULL, &msg), SQLITE_OK);
     rip_run_info run = {.seed = 99, .n_layers = 300, .shard_index = 0, .shard_count = 1};
     rip_sweep_generator_set(NULL, run.generator_set, sizeof run.generator_set);
     rip_db_generator gen_rows[RIP_SWEEP_MAX_GENERATORS];
@@ -540,32 +551,38 @@ Test(dbcheck, losing_a_creation_race_to_another_seed_is_another_run)
 /*
 ** A version 4 database as ripsim wrote it before the columns of
 ** layer_results lost their INTEGER type (rip_db_layer_results_typed_sql,
-** the text committed then) passes the schema check and is read.
+** the text committed then) passes the schema check: migrate converts it,
+** and the converted database is read and resumed.
 */
 Test(dbcheck, version_4_with_typed_columns_is_ripsims)
 {
-    char base[320], old[320];
+    char base[320], old[320], again[320];
     snprintf(base, sizeof base, "%s", tmp("base.db"));
     snprintf(old, sizeof old, "%s", tmp("typed.db"));
+    snprintf(again, sizeof again, "%s", tmp("typed2.db"));
     sweep_into(base);
     char *sql = sqlite3_mprintf("%s; DROP TABLE layer_results; %s; ATTACH %Q AS s; BEGIN;"
-                                "INSERT INTO runs SELECT * FROM s.runs; INSERT INTO configs SELECT * FROM s.configs;"
+                                "INSERT INTO runs SELECT " DB_RUNS_V4_COLS " FROM s.runs;"
+                                "INSERT INTO configs SELECT * FROM s.configs;"
                                 "INSERT INTO formulas SELECT * FROM s.formulas;"
                                 "INSERT INTO generators SELECT * FROM s.generators;"
                                 "INSERT INTO layer_results SELECT * FROM s.layer_results;"
                                 "INSERT INTO verdict_counts SELECT * FROM s.verdict_counts;"
                                 "INSERT INTO run_log SELECT * FROM s.run_log; COMMIT; DETACH s;"
                                 "PRAGMA user_version = 4;",
-                                rip_db_schema_sql, rip_db_layer_results_typed_sql, base);
+                                rip_db_schema_v4_sql, rip_db_layer_results_typed_sql, base);
     alter(old, sql);
     sqlite3_free(sql);
-    run_result *r = RUN("report", "--db", old, "--out", tmp("r.md"));
+    copy_file(old, again);
+    run_result *r = RUN("migrate", "--db", old);
+    cr_expect_eq(r->status, 0, "%s", r->err);
+    r = RUN("report", "--db", old, "--out", tmp("r.md"));
     cr_expect_eq(r->status, 0, "%s", r->err);
     r = RUN("sweep", "--n", BASE_N, "--seed", BASE_SEED, "--db", old, "--quiet", "--jobs", "1");
     cr_expect_eq(r->status, 0, "%s", r->err);
     /* one more column typed is not what ripsim wrote */
-    alter(old, "ALTER TABLE layer_results ADD COLUMN extra INTEGER");
-    r = RUN("report", "--db", old, "--out", tmp("r.md"));
+    alter(again, "ALTER TABLE layer_results ADD COLUMN extra INTEGER");
+    r = RUN("migrate", "--db", again);
     cr_expect_eq(r->status, 65, "%s", r->err);
     cr_expect_not_null(strstr(r->err, "table layer_results differs"), "%s", r->err);
 }

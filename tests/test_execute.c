@@ -467,8 +467,8 @@ Test(execute, damaged_executions_and_other_versions_are_refused_untouched)
         {"INSERT INTO executions SELECT run_id, 99, exec_config, gap, bit_exact, early_overwrite_at_truth, "
          "caught_at_truth_minus_1, catch_step, checksum FROM executions WHERE layer_idx = 0",
          "without their layer"},
-        {"DROP VIEW execution_summary; DROP TABLE executions", "table executions of schema version 4"},
-        {"PRAGMA user_version = 5", "schema version 5"},  /* newer than this ripsim */
+        {"DROP VIEW execution_summary; DROP TABLE executions", "table executions of schema version 5"},
+        {"PRAGMA user_version = 6", "schema version 6"},  /* newer than this ripsim */
     };
     for (size_t i = 0; i < sizeof damage / sizeof damage[0]; i++) {
         char copy[320], cmd[800];

@@ -513,3 +513,66 @@ Test(generators, sets_of_categories)
         cr_expect_not_null(strstr(err, bad[i].why), "'%s': %s", bad[i].text, err);
     }
 }
+
+/* A draw() that differs from plain's in one layer's cin by one (issue 23 item 7's "change inside draw()"). */
+static rip_status plain_but_one(rip_pcg32 *g, rip_layer *L)
+{
+    rip_status s = rip_generator_by_name("plain")->draw(g, L);
+    if (L->cin == 3)
+        L->cin = 4;
+    return s;
+}
+
+/*
+** Issue 23 item 7: the generator fingerprint is behavioural.  A copy of the
+** registry gives the registry's fingerprint; the same copy with one
+** category's draw() changed on a few layers, a weight moved between two
+** categories, or two categories swapped gives another each.
+*/
+Test(generators, fingerprint_sees_a_change_inside_draw)
+{
+    /* the default set, its categories replaced by copies that can be altered */
+    rip_generator_set set;
+    rip_generator_set_default(&set);
+    size_t n = set.n;
+    rip_generator copies[RIP_GENERATOR_SET_MAX];
+    for (size_t i = 0; i < n; i++) {
+        copies[i] = *set.gen[i];
+        set.gen[i] = &copies[i];
+    }
+    const rip_generator *orig[RIP_GENERATOR_SET_MAX];
+    rip_generator_set paper;
+    rip_generator_set_default(&paper);
+    for (size_t i = 0; i < n; i++)
+        orig[i] = paper.gen[i];
+    char base[17], same[17], changed[17], weights[17], order[17];
+    rip_generator_fingerprint(base);
+    rip_generator_set_fingerprint(&set, same);
+    cr_expect_str_eq(same, base);
+    cr_expect_eq(strlen(base), 16);
+    size_t plain = 0;
+    while (plain < n && strcmp(copies[plain].name, "plain") != 0)
+        plain++;
+    cr_assert_lt(plain, n);
+    /* does plain ever draw cin = 3 in the fingerprint's draws?  Then the change is seen */
+    copies[plain].draw = plain_but_one;
+    rip_generator_set_fingerprint(&set, changed);
+    copies[plain] = *orig[plain];
+    cr_expect_str_neq(changed, base, "a draw() changed on the layers with cin = 3 left the fingerprint");
+    /* a weight moved in the set */
+    set.weight[0]++;
+    set.weight[1]--;
+    rip_generator_set_fingerprint(&set, weights);
+    set.weight[0]--;
+    set.weight[1]++;
+    cr_expect_str_neq(weights, base);
+    set.gen[0] = &copies[1];
+    set.gen[1] = &copies[0];
+    rip_generator_set_fingerprint(&set, order);
+    cr_expect_str_neq(order, base);
+    /* a category of weight 0 added to the registry is not in the default set: the default
+    ** fingerprint is that of the paper's 20 alone */
+    char paper_fp[17];
+    rip_generator_set_fingerprint(&paper, paper_fp);
+    cr_expect_str_eq(paper_fp, base);
+}

@@ -205,5 +205,78 @@ Test(layer, spec_error_is_one_printable_line)
     char err[RIP_ERR_LEN];
     rip_layer L;
     rip_spec_parse("c\nin=1,cout=1,h=1,k=1", &L, err);
-    cr_expect_str_eq(err, "c?in: unknown key (known: cin cout h w k s d p pt pb pl pr)");
+    cr_expect_str_eq(err, "c?in: unknown key (known: cin cout h w k s d p pt pb pl pr, or their aliases c_in "
+                          "c_out h_in w_in k_h k_w s_h s_w d_h d_w p_h p_w p_top p_bottom p_left p_right)");
+}
+
+/* Geometry of a derived layer, for comparing two parses. */
+static void expect_same_layer(const rip_layer *a, const rip_layer *b, const char *what)
+{
+    const int64_t x[] = {a->cin, a->cout, a->h_in, a->w_in, a->k_h, a->k_w, a->s_h, a->s_w, a->d_h, a->d_w,
+                         a->p_top, a->p_bottom, a->p_left, a->p_right, a->h_out, a->w_out};
+    const int64_t y[] = {b->cin, b->cout, b->h_in, b->w_in, b->k_h, b->k_w, b->s_h, b->s_w, b->d_h, b->d_w,
+                         b->p_top, b->p_bottom, b->p_left, b->p_right, b->h_out, b->w_out};
+    for (size_t i = 0; i < sizeof x / sizeof x[0]; i++)
+        cr_expect_eq(x[i], y[i], "%s: field %zu is %lld, want %lld", what, i, (long long)x[i], (long long)y[i]);
+}
+
+/*
+** Issue 23 item 2: the database/JSON names and the layer-CSV names are
+** aliases of the SPEC keys, so a row pastes back; each pair below is the
+** same layer written in two schemes.
+*/
+Test(layer, spec_aliases_are_the_same_layer)
+{
+    static const struct { const char *alias, *canonical; } same[] = {
+        {"cin=5,cout=8,h_in=14,k=3", "cin=5,cout=8,h=14,k=3"},
+        {"c_in=5,c_out=8,h_in=14,w_in=9,k_h=3,k_w=1", "cin=5,cout=8,h=14,w=9,k=3x1"},
+        {"cin=2,cout=3,h_in=12,w_in=12,k_h=3,k_w=3,s_h=2,s_w=1,d_h=1,d_w=2,p_top=1,p_bottom=2,p_left=0,p_right=1",
+         "cin=2,cout=3,h=12,k=3,s=2x1,d=1x2,pt=1,pb=2,pl=0,pr=1"},
+        {"cin=2,cout=3,h=12,k_h=5,k_w=3,p_h=2,p_w=1", "cin=2,cout=3,h=12,k=5x3,p=2x1"},
+        /* a width component defaults to its height component */
+        {"cin=2,cout=3,h=12,k_h=3,s_h=2,d_h=2,p_h=1", "cin=2,cout=3,h=12,k=3,s=2,d=2,p=1"},
+        /* a JSON layer object's padding: p_h = p_top, p_w = p_left beside the four sides */
+        {"cin=1,cout=1,h=9,k=3,p_h=1,p_w=0,p_top=1,p_bottom=2,p_left=0,p_right=3", "cin=1,cout=1,h=9,k=3,pt=1,pb=2,pr=3"},
+        /* the same field twice with the same value, under one name or two */
+        {"cin=4,cin=4,c_in=4,cout=1,h=7,h_in=7,k=3,k_h=3", "cin=4,cout=1,h=7,k=3"},
+    };
+    for (size_t i = 0; i < sizeof same / sizeof same[0]; i++) {
+        char err[RIP_ERR_LEN];
+        rip_layer a, b;
+        cr_assert_eq(rip_spec_parse(same[i].alias, &a, err), 0, "%s: %s", same[i].alias, err);
+        cr_assert_eq(rip_spec_parse(same[i].canonical, &b, err), 0, "%s: %s", same[i].canonical, err);
+        expect_same_layer(&a, &b, same[i].alias);
+    }
+    /* and through the command: `ripsim layer h_in=14` gives Tab. 2's first row */
+    run_result *r = RUN("layer", "--no-sim", "c_in=1,c_out=5,h_in=14,k_h=3");
+    cr_expect_eq(r->status, 0, "%s", r->err);
+    cr_expect_not_null(strstr(r->out, "layer      cin=1,cout=5,h=14,w=14,k=3,s=1,d=1,p=0"), "%s", r->out);
+}
+
+/* A field set twice to two values, or a derived column, is refused with both names. */
+Test(layer, spec_alias_conflicts_are_refused)
+{
+    static const struct { const char *spec, *err; } bad[] = {
+        {"cin=1,cout=1,h=7,h_in=8,k=3", "h_in=8 conflicts with h=7 (the same field)"},
+        {"cin=1,cout=1,h=7,k=3,k_w=5", "k_w=5 conflicts with k=3 (the same field)"},
+        {"cin=1,cout=1,h=7,k=3x5,k_h=5", "k_h=5 conflicts with k=3 (the same field)"},
+        {"cin=1,c_in=2,cout=1,h=7,k=3", "c_in=2 conflicts with cin=1 (the same field)"},
+        {"cin=1,cout=1,h=7,k=3,cin=2", "cin: given twice with different values (1 and 2)"},
+        {"cin=1,cout=1,h=7,k=3,p=1,p_h=2", "p_h=2 conflicts with p=1 (the same field)"},
+        {"cin=1,cout=1,h=7,k=3,pt=1,p_top=0", "p_top=0 conflicts with pt=1 (the same field)"},
+        {"cin=1,cout=1,h=7,k=3,h_out=5", "h_out: follows from the other fields, a SPEC cannot set it"},
+        {"cin=1,cout=1,h=7,k=3,n_in_padded=49", "n_in_padded: follows from the other fields, a SPEC cannot set it"},
+        {"cin=1,cout=1,h=7,k_h=3x3", "k_h: expected an integer, got '3x3'"},
+        {"cin=1,cout=1,h_in=7", "k: required key missing"},
+        {"c_in=1,h_in=7,k_h=3", "cout: required key missing"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        char err[RIP_ERR_LEN];
+        rip_layer L;
+        cr_expect_neq(rip_spec_parse(bad[i].spec, &L, err), 0, "%s accepted", bad[i].spec);
+        cr_expect_str_eq(err, bad[i].err, "%s", bad[i].spec);
+    }
+    run_result *r = RUN("layer", "cin=1,cout=1,h=7,h_in=8,k=3");
+    cr_expect_eq(r->status, 65);
+    cr_expect_str_eq(r->err, "ripsim layer: h_in=8 conflicts with h=7 (the same field)\n");
 }

@@ -44,20 +44,28 @@
 
 #define SWEEP_SEED "7"
 
+/* The column dictionary, as the creation of a database writes it; 0 or -1. */
+static int fill_columns(sqlite3 *db)
+{
+    char err[RIP_ERR_LEN];
+    return rip_db_fill_columns(db, err) == RIP_OK ? 0 : -1;
+}
+
 /* A new database at path with the schema of version 2 (filled by insert_layer,
-** then converted by rip_db_migrate) or 4, the current one (its configs
-** filled); NULL on failure. */
+** then converted by rip_db_migrate) or RIP_DB_SCHEMA_VERSION, the current one
+** (its configs and column dictionary filled); NULL on failure. */
 static sqlite3 *new_schema_db(const char *path, int version)
 {
     sqlite3 *db = NULL;
     unlink(path);
     if (sqlite3_open(path, &db) != SQLITE_OK ||
         exec_sql(db, version == 2 ? rip_db_schema_v2_sql : rip_db_schema_sql) != 0 ||
-        exec_sql(db, version == 2 ? "PRAGMA user_version = 2" : "PRAGMA user_version = 4") != 0 ||
-        (version == 4 && exec_sql(db, "INSERT INTO configs VALUES ('rip_padded_gather', 0, 0, 0), "
+        exec_sql(db, version == 2 ? "PRAGMA user_version = 2" : "PRAGMA user_version = 5") != 0 ||
+        (version == RIP_DB_SCHEMA_VERSION && exec_sql(db, "INSERT INTO configs VALUES ('rip_padded_gather', 0, 0, 0), "
                                       "('rip_padded_taps', 1, 0, 0), ('rip_dense_gather', 2, 1, 0), "
                                       "('rip_dense_taps', 3, 1, 0), ('herringbone_taps', 4, 0, 0), "
-                                      "('herringbone_taps_reader', 5, 0, 0), ('herringbone_pruned', 6, 0, 1)") != 0)) {
+                                      "('herringbone_taps_reader', 5, 0, 0), ('herringbone_pruned', 6, 0, 1)") != 0) ||
+        (version == RIP_DB_SCHEMA_VERSION && fill_columns(db) != 0)) {
         sqlite3_close(db);
         return NULL;
     }
@@ -170,7 +178,7 @@ static int make_tab2_db(const char *path)
     if (rc == 0)
         rc = exec_sql(db, "COMMIT");
     sqlite3_close(db);
-    /* written as schema version 2, the way the rows were written before; read as version 4 */
+    /* written as schema version 2, the way the rows were written before; read as the current version */
     char err[RIP_ERR_LEN];
     int64_t from = 0, layers = 0;
     if (rc == 0 && rip_db_migrate(path, &from, &layers, rip_eval_pruned_row, NULL, err) != RIP_OK) {
@@ -207,13 +215,14 @@ static int make_error_dbs(void)
         rc = -1;
     sqlite3_close(db);
     if (rc == 0) {
-        db = new_schema_db(in_dir("norun.db"), 4);
+        db = new_schema_db(in_dir("norun.db"), RIP_DB_SCHEMA_VERSION);
         rc = db ? 0 : -1;
         sqlite3_close(db);
     }
     if (rc == 0) {
-        db = new_schema_db(in_dir("nolayers.db"), 4);
-        rc = db ? exec_sql(db, "INSERT INTO runs VALUES (1, 7, 200, 0, 1, 'x', 'fixture')") : -1;
+        db = new_schema_db(in_dir("nolayers.db"), RIP_DB_SCHEMA_VERSION);
+        rc = db ? exec_sql(db, "INSERT INTO runs VALUES (1, 7, 200, 0, 1, 'x', 'fixture', 'unknown', 'unrecorded')")
+                : -1;
         sqlite3_close(db);
     }
     /* incomplete.db: the sweep with layers 150.. removed, as if interrupted */

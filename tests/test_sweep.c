@@ -46,7 +46,7 @@ Test(sweep, writes_every_layer_config_and_formula)
     cr_expect_eq(db_scalar(db, "SELECT count(*) FROM verdicts"), 600 * 8);
     cr_expect_eq(db_scalar(db, "SELECT seed FROM runs"), 5);
     cr_expect_eq(db_scalar(db, "SELECT n_layers FROM runs"), 600);
-    cr_expect_eq(db_scalar(db, "PRAGMA user_version"), 4);
+    cr_expect_eq(db_scalar(db, "PRAGMA user_version"), RIP_DB_SCHEMA_VERSION);
     cr_expect_eq(db_scalar(db, "SELECT count(*) FROM executions"), 0, "no executions without --execute");
     /* the view answers and accounts for every verdict row */
     cr_expect_eq(db_scalar(db, "SELECT sum(unsafe + tight + loose + na) FROM verdict_summary"), 600 * 8);

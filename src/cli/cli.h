@@ -26,15 +26,15 @@
 #include "status.h"
 
 /* The --help paragraph of every command that opens a sweep database (db.h, rip_db_check). */
-#define RIP_DB_CHECK_HELP                                                                   \
-    "\nEvery command that opens a sweep database (sweep, report, claims, merge,\n"           \
-    "migrate) first runs the same check on it, in one read transaction: SQLite's\n"          \
-    "quick_check; the schema exactly ripsim's (a trigger, view, index or table\n"            \
-    "ripsim does not create is refused before anything could run it); every\n"             \
-    "layer in the run and of a known generator; every value an integer; and the\n"         \
-    "verdicts recomputed from the stored truths and values equal to the stored\n"          \
-    "counts.  A database that fails is refused (65) with the same line by each\n"          \
-    "and left byte-identical.\n"
+#define RIP_DB_CHECK_HELP                                                               \
+    "\nEvery command that opens a sweep database (sweep, report, claims, merge,\n"      \
+    "migrate, layer --db, schema --db) first runs the same check on it, in one read\n"  \
+    "transaction: SQLite's quick_check; the schema exactly ripsim's (a trigger,\n"      \
+    "view, index or table ripsim does not create is refused before anything could\n"    \
+    "run it); every layer in the run and of a known generator; every value an\n"        \
+    "integer; and the verdicts recomputed from the stored truths and values equal\n"    \
+    "to the stored counts.  A database that fails is refused (65) with the same\n"      \
+    "line by each and left byte-identical.\n"
 
 /* The exit status of a library status: the one place that maps them. */
 static inline int rip_exit_status(rip_status s)
@@ -57,6 +57,7 @@ static inline int rip_exit_status(rip_status s)
 
 /* Each subcommand: argv[0] is the subcommand name.  Returns an exit status. */
 int rip_cmd_layer(int argc, char **argv);
+int rip_cmd_schema(int argc, char **argv);
 int rip_cmd_optimal(int argc, char **argv);
 int rip_cmd_layers(int argc, char **argv);
 int rip_cmd_sweep(int argc, char **argv);

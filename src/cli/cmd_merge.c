@@ -22,8 +22,10 @@
 static const char about[] =
     "Combine the databases of 'ripsim sweep --shard I/K' runs into OUT.db, whose\n"
     "rows then equal a single-machine run of the same --seed and --n.  All inputs\n"
-    "must come from the same seed, size and ripsim version; every input (and\n"
-    "an existing OUT.db) is checked read-only before anything is written.  OUT.db is built under a temporary name beside it and\n"
+    "must come from the same seed, size, generator set and generator fingerprint\n"
+    "(what the categories draw; another ripsim version or commit is fine); every\n"
+    "input (and an existing OUT.db) is checked read-only before anything is\n"
+    "written, and OUT.db keeps every input's run_log.  OUT.db is built under a temporary name beside it and\n"
     "renamed into place at the end, so a failure leaves OUT.db as it was.  An\n"
     "existing OUT.db must hold the same run.  Layers no shard has are reported;\n"
     "'ripsim sweep --db OUT.db --seed S --n N' computes them.\n";

@@ -21,13 +21,17 @@
 static const char about[] =
     "Convert a sweep database written by an older ripsim (schema version 1 or 2:\n"
     "a row per truth and per verdict; version 3: a row per layer, six\n"
-    "configurations) to schema version 4 (a row per layer, seven configurations;\n"
-    "the old tables stay readable as views of the same names, so saved queries\n"
-    "run unchanged).  The truth of the seventh, herringbone_pruned, and the read\n"
-    "input it stores are simulated for every stored layer (fast engine).  The\n"
+    "configurations; version 4: no provenance, SPEC or column dictionary) to\n"
+    "schema version 5 (a row per layer, seven configurations; the old tables\n"
+    "stay readable as views of the same names, so saved queries run unchanged).\n"
+    "From versions 1 to 3, the truth of the seventh, herringbone_pruned, and the\n"
+    "read input it stores are simulated for every stored layer (fast engine);\n"
+    "version 4's rows (its optima too) are copied as they are.  The source\n"
+    "commit and generator fingerprint an older version never recorded are\n"
+    "stored as 'unrecorded' (such a run resumes under any generators).  The\n"
     "database is checked first, converted under a temporary name beside it,\n"
     "every row compared with the original, then renamed over it: interrupted at\n"
-    "any point, it is left as it was.  A database already at version 4 is left\n"
+    "any point, it is left as it was.  A database already at version 5 is left\n"
     "untouched.\n";
 
 static const char notes[] =

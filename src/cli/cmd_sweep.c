@@ -43,11 +43,14 @@ static const char notes[] =
     "Interrupted (Ctrl-C, kill, even kill -9) and rerun with the same arguments,\n"
     "the sweep resumes and ends with exactly the rows of an uninterrupted run.\n"
     "An existing database is checked read-only first; one that is damaged, or\n"
-    "holds another seed, size, shard, generator set, version or schema, is\n"
-    "refused and left untouched (also when another sweep created it a moment\n"
-    "before this one: the same run resumes, another one is refused).\n"
+    "holds another seed, size, shard, generator set or schema, or whose\n"
+    "generators draw other layers (runs.generator_fingerprint: a category's\n"
+    "draw() changed), is refused and left untouched (also when another sweep\n"
+    "created it a moment before this one: the same run resumes, another one is\n"
+    "refused).  Another ripsim version or source commit with the same\n"
+    "fingerprint resumes: run_log records which one computed what.\n"
     "--execute on a database swept without it executes its stored layers too.\n"
-    "A database of an older schema (version 1 to 3) is refused with the hint to\n"
+    "A database of an older schema (version 1 to 4) is refused with the hint to\n"
     "convert it first: ripsim migrate --db FILE.\n"
     RIP_DB_CHECK_HELP;
 

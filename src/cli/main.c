@@ -29,6 +29,7 @@ static const struct {
     {"sweep", rip_cmd_sweep, "the seeded 10,000-layer sweep: verdicts of every closed form into SQLite"},
     {"merge", rip_cmd_merge, "combine sweep shards into one database"},
     {"migrate", rip_cmd_migrate, NULL}, /* its line names the versions: usage() */
+    {"schema", rip_cmd_schema, "the column dictionary: what every column of a sweep database means"},
     {"report", rip_cmd_report, "paper Sec. 5.2 and Tab. 5 from a sweep database, beside the paper"},
     {"tables", rip_cmd_tables, "regenerate the paper's tables and figures from data (table2, table3, fig3, optimum, ...)"},
     {"claims", rip_cmd_claims, "every checkable claim of the paper, verdict and evidence (results/claims.md, figures)"},

@@ -79,8 +79,11 @@ bool rip_run_same(const rip_run_info *a, const rip_run_info *b, bool with_shard,
         first_item_diff(a->generator_set, b->generator_set, ia, ib, sizeof ia);
         snprintf(what, len, "generator categories (name:weight): '%s' in %s, '%s' in %s",
                  *ia ? ia : "(none)", a_name, *ib ? ib : "(none)", b_name);
-    } else if (strcmp(a->version, b->version) != 0)
-        snprintf(what, len, "ripsim version: %s in %s, %s in %s", a->version, a_name, b->version, b_name);
+    } else if (strcmp(a->fingerprint, b->fingerprint) != 0 && strcmp(a->fingerprint, RIP_DB_UNRECORDED) != 0 &&
+               strcmp(b->fingerprint, RIP_DB_UNRECORDED) != 0)
+        snprintf(what, len, "generator fingerprint: %s in %s (ripsim %s, %s), %s in %s (ripsim %s, %s): the "
+                 "categories draw other layers",
+                 a->fingerprint, a_name, a->version, a->commit, b->fingerprint, b_name, b->version, b->commit);
     else
         return true;
     return false;
@@ -90,9 +93,14 @@ int rip_db_read_run(sqlite3 *db, rip_run_info *run, char err[RIP_ERR_LEN])
 {
     sqlite3_stmt *st = NULL;
     int result = -1;
+    /* version 4 and older: no provenance columns */
     int rc = sqlite3_prepare_v2(db,
-        "SELECT seed, n_layers, shard_index, shard_count, generator_set, ripsim_version "
-        "FROM runs WHERE run_id = ?", -1, &st, NULL);
+        "SELECT seed, n_layers, shard_index, shard_count, generator_set, ripsim_version, source_commit, "
+        "generator_fingerprint FROM runs WHERE run_id = ?", -1, &st, NULL);
+    if (rc != SQLITE_OK)
+        rc = sqlite3_prepare_v2(db,
+            "SELECT seed, n_layers, shard_index, shard_count, generator_set, ripsim_version, '" RIP_DB_UNRECORDED
+            "', '" RIP_DB_UNRECORDED "' FROM runs WHERE run_id = ?", -1, &st, NULL);
     if (rc == SQLITE_OK)
         rc = sqlite3_bind_int(st, 1, RIP_DB_RUN_ID);
     if (rc == SQLITE_OK)
@@ -107,6 +115,9 @@ int rip_db_read_run(sqlite3 *db, rip_run_info *run, char err[RIP_ERR_LEN])
         const unsigned char *g = sqlite3_column_text(st, 4), *v = sqlite3_column_text(st, 5);
         snprintf(run->generator_set, sizeof run->generator_set, "%s", g ? (const char *)g : "");
         snprintf(run->version, sizeof run->version, "%s", v ? (const char *)v : "");
+        const unsigned char *c = sqlite3_column_text(st, 6), *f = sqlite3_column_text(st, 7);
+        snprintf(run->commit, sizeof run->commit, "%s", c ? (const char *)c : "");
+        snprintf(run->fingerprint, sizeof run->fingerprint, "%s", f ? (const char *)f : "");
         result = 0;
     } else {
         snprintf(err, RIP_ERR_LEN, "database: cannot read the run (%s)", sqlite3_errmsg(db));
@@ -121,7 +132,7 @@ int rip_db_write_run(sqlite3 *db, const rip_run_info *run, char err[RIP_ERR_LEN]
     sqlite3_stmt *st = NULL;
     int rc = sqlite3_prepare_v2(db,
         "INSERT INTO runs (run_id, seed, n_layers, shard_index, shard_count, generator_set, "
-        "ripsim_version) VALUES (?,?,?,?,?,?,?)", -1, &st, NULL);
+        "ripsim_version, source_commit, generator_fingerprint) VALUES (?,?,?,?,?,?,?,?,?)", -1, &st, NULL);
     if (rc == SQLITE_OK) {
         sqlite3_bind_int(st, 1, RIP_DB_RUN_ID);
         sqlite3_bind_int64(st, 2, run->seed);
@@ -130,6 +141,8 @@ int rip_db_write_run(sqlite3 *db, const rip_run_info *run, char err[RIP_ERR_LEN]
         sqlite3_bind_int64(st, 5, run->shard_count);
         sqlite3_bind_text(st, 6, run->generator_set, -1, SQLITE_STATIC);
         sqlite3_bind_text(st, 7, run->version, -1, SQLITE_STATIC);
+        sqlite3_bind_text(st, 8, run->commit[0] ? run->commit : "unknown", -1, SQLITE_STATIC);
+        sqlite3_bind_text(st, 9, run->fingerprint[0] ? run->fingerprint : RIP_DB_UNRECORDED, -1, SQLITE_STATIC);
         rc = sqlite3_step(st) == SQLITE_DONE ? SQLITE_OK : SQLITE_ERROR;
     }
     sqlite3_finalize(st);
@@ -185,6 +198,8 @@ int rip_db_write_run(sqlite3 *db, const rip_run_info *run, char err[RIP_ERR_LEN]
         sqlite3_reset(st);
     }
     sqlite3_finalize(st);
+    if (rc == SQLITE_OK && rip_db_fill_columns(db, err) != RIP_OK)
+        return -1;
     if (rc != SQLITE_OK) {
         snprintf(err, RIP_ERR_LEN, "database: cannot record the run (%s)", sqlite3_errmsg(db));
         rip_err_one_line(err);   /* SQLite may quote damaged schema text */

@@ -3,9 +3,10 @@
 **
 ** Schema: db_schema.c (version RIP_DB_SCHEMA_VERSION, stored in PRAGMA
 ** user_version).  One database holds one run, run_id 1.  Versions 1 and 2
-** (a row per truth and per verdict) and 3 (one row per layer, six
-** configurations) are checked as any other, then refused by every command
-** but `ripsim migrate` with the hint to convert them (rip_db_migrate, in
+** (a row per truth and per verdict), 3 (one row per layer, six
+** configurations) and 4 (no provenance in runs, no SPEC, no column
+** dictionary) are checked as any other, then refused by every command but
+** `ripsim migrate` with the hint to convert them (rip_db_migrate, in
 ** place).
 **
 ** The rules this interface keeps:
@@ -38,20 +39,22 @@
 #include "progress.h"
 #include "status.h"
 
-#define RIP_DB_SCHEMA_VERSION 4
-#define RIP_DB_SCHEMA_OLDEST 1  /* versions 1 to 3 are read only by rip_db_migrate */
+#define RIP_DB_SCHEMA_VERSION 5
+#define RIP_DB_SCHEMA_OLDEST 1  /* versions 1 to 4 are read only by rip_db_migrate */
 #define RIP_DB_V3_CONFIGS 6     /* configurations of versions 1 to 3 (all but herringbone_pruned) */
 #define RIP_DB_N_FORMULAS 8     /* value columns of layer_results: the registry's formulas */
 #define RIP_DB_EXEC_CONFIGS 4   /* rows of table executions per executed layer: the four rip_* */
 #define RIP_DB_RUN_ID 1
 #define RIP_DB_BUSY_MS 5000   /* how long to wait for another process's lock */
+#define RIP_DB_UNRECORDED "unrecorded"  /* provenance a database migrated from version 4 or older lacks */
 
 extern const char rip_db_schema_sql[];
 extern const char rip_db_executions_sql[];   /* what version 2 added to version 1 */
 extern const char rip_db_optima_sql[];       /* table optima, view optimum_gaps (sweep --optimum) */
-extern const char rip_db_recount_sql[];      /* versions 3, 4: rebuild verdict_counts from the rows */
+extern const char rip_db_recount_sql[];      /* versions 3 to 5: rebuild verdict_counts from the rows */
 extern const char rip_db_schema_v2_sql[];    /* version 2, as older ripsim created it (tests) */
 extern const char rip_db_schema_v3_sql[];    /* version 3, as older ripsim created it (tests) */
+extern const char rip_db_schema_v4_sql[];    /* version 4, as older ripsim created it (check, tests) */
 extern const char rip_db_layer_results_typed_sql[];  /* version 4's layer_results as older ripsim created it */
 
 /* One generator category as table generators records it (the paper's
@@ -65,6 +68,8 @@ typedef struct rip_run_info {
     int64_t seed, n_layers, shard_index, shard_count;
     char generator_set[2048];
     char version[64];
+    char commit[64];        /* runs.source_commit: git describe, "unknown", or RIP_DB_UNRECORDED */
+    char fingerprint[24];   /* runs.generator_fingerprint: 16 hex digits, or RIP_DB_UNRECORDED */
     /* the categories rip_db_write_run records in table generators, in their
     ** order (the sweep's rip_sweep_generator_rows); rip_db_read_run does not
     ** read them back and leaves them as they are */
@@ -161,10 +166,12 @@ typedef rip_status (*rip_db_optimum_fn)(const rip_layer *L, int64_t max_pixels, 
                                         int64_t *row_gap, int64_t *order, int64_t *n_pix, char why[RIP_ERR_LEN]);
 
 /*
-** Convert the database at path (schema version 1, 2 or 3, checked read-only
+** Convert the database at path (schema version 1 to 4, checked read-only
 ** first) to the current version (the truths of herringbone_pruned and
-** n_in_read, which older versions lack, computed by pruned() from each
-** stored layer's geometry): built under a temporary name beside it,
+** n_in_read, which versions 1 to 3 lack, computed by pruned() from each
+** stored layer's geometry; version 4's rows, optima included, copied as
+** they are; the provenance older versions lack recorded as
+** RIP_DB_UNRECORDED): built under a temporary name beside it,
 ** every row compared with the original, then renamed over it, so that a
 ** kill or failure at any point leaves path as it was (at worst a stale
 ** temporary ".NAME.migrate-PID-N" beside it).  *from receives the version
@@ -186,20 +193,37 @@ rip_status rip_db_migrate(const char *path, int64_t *from, int64_t *layers, rip_
 /* Close, reporting nothing; NULL is fine. */
 void rip_db_close(sqlite3 *db);
 
-/* Read the run row: 0 found, 1 no run yet, -1 error (err). */
+/* Read the run row: 0 found, 1 no run yet, -1 error (err).  A runs table
+** of version 4 or older gives commit and fingerprint RIP_DB_UNRECORDED. */
 int rip_db_read_run(sqlite3 *db, rip_run_info *run, char err[RIP_ERR_LEN]);
 
-/* Insert the run row and the reference tables (configs, formulas, and the
-** generators run->generators names); 0 or -1. */
+/* Insert the run row and the reference tables (configs, formulas, the
+** generators run->generators names, and the column dictionary); 0 or -1. */
 int rip_db_write_run(sqlite3 *db, const rip_run_info *run, char err[RIP_ERR_LEN]);
 
 /*
-** Do a and b describe the same run (seed, size, generator set, version;
-** shard too when with_shard)?  If not, what[] names the first field that
-** differs with both values, e.g. "--seed: 3 here, 4 there".
+** Do a and b describe the same run (seed, size, generator set, generator
+** fingerprint; shard too when with_shard)?  If not, what[] names the first
+** field that differs with both values, e.g. "--seed: 3 here, 4 there".
+** The version and the source commit are provenance, not identity: a run
+** resumed or merged by another build whose generators draw the same layers
+** is the same run.  A fingerprint RIP_DB_UNRECORDED (a migrated database)
+** matches any.
 */
 bool rip_run_same(const rip_run_info *a, const rip_run_info *b, bool with_shard, const char *a_name,
                   const char *b_name, char *what, size_t len);
+
+/*
+** The column dictionary (db_columns.c).  rip_db_fill_columns inserts a row
+** of table columns for every column of every table and view of db's main
+** schema that has none, from the one C table of column docs: RIP_OK;
+** RIP_S_INTERNAL naming a column no doc describes; SQLite's status.
+** rip_db_open_reference opens a private in-memory database holding this
+** binary's schema (with table optima and view optimum_gaps) and its filled
+** dictionary, for printing it without a database file.
+*/
+rip_status rip_db_fill_columns(sqlite3 *db, char err[RIP_ERR_LEN]);
+rip_status rip_db_open_reference(sqlite3 **db, char err[RIP_ERR_LEN]);
 
 /* Append a wall-clock event to run_log; 0 or -1. */
 int rip_db_log(sqlite3 *db, const char *event, const char *detail);
@@ -225,7 +249,7 @@ bool rip_db_reader_uri(const char *path, char *uri, size_t len);
 ** row; every layer in the run with all its rows and of a known generator;
 ** the lookup tables naming their columns; every stored value an integer in
 ** the range a sweep stores; and every formula's verdicts, recomputed from
-** its values and judging truths, equal to verdict_counts (versions 3, 4)
+** its values and judging truths, equal to verdict_counts (versions 3 to 5)
 ** or to the stored verdicts (1, 2).  What it cannot find is a change that
 ** moves no verdict (db_check_values.c).  db must be inside a read
 ** transaction, which every statement of the check shares, so a writer's

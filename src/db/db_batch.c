@@ -1,6 +1,6 @@
 /*
 ** db_batch.c — the typed batch writes of a sweep (db_batch.h).  A layer is
-** one row of layer_results (schema version 4, db_schema.c); a batch's
+** one row of layer_results (schema versions 4 and 5, db_schema.c); a batch's
 ** verdicts go into verdict_counts in the same transaction, so a summary
 ** never reads the layers.
 */

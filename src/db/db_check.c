@@ -25,15 +25,18 @@
 ** layer has all RIP_DB_EXEC_CONFIGS execution rows or none (a sweep without
 ** --execute stores none), none without its layer.
 **
-** Rows, versions 3 and 4 (4 adds n_in_read and the column of
+** Rows, versions 3 to 5 (4 adds n_in_read and the column of
 ** herringbone_pruned): a layer's truths and values are its one row (NOT
 ** NULL truths, which quick_check verifies), so "every layer has all its
 ** rows" holds by construction.  The lookup tables name the columns of
 ** layer_results (table_info), and executions are whole per layer.
+** Version 5: table columns, the column dictionary, names exactly the
+** columns of the tables and views (its wording is documentation and is
+** not compared).
 **
 ** Values (db_check_values.c): every value an integer in range, every layer
 ** in the run and of a known generator, and the verdicts recomputed from
-** the truths and values equal to verdict_counts (versions 3, 4) or to the
+** the truths and values equal to verdict_counts (versions 3 to 5) or to the
 ** stored verdicts (versions 1, 2).
 */
 #include "db.h"
@@ -232,12 +235,12 @@ rip_status rip_db_damaged(const char *path, const char *why, int64_t a, int64_t 
     return RIP_S_DATA;
 }
 
-/* Schema versions 3 and 4 (see the top of this file). */
+/* Schema versions 3 to 5 (see the top of this file). */
 static rip_status check_rows_v3(sqlite3 *db, const char *path, const rip_run_info *run, rip_db_found *found,
                                 char err[RIP_ERR_LEN])
 {
     int64_t c[4] = {0};
-    /* layer_results: layer_idx, gen, 20 geometry columns (version 4: and n_in_read), then the
+    /* layer_results: layer_idx, gen, 20 geometry columns (version 4 on: and n_in_read), then the
     ** configurations (version 3: all but herringbone_pruned) and the formulas */
     const bool v4 = found->schema_version >= 4;
     const int64_t first_truth = v4 ? 23 : 22, n_configs = v4 ? RIP_CONFIG_COUNT : RIP_DB_V3_CONFIGS;
@@ -272,6 +275,20 @@ static rip_status check_rows_v3(sqlite3 *db, const char *path, const rip_run_inf
         c[2] != col[1] + RIP_DB_N_FORMULAS || (layers > 0 && formulas != RIP_DB_N_FORMULAS))
         return rip_db_damaged(path, "%lld configurations and %lld formulas do not name the columns of layer_results",
                        configs, formulas, err);
+    /* version 5: the column dictionary names exactly the columns of the tables and views */
+    if (found->schema_version >= 5) {
+        rc = row_ints(db,
+                       "WITH s AS MATERIALIZED (SELECT m.name AS t, p.name AS c FROM sqlite_master m"
+                       "  JOIN pragma_table_info(m.name) p WHERE m.type IN ('table', 'view'))"
+                       " SELECT (SELECT count(*) FROM (SELECT t, c FROM s EXCEPT SELECT table_name, column_name"
+                       " FROM columns)) + (SELECT count(*) FROM (SELECT table_name, column_name FROM columns"
+                       " EXCEPT SELECT t, c FROM s))", NULL, 0, c, 1);
+        if (rc != SQLITE_OK)
+            return rip_db_check_failed(db, rc, path, err);
+        if (c[0] != 0)
+            return rip_db_damaged(path, "the column dictionary (table columns) misses or invents %lld columns",
+                                  c[0], 0, err);
+    }
     rip_status s = rip_db_check_layer_values(db, path, run, first_truth, n_configs, &found->layers, err);
     return s == RIP_OK ? check_executions(db, path, found, err) : s;
 }

@@ -13,9 +13,10 @@
 ** (no IF NOT EXISTS, automatic indexes) is the same on both sides; the
 ** texts are compared without their comments and with runs of white space
 ** as one space, since older ripsim wrote the same statements with other
-** comments.  Accepted besides: table optima and view optimum_gaps at
-** version 4 (sweep --optimum adds them), and the layer_results of version
-** 4 as ripsim wrote it before its columns lost their INTEGER type.
+** comments.  Accepted besides: table optima and view optimum_gaps from
+** version 4 on (sweep --optimum adds them), and the layer_results of
+** version 4 as ripsim wrote it before its columns lost their INTEGER type
+** (version 5 databases are all written without it).
 **
 ** It reads only sqlite_master: it runs before any other check, inside the
 ** caller's read transaction.
@@ -148,13 +149,16 @@ static int load_objects(sqlite3 *db, objects *os, bool *oom)
 /*
 ** The objects ripsim's schema of this version creates, from its text run
 ** in a private in-memory database; table optima and view optimum_gaps
-** (version 4) optional.  An SQLite code.
+** (version 4 on) optional.  An SQLite code.
 */
 static int expected_objects(int64_t version, objects *os, bool *oom)
 {
     sqlite3 *mem = NULL;
     int rc = sqlite3_open_v2(":memory:", &mem, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, NULL);
-    const char *text = version >= 4 ? rip_db_schema_sql : version == 3 ? rip_db_schema_v3_sql : rip_db_schema_v2_sql;
+    const char *text = version >= 5    ? rip_db_schema_sql
+                       : version == 4 ? rip_db_schema_v4_sql
+                       : version == 3 ? rip_db_schema_v3_sql
+                                      : rip_db_schema_v2_sql;
     if (rc == SQLITE_OK)
         rc = sqlite3_exec(mem, text, NULL, NULL, NULL);
     /* version 1 is version 2 without executions */
@@ -180,7 +184,7 @@ static bool same_object(const object *o, const object *e, int64_t version, bool 
         return !o->sql && !e->sql;
     if (strcmp(o->sql, e->sql) == 0)
         return true;
-    if (version < 4 || strcmp(o->name, "layer_results") != 0)
+    if (version != 4 || strcmp(o->name, "layer_results") != 0)
         return false;
     char *typed = normalised(rip_db_layer_results_typed_sql, oom);
     bool same = typed && strcmp(o->sql, typed) == 0;

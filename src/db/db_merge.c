@@ -4,7 +4,8 @@
 ** Order of work, so that a failure never leaves a partial OUT: check every
 ** input read-only (and an existing OUT), build the result in a temporary
 ** file beside OUT (".OUT.merge-PID-N"), copy OUT's own rows and run_log
-** and then each input in its own transaction, and rename the temporary
+** and then each input's (its run_log too, but an event OUT's own log
+** already holds) in its own transaction, and rename the temporary
 ** file over OUT only when everything is in.  On failure the temporary file
 ** and its journal are removed and OUT is as it was.  Errors name the file
 ** at fault: rows two files hold differently name both, a write that fails
@@ -78,6 +79,7 @@ static int attach(sqlite3 *db, const char *path, const char *name)
 typedef struct sources {
     const char *path[260];
     int n;
+    int64_t out_log;   /* run_log rows that came from OUT itself (rowids 1..out_log) */
 } sources;
 
 /*
@@ -113,12 +115,13 @@ static rip_status blame(sqlite3 *db, const char *path, const char *t, const char
 /*
 ** Copy the layer rows and executions of path (read-only) into main, in one
 ** transaction (verdict_counts is counted once at the end, since inputs may
-** overlap); with_log: its run_log too (OUT's history).  Rows present
+** overlap), and its run_log (every shard's history: when and by which
+** ripsim and commit each part was computed).  Rows present
 ** on both sides must be identical: the same run computes the same rows, so
 ** a difference means a damaged or altered file, and both are named.  done:
 ** the sources copied before, path is added to it.
 */
-static rip_status copy_source(sqlite3 *db, const char *path, const char *out, bool with_log, sources *done,
+static rip_status copy_source(sqlite3 *db, const char *path, const char *out, sources *done,
                               char err[RIP_ERR_LEN])
 {
     static const char *const tables[] = {"layer_results", "executions"};
@@ -155,8 +158,13 @@ static rip_status copy_source(sqlite3 *db, const char *path, const char *out, bo
         sqlite3_exec(db, "INSERT OR IGNORE INTO main.generators SELECT * FROM s.generators", NULL, NULL, NULL) !=
             SQLITE_OK)
         s = copy_failed(db, path, out, err);
-    if (s == RIP_OK && with_log &&
-        sqlite3_exec(db, "INSERT INTO main.run_log SELECT * FROM s.run_log", NULL, NULL, NULL) != SQLITE_OK)
+    /* an event OUT's own log holds (an earlier merge of this input) is not copied twice; the
+    ** inputs' events are all kept, equal ones too (two shards finishing in the same second) */
+    snprintf(sql, sizeof sql,
+             "INSERT INTO main.run_log SELECT * FROM s.run_log l WHERE NOT EXISTS (SELECT 1 FROM main.run_log m"
+             " WHERE m.rowid <= %lld AND m.run_id = l.run_id AND m.at = l.at AND m.event = l.event AND"
+             " m.detail IS l.detail)", (long long)done->out_log);
+    if (s == RIP_OK && sqlite3_exec(db, sql, NULL, NULL, NULL) != SQLITE_OK)
         s = copy_failed(db, path, out, err);
     if (s == RIP_OK && sqlite3_exec(db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK)
         s = copy_failed(db, NULL, out, err);
@@ -258,9 +266,10 @@ rip_status rip_db_merge(const char *out, const char *const *in, int n_in, rip_me
         goto done;
     }
     if (!fo.empty)
-        s = copy_source(db, out, out, true, done_src, err);
+        s = copy_source(db, out, out, done_src, err);
+    done_src->out_log = count(db, "SELECT count(*) FROM main.run_log");
     for (int i = 0; i < n_in && s == RIP_OK; i++)
-        s = copy_source(db, in[i], out, false, done_src, err);
+        s = copy_source(db, in[i], out, done_src, err);
     free(done_src);
     if (s != RIP_OK)
         goto done;

@@ -1,14 +1,17 @@
 /*
-** db_migrate.c — convert a schema version 1, 2 or 3 database to version 4
-** in place (see db.h, rip_db_migrate).
+** db_migrate.c — convert a schema version 1 to 4 database to the current
+** version (5) in place (see db.h, rip_db_migrate).
 **
 ** Order of work, so that nothing is lost however it ends: check the input
-** read-only (the checks of its own version), build version 4 in a
-** temporary file beside it (".NAME.migrate-PID-N", one transaction),
-** simulate herringbone_pruned (which no older version has) for every
-** layer, compare every row the views of version 4 give with the rows of
-** the input (layers, truths, verdicts, executions; version 3 gives them by
-** its views), flush, and rename over the input.
+** read-only (the checks of its own version), build the current version in
+** a temporary file beside it (".NAME.migrate-PID-N", one transaction),
+** simulate herringbone_pruned (which versions 1 to 3 lack) for every
+** layer, copy version 4's rows as they are (its optima too), compare every
+** row the views of the current version give with the rows of the input
+** (layers, truths, verdicts, executions, in version 4's columns; versions
+** 3 and 4 give them by their views), flush, and rename over the input.
+** The provenance version 5 adds to runs is not invented: a migrated run
+** says RIP_DB_UNRECORDED for its source commit and generator fingerprint.
 ** Until the rename the input is untouched; after it, it is the converted
 ** database.  A kill leaves at worst the temporary file.  A path that is a
 ** symbolic link is converted through it, the file keeping its owner and
@@ -56,12 +59,16 @@ static size_t append_names(char *sql, size_t len, size_t n, bool formulas)
 
 /*
 ** The INSERT of layer_results from the rows of schema s (version 1 or 2:
-** its tables; version 3: its layer_results, column for column).  n_in_read
-** and herringbone_pruned, which no older version has, are 0 here and
-** computed by fill_pruned().  False if it does not fit in len.
+** its tables; version 3: its layer_results, column for column; version 4:
+** all of its layer_results).  n_in_read and herringbone_pruned, which
+** versions 1 to 3 lack, are 0 here and computed by fill_pruned().  False
+** if it does not fit in len.
 */
 static bool pivot_sql(char *sql, size_t len, int64_t version)
 {
+    if (version >= 4)
+        return snprintf(sql, len, "INSERT INTO main.layer_results SELECT * FROM s.layer_results ORDER BY layer_idx")
+               < (int)len;
     size_t n = (size_t)snprintf(sql, len, "INSERT INTO main.layer_results (%s", geometry_cols), nf = 0;
     n = append_names(sql, len, n, false);
     if (n < len)
@@ -160,8 +167,11 @@ static rip_status fill_pruned(sqlite3 *db, rip_db_pruned_fn pruned, char why[RIP
 */
 static int64_t rows_lost(sqlite3 *db, bool with_exec)
 {
+    /* layers in the columns every version has (version 5 adds spec) */
+#define LAYER_COLS "run_id, layer_idx, generator, tier, cin, cout, h_in, w_in, k_h, k_w, s_h, s_w, d_h, d_w, " \
+                   "p_h, p_w, p_top, p_bottom, p_left, p_right, h_out, w_out, restricted, n_in_padded, n_in_dense, n_out"
     static const char *const q[] = {
-        "SELECT count(*) FROM (SELECT * FROM s.layers EXCEPT SELECT * FROM main.layers)",
+        "SELECT count(*) FROM (SELECT " LAYER_COLS " FROM s.layers EXCEPT SELECT " LAYER_COLS " FROM main.layers)",
         "SELECT count(*) FROM (SELECT * FROM s.truths EXCEPT SELECT * FROM main.truths)",
         "SELECT count(*) FROM (SELECT run_id, layer_idx, formula, exec_config, value, verdict, margin,"
         " CASE verdict WHEN 'n/a' THEN NULL ELSE truth END FROM s.verdicts EXCEPT"
@@ -170,6 +180,7 @@ static int64_t rows_lost(sqlite3 *db, bool with_exec)
         "SELECT count(*) FROM (SELECT * FROM s.executions EXCEPT SELECT * FROM main.executions)",
         "SELECT (SELECT count(*) FROM s.layers) - (SELECT count(*) FROM main.layer_results)",
     };
+#undef LAYER_COLS
     int64_t lost = 0;
     for (size_t i = 0; i < sizeof q / sizeof q[0]; i++) {
         if (i == 3 && !with_exec)
@@ -180,6 +191,21 @@ static int64_t rows_lost(sqlite3 *db, bool with_exec)
         lost += n < 0 ? -n : n;
     }
     return lost;
+}
+
+/*
+** Version 4's optima (sweep --optimum), when s has them: table optima and
+** view optimum_gaps made in main, with their rows of the column dictionary,
+** and the rows copied.  RIP_OK, or SQLite's status with why[].
+*/
+static rip_status copy_optima(sqlite3 *db, int64_t version, char why[RIP_ERR_LEN])
+{
+    if (version < 4 || one(db, "SELECT count(*) FROM s.sqlite_master WHERE type = 'table' AND name = 'optima'") <= 0)
+        return RIP_OK;
+    if (rip_db_exec(db, rip_db_optima_sql, why) != 0 ||
+        rip_db_exec(db, "INSERT INTO main.optima SELECT * FROM s.optima", why) != 0)
+        return rip_db_status(sqlite3_errcode(db)) == RIP_OK ? RIP_S_IO : rip_db_status(sqlite3_errcode(db));
+    return rip_db_fill_columns(db, why);
 }
 
 /* Fill the temporary database db (schema, reference tables and run made) from s. */
@@ -199,7 +225,8 @@ static rip_status convert(sqlite3 *db, const char *path, int64_t version, rip_db
         rip_db_exec(db, "DELETE FROM main.generators; INSERT INTO main.generators SELECT * FROM s.generators;"
                         "DELETE FROM main.formulas; INSERT INTO main.formulas SELECT f.* FROM s.formulas f"
                         " JOIN pragma_table_info('layer_results') p ON p.name = f.formula", why) != 0 ||
-        rip_db_exec(db, sql, why) != 0 || (filled = fill_pruned(db, pruned, why)) != RIP_OK ||
+        rip_db_exec(db, sql, why) != 0 || (version < 4 && (filled = fill_pruned(db, pruned, why)) != RIP_OK) ||
+        (filled = copy_optima(db, version, why)) != RIP_OK ||
         (with_exec && rip_db_exec(db, "INSERT INTO main.executions SELECT * FROM s.executions", why) != 0) ||
         rip_db_exec(db, "INSERT INTO main.run_log SELECT * FROM s.run_log", why) != 0 ||
         rip_db_exec(db, rip_db_recount_sql, why) != 0) {

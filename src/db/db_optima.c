@@ -180,10 +180,19 @@ rip_status rip_db_optima_fill(const char *path, int64_t max_pixels, rip_db_optim
     rip_status s = rip_db_open_write(path, &db, err);
     if (s != RIP_OK)
         return s;
-    if (rip_db_exec(db, rip_db_optima_sql, err) != 0) {
+    /* the table, the view and their rows of the column dictionary in one transaction */
+    if (rip_db_exec(db, "BEGIN IMMEDIATE", err) != 0 || rip_db_exec(db, rip_db_optima_sql, err) != 0) {
         s = sql_fail(db, path, "cannot create table optima", err);
         goto done;
     }
+    in_txn = true;
+    if ((s = rip_db_fill_columns(db, err)) != RIP_OK)
+        goto done;
+    if (rip_db_exec(db, "COMMIT", err) != 0) {
+        s = sql_fail(db, path, "cannot create table optima", err);
+        goto done;
+    }
+    in_txn = false;
     if ((s = count_small(db, path, max_pixels, res, err)) != RIP_OK ||
         (s = prepare_fill(db, path, max_pixels, &sel, &ins, err)) != RIP_OK)
         goto done;

@@ -40,7 +40,7 @@
 const char rip_claims_sweep_views_sql[] =
     "CREATE TEMP VIEW cl AS\n"
     "  SELECT *, 'layer ' || layer_idx || ' (' || generator || ', N_in+N_out = ' || size ||\n"
-    "            '): `ripsim layer ' || spec || '`' AS witness\n"
+    "            '): `ripsim layer ' || witness_spec || '`' AS witness\n"
     "  FROM (SELECT w.*, w.n_in_dense + w.n_out AS size,\n"
     "               (w.p_top + w.p_bottom + w.p_left + w.p_right) > 0 AS padded,\n"
     "               w.cout - w.s_w * w.cin AS alpha,\n"
@@ -48,7 +48,7 @@ const char rip_claims_sweep_views_sql[] =
     "               'cin=' || w.cin || ',cout=' || w.cout || ',h=' || w.h_in || ',w=' || w.w_in ||\n"
     "               ',k=' || w.k_h || 'x' || w.k_w || ',s=' || w.s_h || 'x' || w.s_w ||\n"
     "               ',d=' || w.d_h || 'x' || w.d_w || ',pt=' || w.p_top || ',pb=' || w.p_bottom ||\n"
-    "               ',pl=' || w.p_left || ',pr=' || w.p_right AS spec\n"
+    "               ',pl=' || w.p_left || ',pr=' || w.p_right AS witness_spec\n"
     "        FROM layer_wide w);\n"
     "-- lead: the dead leading run L of App. F.4, in real input pixels: the real\n"
     "-- pixels before the first one any output reads, in row-major order.  A\n"

@@ -257,3 +257,42 @@ const rip_generator *rip_sweep_draw(uint64_t seed, int64_t idx, rip_layer *L)
     (void)rip_sweep_draw_checked(seed, idx, L, &gen, err);
     return gen;
 }
+
+/* FNV-1a 64 of the n bytes of v, least significant first, onto h. */
+static uint64_t fnv_int(uint64_t h, uint64_t v, int n)
+{
+    for (int i = 0; i < n; i++) {
+        h ^= (v >> (8 * i)) & 0xff;
+        h *= 0x100000001b3ULL;
+    }
+    return h;
+}
+
+void rip_generator_fingerprint(char out[17])
+{
+    rip_generator_set_fingerprint(default_set(), out);
+}
+
+void rip_generator_set_fingerprint(const rip_generator_set *s, char out[17])
+{
+    uint64_t h = 0xcbf29ce484222325ULL;
+    for (size_t i = 0; i < s->n; i++) {
+        const rip_generator *gen = s->gen[i];
+        for (const char *c = gen->name; *c; c++)
+            h = fnv_int(h, (unsigned char)*c, 1);
+        h = fnv_int(h, 0, 1);
+        h = fnv_int(h, (uint64_t)gen->tier, 4);
+        h = fnv_int(h, (uint64_t)s->weight[i], 4);
+        for (uint64_t k = 0; k < RIP_FINGERPRINT_DRAWS; k++) {
+            rip_pcg32 g;
+            rip_layer L = {0};
+            rip_pcg32_seed(&g, 0x52495053494dULL /* "RIPSIM" */, k);
+            h = fnv_int(h, (uint64_t)gen->draw(&g, &L), 4);
+            const int64_t v[] = {L.cin, L.cout, L.h_in, L.w_in, L.k_h, L.k_w, L.s_h, L.s_w, L.d_h, L.d_w,
+                                 L.p_top, L.p_bottom, L.p_left, L.p_right};
+            for (size_t j = 0; j < sizeof v / sizeof v[0]; j++)
+                h = fnv_int(h, (uint64_t)v[j], 8);
+        }
+    }
+    snprintf(out, 17, "%016llx", (unsigned long long)h);
+}

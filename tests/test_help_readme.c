@@ -32,6 +32,18 @@ static const char *help_of(size_t c)
     return helps[c];
 }
 
+/* Does text say phrase, its line breaks read as spaces? */
+static bool says(const char *text, const char *phrase)
+{
+    char *flat = strdup(text);
+    for (char *p = flat; *p; p++)
+        if (*p == '\n')
+            *p = ' ';
+    bool yes = strstr(flat, phrase) != NULL;
+    free(flat);
+    return yes;
+}
+
 static char *readme(void)
 {
     const char *res = getenv("RIPSIM_RESULTS_DIR");
@@ -192,7 +204,7 @@ Test(help_readme, schema_versions_are_the_current_one)
             sw = c;
     }
     snprintf(want, sizeof want, "to schema version %d", RIP_DB_SCHEMA_VERSION);
-    cr_expect_not_null(strstr(help_of(mig), want), "migrate --help does not say '%s'", want);
+    cr_expect(says(help_of(mig), want), "migrate --help does not say '%s'", want);
     snprintf(want, sizeof want, "older schema (version 1 to %d)", RIP_DB_SCHEMA_VERSION - 1);
-    cr_expect_not_null(strstr(help_of(sw), want), "sweep --help does not say '%s'", want);
+    cr_expect(says(help_of(sw), want), "sweep --help does not say '%s'", want);
 }

@@ -36,13 +36,15 @@ static const char about_head[] =
     "and verdict: identical, differs (written without --check), new (no such\n"
     "file in results/), skipped: WHY, or failed: WHY.\n"
     "\n"
-    "Artefacts, in the order they are made (--only takes these names; table5,\n"
-    "sec5.2 and appE.3 name sweep-report):\n";
+    "Artefacts, in the order they are made (--only takes these names, and\n"
+    "table5, sec5.2 and appE.3 name sweep-report):\n";
 
 static const char notes[] =
-    "deployment is reported skipped: its images are built and run by the\n"
-    "firmware tools (cross compilers, QEMU, the pico-sdk), which\n"
-    "./build.sh firmware --check drives, rebuilding it and comparing.  Without\n"
+    "deployment is made as ./build.sh firmware makes it, in the temporary\n"
+    "folder: the MCUNet graphs generated under both plans, the QEMU images of\n"
+    "both cores built, run and counted, the Pico links (minutes); it is\n"
+    "skipped, saying why, without arm-none-eabi-gcc, qemu-system-arm, cmake\n"
+    "or ninja on PATH, or without a pico-sdk (PICO_SDK_PATH).  Without\n"
     "rsvg-convert, fig1.png is skipped and fig1.svg still compared.\n"
     "The sweep artefacts never read results/sweep.db (it may be another run,\n"
     "partial, or of another version): reproduce runs the sweeps they need\n"
@@ -106,7 +108,7 @@ typedef struct repro_args {
     bool check;
     const char *only, *results;
     bool chosen[MAX_ARTEFACTS];
-    char resbuf[4096], layersbuf[4096], modelsbuf[4096];
+    char resbuf[4096], layersbuf[4096], modelsbuf[4096], fwbuf[4096];
 } repro_args;
 
 /* Names --only takes for an artefact of another name. */
@@ -201,7 +203,8 @@ static int tree_paths(repro_args *a, repro_ctx *c)
         !(c->layers = rip_root_path("reproduce", "the layer tables", "sweeps/layers", a->layersbuf,
                                     sizeof a->layersbuf)) ||
         !(c->models = rip_root_path("reproduce", "the model graphs", "firmware/models", a->modelsbuf,
-                                    sizeof a->modelsbuf)))
+                                    sizeof a->modelsbuf)) ||
+        !(c->firmware = rip_root_path("reproduce", "the firmware tools", "firmware", a->fwbuf, sizeof a->fwbuf)))
         return RIP_EX_USAGE;
     c->results = a->results;
     return 0;

@@ -17,6 +17,7 @@
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #include "layer.h"
 #include "status.h"
@@ -36,6 +37,7 @@ typedef struct repro_file {
 typedef struct repro_ctx {
     const char *results;        /* the folder compared with (results/ or --results) */
     const char *layers, *models; /* sweeps/layers, firmware/models of the tree */
+    const char *firmware;       /* firmware/ of the tree (its tools) */
     const char *tmpdir;         /* the run's temporary folder (sweep databases, fig1's SVG) */
     bool claims_on_executed;    /* sweep-report is chosen too: claims reads its executed sweep */
     int jobs;                   /* the sweeps' worker threads */
@@ -59,6 +61,18 @@ typedef struct repro_artefact {
     const char *files[REPRO_MAX_FILES + 1]; /* its files in results/, NULL-terminated */
     repro_make_fn make;
 } repro_artefact;
+
+/* A file's buffer opened for writing into *f.  RIP_OK, or RIP_S_NOMEM with err. */
+rip_status repro_mem_open(repro_file *file, FILE **f, char err[RIP_ERR_LEN]);
+
+/* Close f (from repro_mem_open) after a writer that returned s; a write
+** error the writer left to its caller (ferror) is memory running out.  The
+** status, err set when it is not RIP_OK. */
+rip_status repro_mem_close(FILE *f, rip_status s, char err[RIP_ERR_LEN]);
+
+/* The deployment artefact (reproduce_firmware.c): RIP_S_UNAVAILABLE
+** without the firmware tools or a pico-sdk. */
+rip_status repro_make_deployment(repro_ctx *c, repro_file *files, char err[RIP_ERR_LEN]);
 
 /* Every artefact in the order they are made; *n receives how many. */
 const repro_artefact *repro_artefacts(size_t *n);

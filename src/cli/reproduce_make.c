@@ -34,8 +34,7 @@
 typedef enum { SWEEP_DEFAULT, SWEEP_EXECUTED, SWEEP_SHARD } sweep_kind;
 static const char *const sweep_files[] = {"default.db", "executed.db", "shard0of10.db"};
 
-/* A file's buffer opened for writing into *f.  RIP_OK, or RIP_S_NOMEM with err. */
-static rip_status mem_open(repro_file *file, FILE **f, char err[RIP_ERR_LEN])
+rip_status repro_mem_open(repro_file *file, FILE **f, char err[RIP_ERR_LEN])
 {
     *f = open_memstream(&file->data, &file->len);
     if (!*f) {
@@ -45,10 +44,7 @@ static rip_status mem_open(repro_file *file, FILE **f, char err[RIP_ERR_LEN])
     return RIP_OK;
 }
 
-/* Close f (from mem_open) after a writer that returned s; a write error
-** the writer left to its caller (ferror) is memory running out.  The
-** status, err set when it is not RIP_OK. */
-static rip_status mem_close(FILE *f, rip_status s, char err[RIP_ERR_LEN])
+rip_status repro_mem_close(FILE *f, rip_status s, char err[RIP_ERR_LEN])
 {
     bool bad = ferror(f) != 0;
     if (fclose(f) != 0)
@@ -103,8 +99,8 @@ static rip_status make_table2(repro_ctx *c, repro_file *files, char err[RIP_ERR_
 {
     (void)c;
     FILE *f;
-    rip_status s = mem_open(&files[0], &f, err);
-    return s != RIP_OK ? s : mem_close(f, rip_table2_write(f, err), err);
+    rip_status s = repro_mem_open(&files[0], &f, err);
+    return s != RIP_OK ? s : repro_mem_close(f, rip_table2_write(f, err), err);
 }
 
 /* The writers that take a progress callback and the tree's folders. */
@@ -116,7 +112,7 @@ static rip_status with_progress(repro_ctx *c, writer w, const rip_deployment *de
                                 char err[RIP_ERR_LEN])
 {
     FILE *f;
-    rip_status s = mem_open(&files[0], &f, err);
+    rip_status s = repro_mem_open(&files[0], &f, err);
     if (s != RIP_OK)
         return s;
     rip_progress pr;
@@ -129,7 +125,7 @@ static rip_status with_progress(repro_ctx *c, writer w, const rip_deployment *de
       : w == W_OPTIMUM  ? rip_optimum_md_write(f, &cb, err)
                         : rip_fig_optimum_write(f, &cb, err);
     rip_progress_end(&pr);
-    return mem_close(f, s, err);
+    return repro_mem_close(f, s, err);
 }
 
 /* table3: with the deployment table when DIR/deployment.json exists (the
@@ -175,8 +171,8 @@ static rip_status make_fig3(repro_ctx *c, repro_file *files, char err[RIP_ERR_LE
 {
     (void)c;
     FILE *f;
-    rip_status s = mem_open(&files[0], &f, err);
-    return s != RIP_OK ? s : mem_close(f, rip_fig3_write(f, err), err);
+    rip_status s = repro_mem_open(&files[0], &f, err);
+    return s != RIP_OK ? s : repro_mem_close(f, rip_fig3_write(f, err), err);
 }
 
 /* The whole of the regular file f (from its start) into file's buffer.
@@ -184,7 +180,7 @@ static rip_status make_fig3(repro_ctx *c, repro_file *files, char err[RIP_ERR_LE
 static rip_status slurp(FILE *f, repro_file *file, char err[RIP_ERR_LEN])
 {
     FILE *m;
-    rip_status s = mem_open(file, &m, err);
+    rip_status s = repro_mem_open(file, &m, err);
     if (s != RIP_OK)
         return s;
     char buf[65536];
@@ -197,7 +193,7 @@ static rip_status slurp(FILE *f, repro_file *file, char err[RIP_ERR_LEN])
         snprintf(err, RIP_ERR_LEN, "cannot read the PNG back: %s", strerror(errno));
         s = RIP_S_IO;
     }
-    return mem_close(m, s, err);
+    return repro_mem_close(m, s, err);
 }
 
 /*
@@ -209,10 +205,10 @@ static rip_status make_fig1(repro_ctx *c, repro_file *files, char err[RIP_ERR_LE
 {
     FILE *f, *svg = NULL, *png = NULL;
     char path[4096];
-    rip_status s = mem_open(&files[0], &f, err);
+    rip_status s = repro_mem_open(&files[0], &f, err);
     if (s != RIP_OK)
         return s;
-    if ((s = mem_close(f, rip_fig1_write(f, c->models, err), err)) != RIP_OK)
+    if ((s = repro_mem_close(f, rip_fig1_write(f, c->models, err), err)) != RIP_OK)
         return s;
     if (!join(path, sizeof path, c->tmpdir, "fig1.svg")) {
         snprintf(err, RIP_ERR_LEN, "%.400s: path too long", c->tmpdir);
@@ -263,12 +259,12 @@ static rip_status write_claims(repro_ctx *c, sqlite3 *db, sqlite3 *aux, repro_fi
         }
     }
     FILE *f;
-    if ((s = mem_open(&files[0], &f, err)) != RIP_OK ||
-        (s = mem_close(f, rip_claims_write(db, aux, links, "", f, err), err)) != RIP_OK)
+    if ((s = repro_mem_open(&files[0], &f, err)) != RIP_OK ||
+        (s = repro_mem_close(f, rip_claims_write(db, aux, links, "", f, err), err)) != RIP_OK)
         return s;
     for (int k = 0; k < RIP_FIG_COUNT && s == RIP_OK; k++)
-        if ((s = mem_open(&files[1 + k], &f, err)) == RIP_OK)
-            s = mem_close(f, rip_figure_write(db, (rip_figure)k, f, err), err);
+        if ((s = repro_mem_open(&files[1 + k], &f, err)) == RIP_OK)
+            s = repro_mem_close(f, rip_figure_write(db, (rip_figure)k, f, err), err);
     return s;
 }
 
@@ -307,8 +303,8 @@ static rip_status make_report(repro_ctx *c, sweep_kind kind, repro_file *files, 
         return s;
     sqlite3 *db = NULL;
     FILE *f;
-    if ((s = rip_db_open_snapshot(path, &db, err)) == RIP_OK && (s = mem_open(&files[0], &f, err)) == RIP_OK)
-        s = mem_close(f, rip_report_write(db, RIP_REPORT_MD, f, NULL, err), err);
+    if ((s = rip_db_open_snapshot(path, &db, err)) == RIP_OK && (s = repro_mem_open(&files[0], &f, err)) == RIP_OK)
+        s = repro_mem_close(f, rip_report_write(db, RIP_REPORT_MD, f, NULL, err), err);
     rip_db_close(db);
     return s;
 }
@@ -345,8 +341,8 @@ static rip_status make_real_models(repro_ctx *c, repro_file *files, char err[RIP
         return s;
     rip_deployment d = {0};
     FILE *f;
-    if ((s = rip_deploy_read(dep_path, false, &d, err)) == RIP_OK && (s = mem_open(&files[0], &f, err)) == RIP_OK)
-        s = mem_close(f, rip_real_models_write(f, &d, tflm_path, err), err);
+    if ((s = rip_deploy_read(dep_path, false, &d, err)) == RIP_OK && (s = repro_mem_open(&files[0], &f, err)) == RIP_OK)
+        s = repro_mem_close(f, rip_real_models_write(f, &d, tflm_path, err), err);
     rip_deploy_free(&d);
     return s;
 }
@@ -360,28 +356,14 @@ static rip_status make_tflm(repro_ctx *c, repro_file *files, char err[RIP_ERR_LE
         return s;
     bool link = input(c, "tflm-link.tsv", "the links", link_path, why) == RIP_OK;
     FILE *f;
-    if ((s = mem_open(&files[0], &f, err)) == RIP_OK)
-        s = mem_close(f, rip_tflm_table_write(f, tflm_path, link ? link_path : NULL, err), err);
+    if ((s = repro_mem_open(&files[0], &f, err)) == RIP_OK)
+        s = repro_mem_close(f, rip_tflm_table_write(f, tflm_path, link ? link_path : NULL, err), err);
     return s;
-}
-
-/*
-** deployment: the firmware images are built by shell tools (cross
-** compilers, QEMU, the pico-sdk), which `./build.sh firmware --check`
-** drives and compares; reproduce reports it skipped, saying so.
-*/
-static rip_status make_deployment(repro_ctx *c, repro_file *files, char err[RIP_ERR_LEN])
-{
-    (void)c;
-    (void)files;
-    snprintf(err, RIP_ERR_LEN, "built by the firmware tools, not in process: ./build.sh firmware --check "
-                               "rebuilds and compares it");
-    return RIP_S_UNAVAILABLE;
 }
 
 static const repro_artefact artefacts[] = {
     {"table2", "Tab. 2", {"table2.md"}, make_table2},
-    {"deployment", "Tab. 3's firmware deployment", {"deployment.json"}, make_deployment},
+    {"deployment", "Tab. 3's firmware deployment", {"deployment.json"}, repro_make_deployment},
     {"table3", "Tab. 3, with results/deployment.json", {"table3.md"}, make_table3},
     {"table6", "Tab. 6", {"table6.md"}, make_table6},
     {"table7", "Tab. 7 (App. I), as tables table7 --no-times", {"table7.md"}, make_table7},

@@ -9,7 +9,7 @@
 ** every path.
 */
 #define _XOPEN_SOURCE 700 /* mkdtemp */
-#include <dirent.h>
+#include <ftw.h>
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -333,19 +333,19 @@ static void print_table(const repro_row *rows, size_t n, const char *shown, bool
     }
 }
 
-/* Remove every file of the temporary folder dir, then the folder. */
+/* nftw's visit of remove_tmpdir: remove the file or the (emptied) folder. */
+static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+    (void)st, (void)flag, (void)ftw;
+    remove(path);
+    return 0;
+}
+
+/* Remove the temporary folder dir and everything in it (the sweeps, the
+** firmware builds), not following symbolic links. */
 static void remove_tmpdir(const char *dir)
 {
-    DIR *d = opendir(dir);
-    for (struct dirent *e; d && (e = readdir(d));) {
-        char path[4096];
-        if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0 &&
-            snprintf(path, sizeof path, "%s/%s", dir, e->d_name) < (int)sizeof path)
-            unlink(path);
-    }
-    if (d)
-        closedir(d);
-    rmdir(dir);
+    nftw(dir, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
 }
 
 /* The exit status of the rows: the first failure's, else 1 when check and

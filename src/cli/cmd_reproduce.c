@@ -88,14 +88,17 @@ typedef struct repro_row {
     double seconds;
 } repro_row;
 
+/* Set by SIGINT/SIGTERM, read by the sweeps' threads and between artefacts. */
 static atomic_int stop_requested;
 
+/* The handler of SIGINT and SIGTERM while the command runs. */
 static void on_signal(int sig)
 {
     (void)sig;
     atomic_store(&stop_requested, 1);
 }
 
+/* Monotonic seconds. */
 static double now(void)
 {
     struct timespec t;

@@ -22,8 +22,8 @@
 #include "layer.h"
 #include "status.h"
 
-/* Files of one artefact, at most (claims: claims.md and three figures). */
-#define REPRO_MAX_FILES 4
+/* Files of one artefact, at most (claims: claims.md and three figures, room for more). */
+#define REPRO_MAX_FILES 6
 
 /* One file's bytes as made, or why they were not. */
 typedef struct repro_file {

@@ -30,6 +30,8 @@
 #include "table6.h"
 #include "tflm_table.h"
 
+_Static_assert(1 + RIP_FIG_COUNT <= REPRO_MAX_FILES, "claims.md and its figures are one artefact's files");
+
 /* The sweeps a maker may need, each made at most once per run. */
 typedef enum { SWEEP_DEFAULT, SWEEP_EXECUTED, SWEEP_SHARD } sweep_kind;
 static const char *const sweep_files[] = {"default.db", "executed.db", "shard0of10.db"};
@@ -146,6 +148,7 @@ static rip_status make_table3(repro_ctx *c, repro_file *files, char err[RIP_ERR_
     return s;
 }
 
+/* table6 from the layer tables of sweeps/layers. */
 static rip_status make_table6(repro_ctx *c, repro_file *files, char err[RIP_ERR_LEN])
 {
     return with_progress(c, W_TABLE6, NULL, files, err);
@@ -157,16 +160,19 @@ static rip_status make_table7(repro_ctx *c, repro_file *files, char err[RIP_ERR_
     return with_progress(c, W_TABLE7, NULL, files, err);
 }
 
+/* optimum.md: the traversal optimum against herringbone and RiP. */
 static rip_status make_optimum(repro_ctx *c, repro_file *files, char err[RIP_ERR_LEN])
 {
     return with_progress(c, W_OPTIMUM, NULL, files, err);
 }
 
+/* fig_optimum.svg, the same comparison drawn. */
 static rip_status make_fig_optimum(repro_ctx *c, repro_file *files, char err[RIP_ERR_LEN])
 {
     return with_progress(c, W_FIG_OPTIMUM, NULL, files, err);
 }
 
+/* fig3.svg: the visiting orders, no input. */
 static rip_status make_fig3(repro_ctx *c, repro_file *files, char err[RIP_ERR_LEN])
 {
     (void)c;
@@ -252,9 +258,9 @@ static rip_status write_claims(repro_ctx *c, sqlite3 *db, sqlite3 *aux, repro_fi
     const char *links[RIP_FIG_COUNT + 1] = {NULL};
     for (int k = 0; k < RIP_FIG_COUNT; k++) {
         links[k] = rip_figure_names[k];
-        if (strcmp(files[1 + k].name, rip_figure_names[k]) != 0) {
-            snprintf(err, RIP_ERR_LEN, "the claims figure %.100s is not reproduce's %.100s (src/cli/reproduce_make.c)",
-                     rip_figure_names[k], files[1 + k].name);
+        if (!files[1 + k].name || strcmp(files[1 + k].name, rip_figure_names[k]) != 0) {
+            snprintf(err, RIP_ERR_LEN, "the claims figure %.100s is not in reproduce's list of the claims files "
+                     "(src/cli/reproduce_make.c)", rip_figure_names[k]);
             return RIP_S_INTERNAL;
         }
     }
@@ -309,11 +315,13 @@ static rip_status make_report(repro_ctx *c, sweep_kind kind, repro_file *files, 
     return s;
 }
 
+/* sweep-report.md: the executed default sweep reported. */
 static rip_status make_sweep_report(repro_ctx *c, repro_file *files, char err[RIP_ERR_LEN])
 {
     return make_report(c, SWEEP_EXECUTED, files, err);
 }
 
+/* sweep-report-shard0of10.md: shard 0 of 10, executed, reported. */
 static rip_status make_shard_report(repro_ctx *c, repro_file *files, char err[RIP_ERR_LEN])
 {
     return make_report(c, SWEEP_SHARD, files, err);
@@ -381,6 +389,7 @@ static const repro_artefact artefacts[] = {
     {"tflm", "ripsim's plans in TFLM, from the committed measurement", {"tflm.md"}, make_tflm},
 };
 
+/* reproduce.h */
 const repro_artefact *repro_artefacts(size_t *n)
 {
     *n = sizeof artefacts / sizeof artefacts[0];

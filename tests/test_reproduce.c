@@ -5,9 +5,10 @@
 ** with one byte changed (`--results DIR`) is reported as differing, exit
 ** 1, and left as it was, and without --check that file is rewritten to the
 ** committed bytes; an input missing from DIR is reported as skipped; an
-** unknown --only name exits 2 listing the valid ones.  The expensive
-** artefacts (the sweeps, table7, the deployment) are measured by hand (the
-** README's table of artefacts).
+** unknown --only name exits 2 listing the valid ones; the deployment without
+** a pico-sdk is skipped, saying why.  The expensive artefacts (the sweeps,
+** table7, the deployment) are measured by hand (the README's table of
+** artefacts).
 **
 ** Environment: RIPSIM_BIN and RIPSIM_RESULTS_DIR (tests/meson.build).
 */
@@ -150,4 +151,15 @@ Test(reproduce, table5_names_the_sweep_report)
     cr_assert_eq(r->status, 0);
     cr_expect_not_null(strstr(r->out, "table5, sec5.2 and appE.3 name sweep-report"), "%s", r->out);
     cr_expect_not_null(strstr(r->out, "sweep-report.md"), "%s", r->out);
+}
+
+/* Without a pico-sdk (PICO_SDK_PATH set empty: none, as link-boards.sh
+** reads it) the deployment is skipped at once, saying why, exit 0. */
+Test(reproduce, the_deployment_without_a_pico_sdk_is_skipped)
+{
+    run_result *r = RUN_ENV("PICO_SDK_PATH=", "reproduce", "--check", "--only", "deployment");
+    cr_expect_eq(r->status, 0, "status %d\n%s%s", r->status, r->out, r->err);
+    const char *row = row_of(r->out, "deployment");
+    cr_assert_not_null(row, "%s", r->out);
+    cr_expect_not_null(strstr(row, "skipped: no "), "%s", r->out);
 }

@@ -247,6 +247,7 @@ static bool pico_sdk_found(const repro_ctx *c)
            access(path, F_OK) == 0;
 }
 
+/* reproduce.h */
 rip_status repro_make_deployment(repro_ctx *c, repro_file *files, char err[RIP_ERR_LEN])
 {
     static const char *const tools[] = {"arm-none-eabi-gcc", "qemu-system-arm", "cmake", "ninja"};

@@ -36,6 +36,7 @@ _Static_assert(1 + RIP_FIG_COUNT <= REPRO_MAX_FILES, "claims.md and its figures 
 typedef enum { SWEEP_DEFAULT, SWEEP_EXECUTED, SWEEP_SHARD } sweep_kind;
 static const char *const sweep_files[] = {"default.db", "executed.db", "shard0of10.db"};
 
+/* reproduce.h */
 rip_status repro_mem_open(repro_file *file, FILE **f, char err[RIP_ERR_LEN])
 {
     *f = open_memstream(&file->data, &file->len);
@@ -46,6 +47,7 @@ rip_status repro_mem_open(repro_file *file, FILE **f, char err[RIP_ERR_LEN])
     return RIP_OK;
 }
 
+/* reproduce.h */
 rip_status repro_mem_close(FILE *f, rip_status s, char err[RIP_ERR_LEN])
 {
     bool bad = ferror(f) != 0;

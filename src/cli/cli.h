@@ -66,6 +66,7 @@ int rip_cmd_migrate(int argc, char **argv);
 int rip_cmd_report(int argc, char **argv);
 int rip_cmd_tables(int argc, char **argv);
 int rip_cmd_claims(int argc, char **argv);
+int rip_cmd_reproduce(int argc, char **argv);
 int rip_cmd_plan(int argc, char **argv);
 int rip_cmd_execute(int argc, char **argv);
 int rip_cmd_codegen(int argc, char **argv);

@@ -32,6 +32,7 @@ static const struct {
     {"schema", rip_cmd_schema, "the column dictionary: what every column of a sweep database means"},
     {"report", rip_cmd_report, "paper Sec. 5.2 and Tab. 5 from a sweep database, beside the paper"},
     {"tables", rip_cmd_tables, "regenerate the paper's tables and figures from data (table2, table3, fig3, optimum, ...)"},
+    {"reproduce", rip_cmd_reproduce, "every paper artefact regenerated into results/ and compared (--check: compare only)"},
     {"claims", rip_cmd_claims, "every checkable claim of the paper, verdict and evidence (results/claims.md, figures)"},
     {"plan", rip_cmd_plan, "place a model graph's (or a .tflite's) tensors in one arena (paper Sec. 4.3 strategies)"},
     {"codegen", rip_cmd_codegen, "C code for one graph or .tflite under the base or rip plan (arena, kernels, weights)"},

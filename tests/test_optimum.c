@@ -386,8 +386,9 @@ static void check_regenerates(const char *table, const char *file)
     cr_assert_eq(r->status, 0, "%s", r->err);
     size_t a, b;
     char *want = slurp(res, file, &a), *got = slurp(dir, file, &b);
-    cr_assert_eq(a, b, "%s: %zu bytes regenerated, %zu committed", file, b, a);
-    cr_assert(memcmp(want, got, a) == 0, "%s differs from its regeneration", file);
+    cr_assert_eq(a, b, "%s: %zu bytes regenerated, %zu committed: run `ripsim tables %s` (or `ripsim reproduce "
+                 "--only %s`)", file, b, a, table, table);
+    cr_assert(memcmp(want, got, a) == 0, "%s differs from its regeneration: run `ripsim tables %s`", file, table);
     free(want);
     free(got);
     unlink(out);

@@ -369,7 +369,8 @@ Test(sweep, default_sweep_regenerates_the_committed_report, .timeout = 900)
     cr_expect(!plain_had, "the plain sweep's report has an Executions section");
     if (strcmp(got, plain) != 0) {
         show_diff(committed, r->out);
-        cr_expect(false, "results/sweep-report.md is stale outside its executions: regenerate it (diff above)");
+        cr_expect(false, "results/sweep-report.md is stale outside its executions (diff above): regenerate it with "
+                  "`ripsim reproduce --only sweep-report`");
     }
 
     /* the executions section */

@@ -67,8 +67,7 @@ static const char notes[] =
 static const rip_exit_doc exits[] = {
     {0, "every artefact made is identical (with --check), or written"},
     {1, "--check: a file differs from results/ or is missing there"},
-    {2, "--only names an unknown artefact (the valid ones are listed)"},
-    {64, "bad command line"},
+    {64, "bad command line (also: --only names an unknown artefact; the valid ones are listed)"},
     {65, "an input (a committed file, a layer table, a graph) is malformed"},
     {66, "an input is missing"},
     {70, "internal error (a strategy, the simulator or a sweep failed)"},
@@ -132,8 +131,8 @@ static int artefact_index(const char *word, size_t len, const repro_artefact *ar
     return -1;
 }
 
-/* --only LIST into a->chosen (every artefact without it).  0, or 2 after
-** one line naming the word and listing the valid names. */
+/* --only LIST into a->chosen (every artefact without it).  0, or 64 after
+** one line naming the word (and the closest name) and listing the valid names. */
 static int choose(repro_args *a, const repro_artefact *arts, size_t n)
 {
     for (size_t k = 0; k < n; k++)
@@ -142,11 +141,19 @@ static int choose(repro_args *a, const repro_artefact *arts, size_t n)
         size_t len = strcspn(w, ",");
         int k = artefact_index(w, len, arts, n);
         if (k < 0) {
-            fprintf(stderr, "ripsim reproduce: --only: unknown artefact '%.*s'; valid:", (int)len, w);
+            const char *names[64];
+            size_t nn = 0;
+            for (size_t j = 0; j < n && nn < 64; j++)
+                names[nn++] = arts[j].name;
+            const char *near = rip_args_closest(w, len, names, nn);
+            fprintf(stderr, "ripsim reproduce: --only: unknown artefact '%.*s'", (int)len, w);
+            if (near)
+                fprintf(stderr, " (did you mean '%s'?)", near);
+            fprintf(stderr, "; valid:");
             for (size_t j = 0; j < n; j++)
                 fprintf(stderr, "%s %s", j ? "," : "", arts[j].name);
             fprintf(stderr, " (table5, sec5.2 and appE.3 name sweep-report)\n");
-            return 2;
+            return RIP_EX_USAGE;
         }
         a->chosen[k] = true;
         w += len + (w[len] == ',');

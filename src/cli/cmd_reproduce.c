@@ -342,6 +342,21 @@ static void print_table(const repro_row *rows, size_t n, const char *shown, bool
             print_verdict(r, k, check);
         }
     }
+    /* the count of each outcome, so a skip is never mistaken for a pass */
+    int same = 0, other = 0, skipped = 0, failed = 0;
+    for (size_t i = 0; i < n; i++)
+        for (int k = 0; k < REPRO_MAX_FILES && rows[i].files[k].name; k++) {
+            if (rows[i].st == RIP_S_UNAVAILABLE || (rows[i].st == RIP_OK && rows[i].files[k].skip[0]))
+                skipped++;
+            else if (rows[i].st != RIP_OK)
+                failed++;
+            else if (strcmp(rows[i].verdict[k], "identical") == 0)
+                same++;
+            else
+                other++;
+        }
+    printf("\n%d identical, %d differ or new, %d skipped (not compared), %d failed\n", same, other, skipped,
+           failed);
 }
 
 /* nftw's visit of remove_tmpdir: remove the file or the (emptied) folder. */

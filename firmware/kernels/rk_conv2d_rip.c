@@ -14,6 +14,9 @@
 ** Padded layout: pad cells are read like any other stored input (they are
 ** live to the simulator too); dense layout: pad taps are skipped (taps) or
 ** filled with the zero point in scratch (gather), touching no address.
+** The release build's gather runs the dual kernel's loops instead, whose
+** reordering the truth makes safe (run_gather below); the instrumented
+** build keeps the plain order, so its records are that order's.
 */
 #include "rk_conv2d_rip.h"
 #include "rk_instrument.h"

@@ -213,14 +213,23 @@ static void direct_span(int64_t gap, int32_t cin, int32_t cout, int32_t n, int32
 /* Pixels [from, to) of a 1x1 stride-1 layer, each with all its reads
 ** before its writes: through scratch (the 4 c_out bytes at pre, then the
 ** c_in at col), whichever of its c_out outputs (held, then copied) and its
-** c_in inputs (gathered) is the smaller copy. */
+** c_in inputs (gathered) is the smaller copy.  Held, two pixels fit pre:
+** where pixels go in pairs both are read, then both written (reading q + 1
+** before q's writes changes nothing at the truth). */
 static void pointwise_buffered(const rk_conv_params *p, const rk_quant *q, const int8_t *filter,
                                const int32_t *bias, const rip_geom *g, int8_t *ws, int8_t *scratch, int32_t from,
                                int32_t to)
 {
     const int32_t cin = g->cin, cout = g->cout;
     int8_t *pre = (int8_t *)rk_gather_pre(scratch), *col = pre + 4 * (ptrdiff_t)cout;
-    for (int32_t pix = from; pix < to; pix++) {
+    int32_t pix = from;
+    if (RK_PIXEL_PAIRS && cout <= cin)
+        for (; pix + 2 <= to; pix += 2) {
+            const int8_t *x = ws + g->gap + (int64_t)pix * cin;
+            rk_pair_channels(p, q, x, x + cin, filter, bias, cin, cout, pre, pre + cout);
+            memcpy(ws + (int64_t)pix * cout, pre, 2 * (size_t)cout);
+        }
+    for (; pix < to; pix++) {
         const int8_t *x = ws + g->gap + (int64_t)pix * cin;
         int8_t *y = ws + (int64_t)pix * cout;
         if (cout <= cin) {

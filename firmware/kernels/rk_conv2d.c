@@ -53,10 +53,10 @@ static void gather(const rk_conv_params *p, rk_dims in, const int8_t *input, int
 }
 
 /* Pixel (r, c), gathered in col, and pixel (r, c + 1), read from the
-** input (all its columns on the input, d_w = 1), into y and y + cout. */
+** input (all its columns on the input, d_w = 1), into y and y1. */
 static void pixel_pair(const rk_conv_params *p, const rk_quant *q, rk_dims in, const int8_t *input,
                        const int8_t *col, const int8_t *filter, const int32_t *bias, int32_t cout, int32_t r,
-                       int32_t c, int8_t *y)
+                       int32_t c, int8_t *y, int8_t *y1)
 {
     const int32_t cin = in.c, run = p->k_w * cin, depth = p->k_h * run, off = p->input_offset;
     const int8_t *x1 = input + ((ptrdiff_t)((c + 1) * p->s_w - p->p_left)) * cin;
@@ -74,7 +74,7 @@ static void pixel_pair(const rk_conv_params *p, const rk_quant *q, rk_dims in, c
         }
         for (int32_t k = 0; k < 4; k++) {
             y[oc + k] = finish_at(p, q, acc[k], oc + k);
-            y[cout + oc + k] = finish_at(p, q, acc[4 + k], oc + k);
+            y1[oc + k] = finish_at(p, q, acc[4 + k], oc + k);
         }
     }
     for (; oc < cout; oc++) {
@@ -86,26 +86,21 @@ static void pixel_pair(const rk_conv_params *p, const rk_quant *q, rk_dims in, c
             a1 += rk_dot_off(x1r, w + (ptrdiff_t)a * run, run, off);
         }
         y[oc] = finish_at(p, q, rk_bias0(bias, oc) + rk_dot_off(col, w, depth, off), oc);
-        y[cout + oc] = finish_at(p, q, a1, oc);
+        y1[oc] = finish_at(p, q, a1, oc);
     }
 }
 
-rk_status rk_conv2d(const rk_conv_params *p, const rk_quant *q, rk_dims in, const int8_t *input,
-                    const int8_t *filter, const int32_t *bias, rk_dims out, int8_t *output, int8_t *scratch)
+void rk_conv2d_run(const rk_conv_params *p, const rk_quant *q, rk_dims in, const int8_t *input,
+                   const int8_t *filter, const int32_t *bias, rk_dims out, int8_t *output, int8_t *scratch,
+                   bool hold)
 {
-    if (rk_conv_check(p, q, in, out) != RK_OK || input == NULL || filter == NULL || output == NULL ||
-        scratch == NULL)
-        return RK_ARG;
-    if (p->k_h == 1 && p->k_w == 1 && p->p_top == 0 && p->p_bottom == 0 && p->p_left == 0 && p->p_right == 0) {
-        rk_pointwise_run(p, q, in, input, filter, bias, out, output);
-        return RK_OK;
-    }
     const int32_t cin = in.c, cout = out.c, depth = p->k_h * p->k_w * cin;
     uint32_t *pre = rk_gather_pre(scratch);
     int8_t *col = (int8_t *)(pre + cout);
     /* the scratch keeps its size of one field + cout int32 (which the
     ** 16-bit offset form no longer needs): a second field fits in front
-    ** when depth <= 4 cout */
+    ** when depth <= 4 cout; else those 4 cout bytes hold a pair's second
+    ** pixel when hold asks for it */
     int8_t *col1 = RK_PIXEL_PAIRS && depth <= 4 * (int64_t)cout ? (int8_t *)pre : NULL;
     const bool pairs = RK_PIXEL_PAIRS && p->d_w == 1 && p->k_w * cin >= RK_PAIR_MIN_ROW;
     int8_t *y = output;
@@ -119,7 +114,9 @@ rk_status rk_conv2d(const rk_conv_params *p, const rk_quant *q, rk_dims in, cons
                 y += 2 * (ptrdiff_t)cout;
                 c += 2;
             } else if (pairs && c + 1 < out.w && j1 >= 0 && j1 + p->k_w <= in.w) {
-                pixel_pair(p, q, in, input, col, filter, bias, cout, r, c, y);
+                pixel_pair(p, q, in, input, col, filter, bias, cout, r, c, y, hold ? (int8_t *)pre : y + cout);
+                if (hold)
+                    memcpy(y + cout, pre, (size_t)cout);
                 y += 2 * (ptrdiff_t)cout;
                 c += 2;
             } else {
@@ -128,5 +125,18 @@ rk_status rk_conv2d(const rk_conv_params *p, const rk_quant *q, rk_dims in, cons
                 c += 1;
             }
         }
+}
+
+rk_status rk_conv2d(const rk_conv_params *p, const rk_quant *q, rk_dims in, const int8_t *input,
+                    const int8_t *filter, const int32_t *bias, rk_dims out, int8_t *output, int8_t *scratch)
+{
+    if (rk_conv_check(p, q, in, out) != RK_OK || input == NULL || filter == NULL || output == NULL ||
+        scratch == NULL)
+        return RK_ARG;
+    if (p->k_h == 1 && p->k_w == 1 && p->p_top == 0 && p->p_bottom == 0 && p->p_left == 0 && p->p_right == 0) {
+        rk_pointwise_run(p, q, in, input, filter, bias, out, output);
+        return RK_OK;
+    }
+    rk_conv2d_run(p, q, in, input, filter, bias, out, output, scratch, false);
     return RK_OK;
 }

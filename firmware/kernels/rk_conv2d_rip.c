@@ -14,6 +14,9 @@
 ** Padded layout: pad cells are read like any other stored input (they are
 ** live to the simulator too); dense layout: pad taps are skipped (taps) or
 ** filled with the zero point in scratch (gather), touching no address.
+** The release build's gather runs the dual kernel's loops instead, whose
+** reordering the truth makes safe (run_gather below); the instrumented
+** build keeps the plain order, so its records are that order's.
 */
 #include "rk_conv2d_rip.h"
 #include "rk_instrument.h"
@@ -102,6 +105,7 @@ static int64_t row_address(const rk_conv_params *p, const rip_geom *g, const tap
     return g->gap + (i * g->w_s + j) * g->cin;
 }
 
+#ifdef RK_INSTRUMENT
 /* The receptive field of pixel (r, c) into col (pad taps and taps off the
 ** store at the zero point): per tap row, the stored taps are one
 ** contiguous run of the workspace when d_w = 1 (read and checked as one).
@@ -139,17 +143,10 @@ static bool gather_pixel(const rk_conv_params *p, const rip_geom *g, int32_t r, 
 }
 
 /* Channels [oc, cout) of the pixel gathered in col, written from y.
-** false when the instrumented write check says stop (as gather_pixel). */
+** false when the write check says stop (as gather_pixel). */
 static bool gather_channels(const rk_conv_params *p, const rk_quant *q, const int32_t *bias, const int8_t *filter,
                             const rip_geom *g, const int8_t *col, int32_t oc, int64_t y, int8_t *ws RK_TRK_PARAM)
 {
-#ifndef RK_INSTRUMENT
-    /* the release build runs the dual buffer's own channel loop */
-    const rk_quant qo = {q->multiplier + oc, q->shift + oc};
-    rk_one_channels(p, &qo, col, filter + (ptrdiff_t)oc * g->depth, bias != NULL ? bias + oc : NULL, g->depth,
-                    g->cout - oc, ws + y + oc);
-    return true;
-#else
     const int32_t cout = g->cout, depth = g->depth, off = p->input_offset;
     for (; oc + 4 <= cout; oc += 4) {
         uint32_t acc[4];
@@ -167,151 +164,140 @@ static bool gather_channels(const rk_conv_params *p, const rk_quant *q, const in
         RK_WRITE(ws, y + oc, v);
     }
     return true;
-#endif
 }
 
-#ifndef RK_INSTRUMENT
-/* Below this many bytes per tap row a pixel pair costs more than it saves. */
-#define RK_PAIR_MIN_ROW 48
-
-/* Whether [lo, hi) meets one of the k_h tap rows (run bytes each) of a
-** pixel whose taps are all stored, tap row a at t->(row a). */
-static bool meets_rows(const rk_conv_params *p, const rip_geom *g, const tap_span *t, int32_t run, int64_t lo,
-                       int64_t hi)
-{
-    for (int32_t a = 0; a < p->k_h; a++) {
-        const int64_t at = row_address(p, g, t, a);
-        if (at < hi && lo < at + run)
-            return true;
-    }
-    return false;
-}
-
-/* Whether [lo, hi) meets the hull of a stored tap row of the pixel of span
-** t (conservative when d_w > 1: then it may only make a pair fall back). */
-static bool meets_span(const rk_conv_params *p, const rip_geom *g, const tap_span *t, int64_t lo, int64_t hi)
-{
-    if (t->b_lo == t->b_hi)
-        return false;
-    const int64_t len = ((int64_t)(t->b_hi - t->b_lo - 1) * p->d_w + 1) * g->cin;
-    for (int32_t a = t->a_lo; a < t->a_hi; a++) {
-        const int64_t at = row_address(p, g, t, a);
-        if (at < hi && lo < at + len)
-            return true;
-    }
-    return false;
-}
-
-/*
-** Pixel q (r, c), gathered in col, and pixel q + 1 (r, c + 1), all of
-** whose taps are stored (d_w = 1), read where they lie, two pixels x four
-** channels per inner loop.  The caller has checked that q's writes
-** [y, y + cout) meet no tap of q + 1.  q + 1's four channels of a block are
-** written at once when they meet none of its taps; the first block that
-** would is held back: q finishes alone, q + 1 is gathered (all its reads,
-** still untouched), the held block written, and q + 1 finishes alone.  Every
-** byte q + 1 reads therefore holds what it holds in the plain order (after
-** q's writes, before q + 1's), so the output is that order's at any gap.
-*/
-static void gather_pair(const rk_conv_params *p, const rk_quant *q, const int32_t *bias, const int8_t *filter,
-                        const rip_geom *g, const tap_span *t1, int8_t *col, int32_t r, int32_t c, int64_t y,
-                        int8_t *ws)
-{
-    const int32_t cout = g->cout, depth = g->depth, run = p->k_w * g->cin, off = p->input_offset;
-    const int64_t y1 = y + cout;
-    int32_t oc = 0;
-    for (; oc + 4 <= cout; oc += 4) {
-        uint32_t acc[8];
-        for (int32_t k = 0; k < 4; k++)
-            acc[k] = acc[4 + k] = rk_bias0(bias, oc + k);
-        const int8_t *w = filter + (ptrdiff_t)oc * depth;
-        for (int32_t a = 0; a < p->k_h; a++)
-            rk_dot2x4_off_acc(col + (ptrdiff_t)a * run, ws + row_address(p, g, t1, a), w + (ptrdiff_t)a * run,
-                              depth, run, off, acc);
-        int8_t v1[4];
-        for (int32_t k = 0; k < 4; k++) {
-            ws[y + oc + k] = rk_finish(acc[k], q->multiplier[oc + k], q->shift[oc + k], p->output_offset, p->act);
-            v1[k] = rk_finish(acc[4 + k], q->multiplier[oc + k], q->shift[oc + k], p->output_offset, p->act);
-        }
-        if (meets_rows(p, g, t1, run, y1 + oc, y1 + oc + 4)) {
-            (void)gather_channels(p, q, bias, filter, g, col, oc + 4, y, ws);
-            (void)gather_pixel(p, g, r, c + 1, ws, col);
-            memcpy(ws + y1 + oc, v1, 4);
-            (void)gather_channels(p, q, bias, filter, g, col, oc + 4, y1, ws);
-            return;
-        }
-        memcpy(ws + y1 + oc, v1, 4);
-    }
-    /* the last channels: q's, then q + 1's, all read before any is written */
-    int8_t v1[4];
-    const int32_t rest = cout - oc;
-    for (int32_t k = 0; k < rest; k++) {
-        const int32_t o = oc + k;
-        const int8_t *w = filter + (ptrdiff_t)o * depth;
-        uint32_t a1 = rk_bias0(bias, o);
-        for (int32_t a = 0; a < p->k_h; a++)
-            a1 += rk_dot_off(ws + row_address(p, g, t1, a), w + (ptrdiff_t)a * run, run, off);
-        v1[k] = rk_finish(a1, q->multiplier[o], q->shift[o], p->output_offset, p->act);
-    }
-    (void)gather_channels(p, q, bias, filter, g, col, oc, y, ws);
-    if (rest > 0)
-        memcpy(ws + y1 + oc, v1, (size_t)rest);
-}
-#endif
-
-/* Gather first (sigma = 0): all reads of a pixel (into scratch) before
-** its first write.  The release build computes two neighbouring pixels
-** together where that changes no byte read (gather_pair); the instrumented
-** build keeps the plain order, so its records are those of that order. */
+/* Gather first (sigma = 0), the plain order: all reads of a pixel (into
+** scratch) before its first write, pixel by pixel, so the records are
+** those of that order. */
 static rk_status run_gather(const rk_conv_params *p, const rk_quant *q, rk_dims out, const int8_t *filter,
                             const int32_t *bias, const rip_geom *g, int8_t *ws, int8_t *scratch RK_TRK_PARAM)
 {
     const int32_t cout = g->cout;
     int8_t *col = (int8_t *)(rk_gather_pre(scratch) + cout);
-#ifndef RK_INSTRUMENT
-    const int32_t run = p->k_w * g->cin;
-    const bool pairs = RK_PIXEL_PAIRS && p->d_w == 1 && run >= RK_PAIR_MIN_ROW;
-    /* the cout int32 of the scratch are free (the 16-bit offset form needs
-    ** no folded constants): a second field fits there when depth <= 4 cout */
-    int8_t *col1 = RK_PIXEL_PAIRS && g->depth <= 4 * (int64_t)cout ? (int8_t *)rk_gather_pre(scratch) : NULL;
-#endif
     int64_t y = 0; /* address of the next output scalar */
     for (int32_t r = 0; r < out.h; r++)
-        for (int32_t c = 0; c < out.w;) {
+        for (int32_t c = 0; c < out.w; c++) {
             RK_AT_PIXEL(r, c);
             if (!gather_pixel(p, g, r, c, ws, col RK_TRK_ARG))
                 return RK_OK;
-#ifndef RK_INSTRUMENT
-            if (col1 != NULL && c + 1 < out.w) {
-                /* q + 1 gathered before q's writes: the same bytes as in
-                ** the plain order when q's writes meet none of them */
-                const tap_span t1 = span_of(p, g, r, c + 1);
-                if (!meets_span(p, g, &t1, y, y + cout)) {
-                    (void)gather_pixel(p, g, r, c + 1, ws, col1);
-                    /* q + 1's reads are all done: any write order gives its output */
-                    rk_pair_channels(p, q, col, col1, filter, bias, g->depth, cout, ws + y, ws + y + cout);
-                    y += 2 * (int64_t)cout;
-                    c += 2;
-                    continue;
-                }
-            } else if (pairs && c + 1 < out.w) {
-                const tap_span t1 = span_of(p, g, r, c + 1);
-                if (t1.a_lo == 0 && t1.a_hi == p->k_h && t1.b_lo == 0 && t1.b_hi == p->k_w &&
-                    !meets_rows(p, g, &t1, run, y, y + cout)) {
-                    gather_pair(p, q, bias, filter, g, &t1, col, r, c, y, ws);
-                    y += 2 * (int64_t)cout;
-                    c += 2;
-                    continue;
-                }
-            }
-#endif
             if (!gather_channels(p, q, bias, filter, g, col, 0, y, ws RK_TRK_ARG))
                 return RK_OK;
             y += cout;
-            c += 1;
         }
     return RK_OK;
 }
+#else
+/* [*lo, *hi): the pixels q of n whose own writes [q c_out, (q + m) c_out)
+** (m = 2 where pixels go in pairs) lie below their reads from gap + q c_in
+** in a 1x1 stride-1 layer, so they may be computed from the input where
+** it lies; one interval, since the condition q (c_out - c_in) <= gap - m
+** c_out is linear in q. */
+static void direct_span(int64_t gap, int32_t cin, int32_t cout, int32_t n, int32_t *lo, int32_t *hi)
+{
+    const int64_t e = gap - (int64_t)(RK_PIXEL_PAIRS ? 2 : 1) * cout, d = (int64_t)cout - cin;
+    /* |e| < 2^32 and 0 < |d| < 2^31: one 32-bit unsigned division (a
+    ** 64-bit one is a library call on the Cortex-M0) */
+    int64_t l = 0, h = n;
+    if (d > 0)
+        h = e < 0 ? 0 : (int64_t)((uint32_t)e / (uint32_t)d) + 1;
+    else if (d == 0)
+        h = e < 0 ? 0 : n;
+    else if (e < 0)
+        l = (int64_t)(((uint32_t)-e - 1u) / (uint32_t)-d) + 1;
+    *lo = (int32_t)(l < n ? l : n);
+    *hi = (int32_t)(h < n ? h : n);
+    if (*hi < *lo)
+        *hi = *lo;
+}
+
+/* n bytes from src to dst (not overlapping): by words, four at a time,
+** when both are 4-aligned and n is a multiple of 4, since the Cortex-M
+** memcpy (picolibc, -Os) moves one byte per iteration. */
+static void copy_bytes(int8_t *dst, const int8_t *src, size_t n)
+{
+    if ((((uintptr_t)dst | (uintptr_t)src | (uintptr_t)n) & 3u) != 0) {
+        memcpy(dst, src, n);
+        return;
+    }
+    int8_t *d = __builtin_assume_aligned(dst, 4);
+    const int8_t *x = __builtin_assume_aligned(src, 4);
+    size_t i = 0;
+    for (; i + 16 <= n; i += 16) /* four words a step: one ldm/stm pair */
+        memcpy(d + i, x + i, 16);
+    for (; i < n; i += 4)
+        memcpy(d + i, x + i, 4);
+}
+
+/* Pixels [from, to) of a 1x1 stride-1 layer, each with all its reads
+** before its writes: through scratch (the 4 c_out bytes at pre, then the
+** c_in at col), whichever of its c_out outputs (held, then copied) and its
+** c_in inputs (gathered) is the smaller copy.  Held, two pixels fit pre:
+** where pixels go in pairs both are read, then both written (reading q + 1
+** before q's writes changes nothing at the truth). */
+static void pointwise_buffered(const rk_conv_params *p, const rk_quant *q, const int8_t *filter,
+                               const int32_t *bias, const rip_geom *g, int8_t *ws, int8_t *scratch, int32_t from,
+                               int32_t to)
+{
+    const int32_t cin = g->cin, cout = g->cout;
+    int8_t *pre = (int8_t *)rk_gather_pre(scratch), *col = pre + 4 * (ptrdiff_t)cout;
+    int32_t pix = from;
+    if (RK_PIXEL_PAIRS && cout <= cin)
+        for (; pix + 2 <= to; pix += 2) {
+            const int8_t *x = ws + g->gap + (int64_t)pix * cin;
+            rk_pair_channels(p, q, x, x + cin, filter, bias, cin, cout, pre, pre + cout);
+            copy_bytes(ws + (int64_t)pix * cout, pre, 2 * (size_t)cout);
+        }
+    for (; pix < to; pix++) {
+        const int8_t *x = ws + g->gap + (int64_t)pix * cin;
+        int8_t *y = ws + (int64_t)pix * cout;
+        if (cout <= cin) {
+            rk_one_channels(p, q, x, filter, bias, cin, cout, pre);
+            copy_bytes(y, pre, (size_t)cout);
+        } else {
+            copy_bytes(col, x, (size_t)cin);
+            rk_one_channels(p, q, col, filter, bias, cin, cout, y);
+        }
+    }
+}
+
+/*
+** Gather first in the release build: the dual buffer's own loops
+** (rk_conv2d_run, rk_pointwise_range) over the stored input at
+** workspace[gap], the padded layout as an unpadded layer on the padded
+** extents.  What makes that safe is decided here, once, not per pixel: at
+** a gap of at least the simulator's truth no pixel's writes meet a later
+** pixel's reads in the plain order (the truth certifies it), so reading a
+** pixel earlier, as a pair gathered before either is written, changes no
+** byte it reads; a pixel's own writes may meet its own reads, which the
+** gathered path reads first and a pair read in place holds back (hold).
+** 1x1 stride-1 layers read in place only the pixels whose writes stay
+** below their reads (direct_span); the few others go through scratch.  Below the
+** truth the output is unspecified (the instrumented build reports where).
+*/
+static rk_status run_gather(const rk_conv_params *p, const rk_quant *q, rk_dims in, rk_dims out, const int8_t *filter,
+                            const int32_t *bias, const rip_geom *g, int8_t *ws, int8_t *scratch)
+{
+    rk_conv_params ps = *p;
+    rk_dims si = in;
+    si.h = g->h_s;
+    si.w = g->w_s;
+    if (g->off_h == 0 && g->off_w == 0) /* padded: the pads are stored */
+        ps.p_top = ps.p_bottom = ps.p_left = ps.p_right = 0;
+    const bool one = ps.k_h == 1 && ps.k_w == 1 && ps.p_top == 0 && ps.p_bottom == 0 && ps.p_left == 0 &&
+                     ps.p_right == 0;
+    if (!one || ps.s_h != 1 || ps.s_w != 1) {
+        rk_conv2d_run(&ps, q, si, ws + g->gap, filter, bias, out, ws, scratch, true);
+        return RK_OK;
+    }
+    const int32_t n = out.h * out.w;
+    int32_t lo, hi;
+    direct_span(g->gap, g->cin, g->cout, n, &lo, &hi);
+    pointwise_buffered(&ps, q, filter, bias, g, ws, scratch, 0, lo);
+    rk_pointwise_range(&ps, q, si, ws + g->gap, filter, bias, out, ws, lo, hi);
+    pointwise_buffered(&ps, q, filter, bias, g, ws, scratch, hi, n);
+    return RK_OK;
+}
+#endif
 
 /* acc[k] += sum over the stored taps of (x + input_offset) w, for the
 ** n = 1 or 4 filter rows starting at w (depth bytes apart): per tap row one
@@ -432,7 +418,7 @@ rk_status rk_conv2d_rip(const rk_conv_params *p, const rk_quant *q, rk_dims in, 
     if (st != RK_OK)
         return st;
     if (ip->order == RK_GATHER)
-        return run_gather(p, q, out, filter, bias, &g, workspace, scratch);
+        return run_gather(p, q, in, out, filter, bias, &g, workspace, scratch);
     return run_taps(p, q, out, filter, bias, &g, workspace);
 }
 

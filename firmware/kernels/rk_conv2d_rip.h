@@ -18,8 +18,9 @@
 **              written, before channel oc+1 reads (sigma = c_out).
 ** With gap at or above the simulator's truth for the configuration
 ** (rip_sim_truth) the output equals rk_conv2d's bit for bit; below it the
-** release kernel silently computes from overwritten input (the _checked
-** build reports where).  ws_size = gap + stored input.
+** release kernel's output is unspecified (it reorders reads and writes
+** where the truth makes that safe; the _checked build keeps the order above
+** and reports the first stale read).  ws_size = gap + stored input.
 **
 ** Aliasing: the input and the output share workspace by design; filter,
 ** bias, q and scratch must not overlap the workspace or one another's

@@ -199,6 +199,26 @@ static inline uint32_t *rk_gather_pre(int8_t *scratch)
 void rk_pointwise_run(const rk_conv_params *p, const rk_quant *q, rk_dims in, const int8_t *input,
                       const int8_t *filter, const int32_t *bias, rk_dims out, int8_t *output);
 
+/* Output pixels [from, to) (row-major) of the same, into output + pix c_out. */
+void rk_pointwise_range(const rk_conv_params *p, const rk_quant *q, rk_dims in, const int8_t *input,
+                        const int8_t *filter, const int32_t *bias, rk_dims out, int8_t *output, int32_t from,
+                        int32_t to);
+
+/*
+** rk_conv2d's gathered path (any layer; rk_conv2d itself runs 1x1 layers
+** without padding through rk_pointwise_run) on arguments the caller has
+** checked, scratch of rk_conv2d_buffer_size.  Per pixel (or pixel pair)
+** every read of the input precedes every write of the output, except in a
+** pair read where it lies (host only, RK_PIXEL_PAIRS): there the first
+** pixel's writes precede the second's last reads, and the second's writes
+** do too unless hold, which holds them in scratch until its reads are
+** done.  So with hold, input and output may share memory (rk_conv2d_rip)
+** whenever no pixel's writes meet a later pixel's reads.
+*/
+void rk_conv2d_run(const rk_conv_params *p, const rk_quant *q, rk_dims in, const int8_t *input,
+                   const int8_t *filter, const int32_t *bias, rk_dims out, int8_t *output, int8_t *scratch,
+                   bool hold);
+
 /* Channels 0..cout-1 of two pixels whose fields (depth bytes each) are
 ** contiguous at x0 and x1, into y0[0..cout) and y1[0..cout), two pixels x
 ** four channels per inner loop; and of one pixel (rk_pointwise.c).  The

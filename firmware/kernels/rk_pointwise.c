@@ -77,20 +77,27 @@ void rk_one_channels(const rk_conv_params *p, const rk_quant *q, const int8_t *x
         y[oc] = finish_at(p, q, rk_bias0(bias, oc) + rk_dot_off(x, filter + (ptrdiff_t)oc * depth, depth, off), oc);
 }
 
-void rk_pointwise_run(const rk_conv_params *p, const rk_quant *q, rk_dims in, const int8_t *input,
-                      const int8_t *filter, const int32_t *bias, rk_dims out, int8_t *output)
+void rk_pointwise_range(const rk_conv_params *p, const rk_quant *q, rk_dims in, const int8_t *input,
+                        const int8_t *filter, const int32_t *bias, rk_dims out, int8_t *output, int32_t from,
+                        int32_t to)
 {
-    const int32_t cin = in.c, cout = out.c, n_pix = out.h * out.w;
-    int32_t pix = 0;
+    const int32_t cin = in.c, cout = out.c;
+    int32_t pix = from;
     if (RK_PIXEL_PAIRS)
-        for (; pix + 2 <= n_pix; pix += 2) {
+        for (; pix + 2 <= to; pix += 2) {
             int8_t *y0 = output + (ptrdiff_t)pix * cout;
             rk_pair_channels(p, q, pixel_at(p, in, out, input, pix), pixel_at(p, in, out, input, pix + 1), filter,
                              bias, cin, cout, y0, y0 + cout);
         }
-    for (; pix < n_pix; pix++)
+    for (; pix < to; pix++)
         rk_one_channels(p, q, pixel_at(p, in, out, input, pix), filter, bias, cin, cout,
                         output + (ptrdiff_t)pix * cout);
+}
+
+void rk_pointwise_run(const rk_conv_params *p, const rk_quant *q, rk_dims in, const int8_t *input,
+                      const int8_t *filter, const int32_t *bias, rk_dims out, int8_t *output)
+{
+    rk_pointwise_range(p, q, in, input, filter, bias, out, output, 0, out.h * out.w);
 }
 
 rk_status rk_pointwise(const rk_conv_params *p, const rk_quant *q, rk_dims in, const int8_t *input,

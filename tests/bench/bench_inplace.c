@@ -1,7 +1,8 @@
 /*
 ** bench_inplace.c — in place against dual buffer on the host, on the
 ** layers paper Tab. 6 selects (results/table6.md; issue 9's speed goal:
-** in-place time within 1% of dual buffering, the paper's Pico 2 figure).
+** in-place time within 1% of dual buffering, the paper's Pico 2 figure;
+** issue 24's: median <= 1.005, worst <= 1.03).
 **
 ** For every selected channel-mixing layer of at most MAX_MMAC million
 ** multiply-accumulates: rk_conv2d (dual buffer) and rk_conv2d_rip in

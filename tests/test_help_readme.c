@@ -176,7 +176,7 @@ Test(help_readme, every_exit_status_the_readme_gives_is_in_the_help)
                 after++;
             if (code > 255 || *after == '.' || *after == '-' || *after == '%' || *after == 'x' || *after == '`')
                 continue;
-            char want[16];
+            char want[32];
             snprintf(want, sizeof want, "\n  %-4ld ", code);
             cr_expect_not_null(strstr(list, want), "README says %s exits %ld (%.60s...), its --help does not",
                                commands[cmd], code, p);

@@ -56,7 +56,13 @@ setup() {
     if [ ! -f "$dir/build.ninja" ]; then
         meson setup "$dir" "$@" >/dev/null
     fi
-    meson compile -C "$dir" >/dev/null
+    # quiet when it builds; when it fails, the compiler's messages (ninja
+    # prints them on stdout) and where the whole log is
+    if ! meson compile -C "$dir" >"$dir/compile.log" 2>&1; then
+        grep -E -A8 '^FAILED|error:' "$dir/compile.log" | head -n 60 >&2
+        echo "build.sh: the build in $dir failed (the whole log: $dir/compile.log)" >&2
+        return 1
+    fi
 }
 
 # Run the test suites in DIR; end with one "N passed, M failed, K skipped"

@@ -232,19 +232,18 @@ static rip_status build_records(repro_ctx *c, rip_deployment *d, char err[RIP_ER
     return s;
 }
 
-/* Is there a pico-sdk where firmware/pico/link-boards.sh looks for one
-** ($PICO_SDK_PATH, set to the empty string for none; unset: the vendor
-** checkout beside the project, as CI has)?  Without one the board records
-** would be null, so the artefact is skipped before the long build. */
-static bool pico_sdk_found(const repro_ctx *c)
+/* Does $PICO_SDK_PATH, when set, name a pico-sdk (set to the empty string:
+** none, on purpose)?  Then a missing SDK is known before the long build.
+** Unset, firmware/pico/link-boards.sh applies its own default, and the
+** records it writes say afterwards whether the boards were linked. */
+static bool pico_sdk_unavailable(void)
 {
     const char *sdk = getenv("PICO_SDK_PATH");
     char path[4096];
-    if (sdk)
-        return sdk[0] && snprintf(path, sizeof path, "%s/external/pico_sdk_import.cmake", sdk) < (int)sizeof path &&
-               access(path, R_OK) == 0;
-    return snprintf(path, sizeof path, "%s/../../shared/vendor/pico-sdk", c->firmware) < (int)sizeof path &&
-           access(path, F_OK) == 0;
+    if (!sdk)
+        return false;
+    return !sdk[0] || snprintf(path, sizeof path, "%s/external/pico_sdk_import.cmake", sdk) >= (int)sizeof path ||
+           access(path, R_OK) != 0;
 }
 
 /* reproduce.h */
@@ -257,7 +256,7 @@ rip_status repro_make_deployment(repro_ctx *c, repro_file *files, char err[RIP_E
                      tools[k]);
             return RIP_S_UNAVAILABLE;
         }
-    if (!pico_sdk_found(c)) {
+    if (pico_sdk_unavailable()) {
         snprintf(err, RIP_ERR_LEN, "no pico-sdk found (set PICO_SDK_PATH): the board records would be null");
         return RIP_S_UNAVAILABLE;
     }

@@ -23,6 +23,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "closest.h"
+
 typedef enum rip_opt_kind {
     RIP_OPT_FLAG,    /* no value: stores flag_value into *(bool *)dest */
     RIP_OPT_INT,     /* decimal integer in [lo, hi] into *(int64_t *)dest */
@@ -95,7 +97,10 @@ int rip_args_usage(const rip_cmd *c, const char *fmt, ...) __attribute__((format
 ** inserted, dropped or changed, or word a prefix of it), for "did you
 ** mean"; NULL when none is close.
 */
-const char *rip_args_closest(const char *word, size_t len, const char *const *names, size_t n);
+static inline const char *rip_args_closest(const char *word, size_t len, const char *const *names, size_t n)
+{
+    return rip_closest(word, len, names, n);
+}
 
 /*
 ** The one database convention: a command that reads or writes one sweep

@@ -39,6 +39,7 @@
 
 #include "layer.h"
 #include "status.h"
+#include "imath.h"
 
 #define RIP_PLAN_ID_LEN 32
 
@@ -167,17 +168,6 @@ rip_status rip_problem_check_total(const rip_problem *p, char err[RIP_ERR_LEN]);
 static inline int64_t rip_align_up(int64_t x, int64_t a)
 {
     return a <= 1 ? x : (x + a - 1) / a * a;
-}
-
-/* Greatest common divisor of a and b (a, b >= 0; gcd(0, 0) = 0). */
-static inline int64_t rip_gcd64(int64_t a, int64_t b)
-{
-    while (b) {
-        int64_t t = a % b;
-        a = b;
-        b = t;
-    }
-    return a;
 }
 
 /* Do tensors a and b overlap in time? (inclusive lifetimes) */

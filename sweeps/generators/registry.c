@@ -11,6 +11,9 @@
 */
 #include "generator.h"
 
+#include "closest.h"
+#include "imath.h"
+
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -43,16 +46,6 @@ const rip_generator *rip_generator_by_name(const char *name)
     return NULL;
 }
 
-static int64_t gcd(int64_t a, int64_t b)
-{
-    while (b) {
-        int64_t t = a % b;
-        a = b;
-        b = t;
-    }
-    return a;
-}
-
 /* Fill s's total and multiplier from its weights. */
 static void set_finish(rip_generator_set *s)
 {
@@ -60,7 +53,7 @@ static void set_finish(rip_generator_set *s)
     for (size_t i = 0; i < s->n; i++)
         s->total += s->weight[i];
     s->mult = 37;
-    while (s->total > 1 && gcd(s->mult, s->total) != 1)
+    while (s->total > 1 && rip_gcd64(s->mult, s->total) != 1)
         s->mult++;
 }
 
@@ -75,24 +68,13 @@ void rip_generator_set_default(rip_generator_set *s)
     set_finish(s);
 }
 
-/* The registered name sharing the longest start with word[0..len), at most
-** three letters differing after it, or NULL. */
+/* The registered name closest to word[0..len) (closest.h), or NULL. */
 static const char *closest_name(const char *word, size_t len)
 {
-    const char *best = NULL;
-    size_t best_d = 4;
-    for (size_t i = 0; i < N_GENERATORS; i++) {
-        const char *n = all[i]->name;
-        size_t ln = strlen(n), common = 0;
-        while (common < len && common < ln && n[common] == word[common])
-            common++;
-        size_t d = (len > ln ? len : ln) - common; /* letters after the common prefix */
-        if (common >= 2 && d < best_d) {
-            best = n;
-            best_d = d;
-        }
-    }
-    return best;
+    const char *names[N_GENERATORS];
+    for (size_t i = 0; i < N_GENERATORS; i++)
+        names[i] = all[i]->name;
+    return rip_closest(word, len, names, N_GENERATORS);
 }
 
 /* Append g at weight w to s: RIP_OK, or RIP_S_DATA when g is in s already

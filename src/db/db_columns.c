@@ -32,12 +32,12 @@ static const column_doc docs[] = {
     {"runs", "n_layers", "layers in the whole sweep (all shards)", "layers", NULL},
     {"runs", "shard_index", "this database holds the layers with layer_idx % shard_count = shard_index", NULL, NULL},
     {"runs", "shard_count", "number of shards the sweep was split into", "shards", NULL},
-    {"runs", "generator_set", "the generator categories as name:weight,...", NULL, NULL},
+    {"runs", "generator_set", "the generator categories as name:weight,... (sweep --generators reads it back)", NULL, NULL},
     {"runs", "ripsim_version", "version of the ripsim that created the database", NULL, NULL},
     {"runs", "source_commit", "git describe of the source that ripsim was built from ('unknown' outside git, "
      "'unrecorded' when migrated from schema version 4 or older)", NULL, NULL},
-    {"runs", "generator_fingerprint", "FNV-1a 64 (16 hex digits) of every category's name, weight, tier and first "
-     "draws from a fixed seed; a resumed sweep must match it ('unrecorded': migrated)", NULL, NULL},
+    {"runs", "generator_fingerprint", "FNV-1a 64 (16 hex digits) of every category of the run's set: name, tier, "
+     "weight in the set and first draws from a fixed seed; a resumed sweep must match it ('unrecorded': migrated)", NULL, NULL},
     /* columns */
     {"columns", "table_name", "a table or view of this database", NULL, NULL},
     {"columns", "column_name", "one of its columns", NULL, NULL},
@@ -52,8 +52,8 @@ static const column_doc docs[] = {
     {"formulas", "paper", "where the closed form is in the paper", NULL, NULL},
     {"formulas", "exec_config", "the configuration whose truth judges it; NULL for naive_workspace", NULL, NULL},
     {"formulas", "is_workspace", "1: a workspace size, not a gap (never judged)", "0/1", NULL},
-    {"generators", "ord", "the category's id (layer_results.gen), in paper Tab. 5 order", NULL, NULL},
-    {"generators", "weight", "share of the sweep", "percent", NULL},
+    {"generators", "ord", "the category's id (layer_results.gen): its place in the run's set (Tab. 5 order for the paper's)", NULL, NULL},
+    {"generators", "weight", "its weight in the run's set: a share of the weights' sum (percent for the paper's 20)", NULL, NULL},
     {"generators", "title", "the category in the paper's Tab. 5 wording", NULL, NULL},
     {"generators", "ranges", "the parameter ranges the category draws", NULL, NULL},
     /* verdict_counts, run_log */

@@ -451,6 +451,50 @@ Test(kernels, rip_fast_paths_equal_the_plain_order, .timeout = 600)
     cr_assert_gt(caught, 1000);
 }
 
+/* The release kernel's 1x1 path at any stride (an interval of pixels read
+** where they lie per output row, the others through scratch): strided,
+** unpadded 1x1 layers, narrow and wide channels, compared with the plain
+** order from the truth up, at gaps where the interval is empty, partial
+** and the whole row. */
+Test(kernels, rip_strided_pointwise_equals_the_plain_order, .timeout = 300)
+{
+    rng r = {20261204};
+    int runs = 0, caught = 0;
+    for (int n = 0; n < 120; n++) {
+        conv_case k;
+        for (;;) {
+            draw_conv(&r, &k, false);
+            if (k.g.k_h == 1 && k.g.k_w == 1 && (k.g.s_h > 1 || k.g.s_w > 1) && k.g.p_top == 0 &&
+                k.g.p_left == 0 && k.p.p_bottom == 0 && k.p.p_right == 0)
+                break;
+            case_free(&k);
+        }
+        if (n % 2 == 0) {
+            case_free(&k);
+            k.g.cin = (int)rng_int(&r, 1, 40);
+            k.g.cout = (int)rng_int(&r, 1, 40);
+            k.in.c = k.g.cin;
+            k.out.c = k.g.cout;
+            case_data(&r, &k, false);
+        }
+        const rip_layer L = layer_of(&k);
+        for (int e = 0; e < 4; e++) {
+            int64_t truth = 0;
+            cr_assert_eq(rip_sim_truth(&L, rip_configs[e], RIP_ENGINE_FAST, &truth), 0);
+            const int64_t gaps[4] = {truth, truth + k.g.cout, truth + 2 * k.g.cout, truth + rng_int(&r, 0, L.n_out)};
+            for (int i = 0; i < 4; i++) {
+                const rk_inplace ip = inplace_of(rip_configs[e], gaps[i]);
+                compare_with_plain(&r, &k, &ip, true, &caught);
+                runs++;
+            }
+        }
+        case_free(&k);
+    }
+    cr_log_info("strided 1x1 against the plain order: %d gaps, %d poisoned runs caught", runs, caught);
+    cr_assert_eq(runs, 120 * 16);
+    cr_assert_gt(caught, 0); /* the checked kernel saw the poisoned bytes */
+}
+
 /* ------------------------------------------- checked kernel: every read */
 
 /* The first output pixel (row-major) with a tap on stored input scalar x,

@@ -187,27 +187,44 @@ static rk_status run_gather(const rk_conv_params *p, const rk_quant *q, rk_dims 
     return RK_OK;
 }
 #else
-/* [*lo, *hi): the pixels q of n whose own writes [q c_out, (q + m) c_out)
-** (m = 2 where pixels go in pairs) lie below their reads from gap + q c_in
-** in a 1x1 stride-1 layer, so they may be computed from the input where
-** it lies; one interval, since the condition q (c_out - c_in) <= gap - m
-** c_out is linear in q. */
-static void direct_span(int64_t gap, int32_t cin, int32_t cout, int32_t n, int32_t *lo, int32_t *hi)
+/* [*lo, *hi) within [0, n): the c with c d <= e, one interval since the
+** condition is linear in c.  Used for the pixels of a 1x1 layer whose own
+** writes lie below their reads (direct_row). */
+static void linear_span(int64_t e, int64_t d, int32_t n, int32_t *lo, int32_t *hi)
 {
-    const int64_t e = gap - (int64_t)(RK_PIXEL_PAIRS ? 2 : 1) * cout, d = (int64_t)cout - cin;
-    /* |e| < 2^32 and 0 < |d| < 2^31: one 32-bit unsigned division (a
-    ** 64-bit one is a library call on the Cortex-M0) */
+    /* |e| < 2^32 and |d| < 2^32, as in every layer of an arena below 4 GB:
+    ** one 32-bit unsigned division (a 64-bit one is a library call on the
+    ** Cortex-M0); else the 64-bit one */
+    const bool narrow = e < ((int64_t)1 << 32) && -e < ((int64_t)1 << 32) && d < ((int64_t)1 << 32) &&
+                        -d < ((int64_t)1 << 32);
     int64_t l = 0, h = n;
     if (d > 0)
-        h = e < 0 ? 0 : (int64_t)((uint32_t)e / (uint32_t)d) + 1;
+        h = e < 0 ? 0 : (narrow ? (int64_t)((uint32_t)e / (uint32_t)d) : e / d) + 1;
     else if (d == 0)
         h = e < 0 ? 0 : n;
     else if (e < 0)
-        l = (int64_t)(((uint32_t)-e - 1u) / (uint32_t)-d) + 1;
+        l = (narrow ? (int64_t)(((uint32_t)-e - 1u) / (uint32_t)-d) : (-e - 1) / -d) + 1;
     *lo = (int32_t)(l < n ? l : n);
     *hi = (int32_t)(h < n ? h : n);
     if (*hi < *lo)
         *hi = *lo;
+}
+
+/* Of output row r of a 1x1 layer (stride s_h, s_w, stored input w_in wide,
+** no padding), the columns [*lo, *hi) whose pixel q = r w_out + c has its
+** own writes [q c_out, (q + m) c_out) (m = 2 where pixels go in pairs)
+** below its first read at gap + (r s_h w_in + c s_w) c_in, so it may be
+** computed from the input where it lies:
+**   c (c_out - s_w c_in) <= gap + r (s_h w_in c_in - w_out c_out) - m c_out.
+** At stride 1 the rows are contiguous and r = 0 with w_out = n pixels gives
+** the interval of the whole layer. */
+static void direct_row(const rk_conv_params *p, const rip_geom *g, int32_t w_in, int32_t w_out, int32_t r,
+                       int32_t *lo, int32_t *hi)
+{
+    const int64_t m = RK_PIXEL_PAIRS ? 2 : 1;
+    const int64_t e = g->gap + (int64_t)r * ((int64_t)p->s_h * w_in * g->cin - (int64_t)w_out * g->cout) -
+                      m * g->cout;
+    linear_span(e, (int64_t)g->cout - (int64_t)p->s_w * g->cin, w_out, lo, hi);
 }
 
 /* n bytes from src to dst (not overlapping): by words, four at a time,
@@ -228,27 +245,27 @@ static void copy_bytes(int8_t *dst, const int8_t *src, size_t n)
         memcpy(d + i, x + i, 4);
 }
 
-/* Pixels [from, to) of a 1x1 stride-1 layer, each with all its reads
-** before its writes: through scratch (the 4 c_out bytes at pre, then the
-** c_in at col), whichever of its c_out outputs (held, then copied) and its
-** c_in inputs (gathered) is the smaller copy.  Held, two pixels fit pre:
-** where pixels go in pairs both are read, then both written (reading q + 1
-** before q's writes changes nothing at the truth). */
+/* Pixels [from, to) of a 1x1 layer, consecutive in one output row (or,
+** at stride 1, in the layer), the first one's input at x, each next one's
+** step bytes further; each with all its reads before its writes: through
+** scratch (the 4 c_out bytes at pre, then the c_in at col), whichever of
+** its c_out outputs (held, then copied) and its c_in inputs (gathered) is
+** the smaller copy.  Held, two pixels fit pre: where pixels go in pairs
+** both are read, then both written (reading q + 1 before q's writes
+** changes nothing at the truth). */
 static void pointwise_buffered(const rk_conv_params *p, const rk_quant *q, const int8_t *filter,
                                const int32_t *bias, const rip_geom *g, int8_t *ws, int8_t *scratch, int32_t from,
-                               int32_t to)
+                               int32_t to, const int8_t *x, ptrdiff_t step)
 {
     const int32_t cin = g->cin, cout = g->cout;
     int8_t *pre = (int8_t *)rk_gather_pre(scratch), *col = pre + 4 * (ptrdiff_t)cout;
     int32_t pix = from;
     if (RK_PIXEL_PAIRS && cout <= cin)
-        for (; pix + 2 <= to; pix += 2) {
-            const int8_t *x = ws + g->gap + (int64_t)pix * cin;
-            rk_pair_channels(p, q, x, x + cin, filter, bias, cin, cout, pre, pre + cout);
+        for (; pix + 2 <= to; pix += 2, x += 2 * step) {
+            rk_pair_channels(p, q, x, x + step, filter, bias, cin, cout, pre, pre + cout);
             copy_bytes(ws + (int64_t)pix * cout, pre, 2 * (size_t)cout);
         }
-    for (; pix < to; pix++) {
-        const int8_t *x = ws + g->gap + (int64_t)pix * cin;
+    for (; pix < to; pix++, x += step) {
         int8_t *y = ws + (int64_t)pix * cout;
         if (cout <= cin) {
             rk_one_channels(p, q, x, filter, bias, cin, cout, pre);
@@ -270,8 +287,9 @@ static void pointwise_buffered(const rk_conv_params *p, const rk_quant *q, const
 ** pixel earlier, as a pair gathered before either is written, changes no
 ** byte it reads; a pixel's own writes may meet its own reads, which the
 ** gathered path reads first and a pair read in place holds back (hold).
-** 1x1 stride-1 layers read in place only the pixels whose writes stay
-** below their reads (direct_span); the few others go through scratch.  Below the
+** 1x1 layers read in place only the pixels whose writes stay below their
+** reads (direct_row: one interval per output row, of the whole layer at
+** stride 1); the few others go through scratch.  Below the
 ** truth the output is unspecified (the instrumented build reports where).
 */
 static rk_status run_gather(const rk_conv_params *p, const rk_quant *q, rk_dims in, rk_dims out, const int8_t *filter,
@@ -285,16 +303,23 @@ static rk_status run_gather(const rk_conv_params *p, const rk_quant *q, rk_dims 
         ps.p_top = ps.p_bottom = ps.p_left = ps.p_right = 0;
     const bool one = ps.k_h == 1 && ps.k_w == 1 && ps.p_top == 0 && ps.p_bottom == 0 && ps.p_left == 0 &&
                      ps.p_right == 0;
-    if (!one || ps.s_h != 1 || ps.s_w != 1) {
+    if (!one) {
         rk_conv2d_run(&ps, q, si, ws + g->gap, filter, bias, out, ws, scratch, true);
         return RK_OK;
     }
-    const int32_t n = out.h * out.w;
-    int32_t lo, hi;
-    direct_span(g->gap, g->cin, g->cout, n, &lo, &hi);
-    pointwise_buffered(&ps, q, filter, bias, g, ws, scratch, 0, lo);
-    rk_pointwise_range(&ps, q, si, ws + g->gap, filter, bias, out, ws, lo, hi);
-    pointwise_buffered(&ps, q, filter, bias, g, ws, scratch, hi, n);
+    /* 1x1: at stride 1 the layer is one row of n pixels; else row by row */
+    const bool flat = ps.s_h == 1 && ps.s_w == 1;
+    const int32_t rows = flat ? 1 : out.h, w_out = flat ? out.h * out.w : out.w;
+    const ptrdiff_t step = (ptrdiff_t)ps.s_w * g->cin, row_step = (ptrdiff_t)ps.s_h * si.w * g->cin;
+    const int8_t *x = ws + g->gap;
+    for (int32_t r = 0; r < rows; r++, x += row_step) {
+        const int32_t base = r * w_out;
+        int32_t lo, hi;
+        direct_row(&ps, g, flat ? w_out : si.w, w_out, r, &lo, &hi);
+        pointwise_buffered(&ps, q, filter, bias, g, ws, scratch, base, base + lo, x, step);
+        rk_pointwise_range(&ps, q, si, ws + g->gap, filter, bias, out, ws, base + lo, base + hi);
+        pointwise_buffered(&ps, q, filter, bias, g, ws, scratch, base + hi, base + w_out, x + hi * step, step);
+    }
     return RK_OK;
 }
 #endif

@@ -495,6 +495,75 @@ Test(kernels, rip_strided_pointwise_equals_the_plain_order, .timeout = 300)
     cr_assert_gt(caught, 0); /* the checked kernel saw the poisoned bytes */
 }
 
+/* rk_conv2d_rip_direct_gap: at that gap the release kernel touches no
+** scratch byte on a 1x1 layer (every pixel read where it lies), one byte
+** less and it does (some pixel goes through scratch); for a kxk layer it is
+** the gap given. */
+Test(kernels, rip_direct_gap_is_the_least_gap_without_scratch, .timeout = 300)
+{
+    rng r = {20261205};
+    int tight = 0;
+    for (int n = 0; n < 200; n++) {
+        conv_case k;
+        for (;;) {
+            draw_conv(&r, &k, false);
+            if (k.g.k_h == 1 && k.g.k_w == 1)
+                break;
+            if (n % 10 == 0) { /* now and then a kxk layer: its gap is returned unchanged */
+                const rk_inplace ip = {RK_DENSE, RK_GATHER, 17};
+                cr_assert_eq(rk_conv2d_rip_direct_gap(&k.p, k.in, k.out, &ip), 17);
+            }
+            case_free(&k);
+        }
+        if (n % 2 == 0) {
+            case_free(&k);
+            k.g.cin = (int)rng_int(&r, 1, 40);
+            k.g.cout = (int)rng_int(&r, 1, 40);
+            k.in.c = k.g.cin;
+            k.out.c = k.g.cout;
+            case_data(&r, &k, false);
+        }
+        const rip_layer L = layer_of(&k);
+        for (int e = 0; e < 4; e++) {
+            if (rip_configs[e] == RIP_CONFIG_PADDED_TAPS || rip_configs[e] == RIP_CONFIG_DENSE_TAPS)
+                continue;
+            int64_t truth = 0;
+            cr_assert_eq(rip_sim_truth(&L, rip_configs[e], RIP_ENGINE_FAST, &truth), 0);
+            rk_inplace ip = inplace_of(rip_configs[e], truth);
+            const int64_t d = rk_conv2d_rip_direct_gap(&k.p, k.in, k.out, &ip);
+            cr_assert_geq(d, truth);
+            if (ip.layout == RK_DENSE && (k.g.p_top || k.g.p_left || k.p.p_bottom || k.p.p_right)) {
+                cr_assert_eq(d, truth); /* padded 1x1, dense: every pixel gathered anyway */
+                continue;
+            }
+            for (int64_t gap = d; gap >= d - 1 && gap >= truth; gap--) {
+                ip.gap = gap;
+                const int64_t stored = rk_rip_stored_input(&k.p, k.in, &ip);
+                const int64_t n_out = (int64_t)k.g.h_out * k.g.w_out * k.g.cout;
+                const int64_t ws_size = gap + stored > n_out ? gap + stored : n_out;
+                const size_t ssz = rk_conv2d_rip_buffer_size(&k.p, k.in, k.out, &ip);
+                int8_t *ws = xmalloc((size_t)ws_size), *scratch = xmalloc(ssz), *mark = xmalloc(ssz);
+                memset(ws, 0x5a, (size_t)ws_size);
+                for (size_t i = 0; i < ssz; i++)
+                    mark[i] = (int8_t)(i * 37u + 11u);
+                memcpy(scratch, mark, ssz);
+                rk_rip_store_input(&k.p, k.in, k.input, &ip, ws);
+                cr_assert_eq(rk_conv2d_rip(&k.p, &k.q, k.in, k.out, k.filter, k.bias, &ip, ws, ws_size, scratch),
+                             RK_OK);
+                const bool untouched = memcmp(scratch, mark, ssz) == 0;
+                cr_assert(untouched == (gap == d), "gap %ld, direct gap %ld: scratch %s", (long)gap, (long)d,
+                          untouched ? "untouched" : "used");
+                tight += gap < d;
+                free(ws);
+                free(scratch);
+                free(mark);
+            }
+        }
+        case_free(&k);
+    }
+    cr_assert_gt(tight, 50); /* the bound was checked one byte below often enough */
+}
+
 /* ------------------------------------------- checked kernel: every read */
 
 /* The first output pixel (row-major) with a tap on stored input scalar x,

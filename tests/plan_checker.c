@@ -530,3 +530,57 @@ Test(plan, messages_say_what_is_wrong)
     cr_expect_eq(rip_problem_from_intervals(back, true, 1, &p, err), RIP_S_DATA);
     cr_expect(strstr(err, "start > end") != NULL, "%s", err);
 }
+
+/* rip_plan_widen_gaps on hand-checked plans: tensors C (8 B, step 0) at 0,
+** A (8 B, steps 0-1) at 8, B (8 B, steps 1-2) at 8 with A -> B a used GAP
+** candidate of gap 0 at step 1; peak 16.  Wishing a distance of 8 moves B
+** to 0 (C is dead by step 1); with C alive at step 1 too, or a wish of 12
+** (B would start below 0), nothing moves; a candidate not in place, or run
+** with a shift, is left alone. */
+Test(plan, widen_gaps_moves_an_output_down_only_where_free)
+{
+    rip_tensor t[3];
+    memset(t, 0, sizeof t);
+    const char *ids[3] = {"C", "A", "B"};
+    const int64_t first[3] = {0, 0, 1}, last[3] = {0, 1, 2};
+    for (int i = 0; i < 3; i++) {
+        snprintf(t[i].id, sizeof t[i].id, "%s", ids[i]);
+        t[i].size = 8, t[i].first = first[i], t[i].last = last[i];
+    }
+    rip_candidate c;
+    memset(&c, 0, sizeof c);
+    c.in = 1, c.out = 2, c.op = 1, c.kind = RIP_INPLACE_GAP, c.gap = 0;
+    rip_problem p;
+    memset(&p, 0, sizeof p);
+    p.t = t, p.n = 3, p.cand = &c, p.n_cand = 1, p.n_steps = 3, p.align = 4;
+    char err[RIP_ERR_LEN];
+    const int64_t wishes[3] = {8, 12, 8};
+    const int64_t want_b[3] = {0, 8, 8}, want_n[3] = {1, 0, 0};
+    for (int i = 0; i < 3; i++) {
+        t[0].last = i == 2 ? 1 : 0; /* case 2: C still live when B is written */
+        rip_plan *plan = rip_plan_new(&p, "hand");
+        plan->in_place[0] = true;
+        plan->offset[0] = 0, plan->offset[1] = 8, plan->offset[2] = 8;
+        plan->peak = rip_plan_peak(&p, plan);
+        cr_assert_eq(rip_plan_check(&p, plan, false, err), RIP_OK, "%s", err);
+        int64_t n = -1;
+        cr_assert_eq(rip_plan_widen_gaps(&p, plan, &wishes[i], &n, err), RIP_OK, "%s", err);
+        cr_expect_eq(plan->offset[2], want_b[i], "case %d: B at %ld", i, (long)plan->offset[2]);
+        cr_expect_eq(n, want_n[i], "case %d", i);
+        cr_expect_eq(plan->peak, 16);
+        cr_expect_eq(rip_plan_check(&p, plan, false, err), RIP_OK, "case %d: %s", i, err);
+        rip_plan_free(plan);
+    }
+    t[0].last = 0;
+    for (int shifted = 0; shifted < 2; shifted++) {
+        rip_plan *plan = rip_plan_new(&p, "hand");
+        plan->in_place[0] = shifted == 1, plan->shift[0] = shifted == 1;
+        plan->offset[0] = 0, plan->offset[1] = 8, plan->offset[2] = shifted ? 8 : 16;
+        plan->peak = rip_plan_peak(&p, plan);
+        int64_t n = -1;
+        cr_assert_eq(rip_plan_widen_gaps(&p, plan, &wishes[0], &n, err), RIP_OK, "%s", err);
+        cr_expect_eq(n, 0);
+        cr_expect_eq(plan->offset[2], shifted ? 8 : 16);
+        rip_plan_free(plan);
+    }
+}

@@ -50,6 +50,18 @@ rk_status rk_conv2d_rip(const rk_conv_params *p, const rk_quant *q, rk_dims in, 
 /* Scratch bytes: rk_conv2d_buffer_size for RK_GATHER, 0 for RK_TAPS; 0 on bad parameters. */
 size_t rk_conv2d_rip_buffer_size(const rk_conv_params *p, rk_dims in, rk_dims out, const rk_inplace *ip);
 
+/*
+** The smallest gap, at least ip->gap, from which the release gather order
+** reads every pixel of a 1x1 layer without padding where it lies (none of
+** its pixels goes through scratch: no copy beyond the dual kernel's work),
+** counted for pixels taken in pairs (the host's blocking; on the Cortex-M,
+** one at a time, it holds a fortiori).  A planner with room to spare may
+** place the output this far below the input.  ip->gap for any other layer
+** (kxk layers gather every pixel, in place or not) and for RK_TAPS; -1 on
+** bad parameters.  O(h_out).
+*/
+int64_t rk_conv2d_rip_direct_gap(const rk_conv_params *p, rk_dims in, rk_dims out, const rk_inplace *ip);
+
 /* Stored input scalars of the layout: h_p*w_p*c_in (padded) or h_in*w_in*c_in
 ** (dense); -1 on bad parameters. */
 int64_t rk_rip_stored_input(const rk_conv_params *p, rk_dims in, const rk_inplace *ip);

@@ -571,6 +571,43 @@ Test(plan, widen_gaps_moves_an_output_down_only_where_free)
         cr_expect_eq(rip_plan_check(&p, plan, false, err), RIP_OK, "case %d: %s", i, err);
         rip_plan_free(plan);
     }
+    /* The output at 0 cannot go down, so the input's group goes up: Z (8 B,
+    ** step 0) -> A an ALIAS at step 0, A -> B the GAP at step 1, all at 0; C
+    ** (8 B, step 2) at 8.  Moving A and Z to 8 meets no live tensor (C lives
+    ** after them) at the same peak 16. */
+    {
+        rip_tensor u[4];
+        memset(u, 0, sizeof u);
+        const char *uid[4] = {"Z", "A", "B", "C"};
+        const int64_t f4[4] = {0, 0, 1, 2}, l4[4] = {0, 1, 2, 2}, o4[4] = {0, 0, 0, 8};
+        for (int i = 0; i < 4; i++) {
+            snprintf(u[i].id, sizeof u[i].id, "%s", uid[i]);
+            u[i].size = 8, u[i].first = f4[i], u[i].last = l4[i];
+        }
+        rip_candidate cc[2];
+        memset(cc, 0, sizeof cc);
+        cc[0] = (rip_candidate){.in = 0, .out = 1, .op = 0, .kind = RIP_INPLACE_ALIAS};
+        cc[1] = (rip_candidate){.in = 1, .out = 2, .op = 1, .kind = RIP_INPLACE_GAP, .gap = 0};
+        rip_problem q;
+        memset(&q, 0, sizeof q);
+        q.t = u, q.n = 4, q.cand = cc, q.n_cand = 2, q.n_steps = 3, q.align = 4;
+        rip_plan *plan = rip_plan_new(&q, "hand");
+        plan->in_place[0] = plan->in_place[1] = true;
+        for (int i = 0; i < 4; i++)
+            plan->offset[i] = o4[i];
+        plan->peak = rip_plan_peak(&q, plan);
+        cr_assert_eq(rip_plan_check(&q, plan, false, err), RIP_OK, "%s", err);
+        const int64_t wish[2] = {0, 6}; /* 6 B, aligned up to 8 */
+        int64_t n = -1;
+        cr_assert_eq(rip_plan_widen_gaps(&q, plan, wish, &n, err), RIP_OK, "%s", err);
+        cr_expect_eq(n, 1);
+        cr_expect(plan->offset[0] == 8 && plan->offset[1] == 8 && plan->offset[2] == 0 && plan->offset[3] == 8,
+                  "Z %ld A %ld B %ld C %ld", (long)plan->offset[0], (long)plan->offset[1], (long)plan->offset[2],
+                  (long)plan->offset[3]);
+        cr_expect_eq(plan->peak, 16);
+        cr_expect_eq(rip_plan_check(&q, plan, false, err), RIP_OK, "%s", err);
+        rip_plan_free(plan);
+    }
     t[0].last = 0;
     for (int shifted = 0; shifted < 2; shifted++) {
         rip_plan *plan = rip_plan_new(&p, "hand");

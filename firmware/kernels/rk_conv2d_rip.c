@@ -189,7 +189,7 @@ static rk_status run_gather(const rk_conv_params *p, const rk_quant *q, rk_dims 
 #else
 /* [*lo, *hi) within [0, n): the c with c d <= e, one interval since the
 ** condition is linear in c.  Used for the pixels of a 1x1 layer whose own
-** writes lie below their reads (direct_row). */
+** writes lie below their reads (run_gather). */
 static void linear_span(int64_t e, int64_t d, int32_t n, int32_t *lo, int32_t *hi)
 {
     /* |e| < 2^32 and |d| < 2^32, as in every layer of an arena below 4 GB:
@@ -208,23 +208,6 @@ static void linear_span(int64_t e, int64_t d, int32_t n, int32_t *lo, int32_t *h
     *hi = (int32_t)(h < n ? h : n);
     if (*hi < *lo)
         *hi = *lo;
-}
-
-/* Of output row r of a 1x1 layer (stride s_h, s_w, stored input w_in wide,
-** no padding), the columns [*lo, *hi) whose pixel q = r w_out + c has its
-** own writes [q c_out, (q + m) c_out) (m = 2 where pixels go in pairs)
-** below its first read at gap + (r s_h w_in + c s_w) c_in, so it may be
-** computed from the input where it lies:
-**   c (c_out - s_w c_in) <= gap + r (s_h w_in c_in - w_out c_out) - m c_out.
-** At stride 1 the rows are contiguous and r = 0 with w_out = n pixels gives
-** the interval of the whole layer. */
-static void direct_row(const rk_conv_params *p, const rip_geom *g, int32_t w_in, int32_t w_out, int32_t r,
-                       int32_t *lo, int32_t *hi)
-{
-    const int64_t m = RK_PIXEL_PAIRS ? 2 : 1;
-    const int64_t e = g->gap + (int64_t)r * ((int64_t)p->s_h * w_in * g->cin - (int64_t)w_out * g->cout) -
-                      m * g->cout;
-    linear_span(e, (int64_t)g->cout - (int64_t)p->s_w * g->cin, w_out, lo, hi);
 }
 
 /* n bytes from src to dst (not overlapping): by words, four at a time,
@@ -288,8 +271,7 @@ static void pointwise_buffered(const rk_conv_params *p, const rk_quant *q, const
 ** byte it reads; a pixel's own writes may meet its own reads, which the
 ** gathered path reads first and a pair read in place holds back (hold).
 ** 1x1 layers read in place only the pixels whose writes stay below their
-** reads (direct_row: one interval per output row, of the whole layer at
-** stride 1); the few others go through scratch.  Below the
+** reads (one interval per output row, of the whole layer at stride 1); the few others go through scratch.  Below the
 ** truth the output is unspecified (the instrumented build reports where).
 */
 static rk_status run_gather(const rk_conv_params *p, const rk_quant *q, rk_dims in, rk_dims out, const int8_t *filter,
@@ -307,18 +289,30 @@ static rk_status run_gather(const rk_conv_params *p, const rk_quant *q, rk_dims 
         rk_conv2d_run(&ps, q, si, ws + g->gap, filter, bias, out, ws, scratch, true);
         return RK_OK;
     }
-    /* 1x1: at stride 1 the layer is one row of n pixels; else row by row */
+    /* 1x1: at stride 1 the layer is one row of n pixels; else row by row.
+    ** Column c of row r (pixel q = r w_out + c) is read where it lies when
+    ** its own writes [q c_out, (q + m) c_out) (m = 2 where pixels go in
+    ** pairs) lie below its first read at gap + (r s_h w_s + c s_w) c_in:
+    **   c (c_out - s_w c_in) <= e_r = gap - m c_out + r (s_h w_s c_in - w_out c_out),
+    ** one interval of columns per row (linear_span), of the whole layer at
+    ** stride 1.  The row terms are bytes of the stored input or the output
+    ** (below 2^31: 32-bit products), e_r is kept in 64 bits. */
     const bool flat = ps.s_h == 1 && ps.s_w == 1;
     const int32_t rows = flat ? 1 : out.h, w_out = flat ? out.h * out.w : out.w;
-    const ptrdiff_t step = (ptrdiff_t)ps.s_w * g->cin, row_step = (ptrdiff_t)ps.s_h * si.w * g->cin;
+    /* (a stride beyond the stored extent leaves one row or column: no step) */
+    const int32_t step = w_out > 1 ? ps.s_w * g->cin : 0, row_in = rows > 1 ? ps.s_h * si.w * g->cin : 0;
+    const int64_t d = (int64_t)g->cout - (flat ? g->cin : (int64_t)ps.s_w * g->cin);
+    const int64_t de = (int64_t)row_in - (int64_t)(w_out * g->cout);
+    int64_t e = g->gap - (int64_t)(RK_PIXEL_PAIRS ? 2 : 1) * g->cout;
     const int8_t *x = ws + g->gap;
-    for (int32_t r = 0; r < rows; r++, x += row_step) {
+    for (int32_t r = 0; r < rows; r++, x += row_in, e += de) {
         const int32_t base = r * w_out;
         int32_t lo, hi;
-        direct_row(&ps, g, flat ? w_out : si.w, w_out, r, &lo, &hi);
+        linear_span(e, d, w_out, &lo, &hi);
         pointwise_buffered(&ps, q, filter, bias, g, ws, scratch, base, base + lo, x, step);
         rk_pointwise_range(&ps, q, si, ws + g->gap, filter, bias, out, ws, base + lo, base + hi);
-        pointwise_buffered(&ps, q, filter, bias, g, ws, scratch, base + hi, base + w_out, x + hi * step, step);
+        pointwise_buffered(&ps, q, filter, bias, g, ws, scratch, base + hi, base + w_out, x + (ptrdiff_t)hi * step,
+                           step);
     }
     return RK_OK;
 }

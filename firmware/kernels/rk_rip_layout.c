@@ -46,7 +46,7 @@ int64_t rk_conv2d_rip_direct_gap(const rk_conv_params *p, rk_dims in, rk_dims ou
     /* stored extents: the padded layout stores its pad cells, which a 1x1 layer reads as input */
     const int64_t w_s = (int64_t)in.w + (ip->layout == RK_PADDED ? (int64_t)p->p_left + p->p_right : 0);
     const int64_t cin = in.c, cout = out.c, m = 2;
-    /* rk_conv2d_rip.c, direct_row: column c of row r is read in place when
+    /* rk_conv2d_rip.c, run_gather: column c of row r is read in place when
     ** c (c_out - s_w c_in) <= gap + r (s_h w_s c_in - w_out c_out) - m c_out;
     ** at stride 1 the layer is one row of h_out w_out pixels */
     const bool flat = p->s_h == 1 && p->s_w == 1;

@@ -200,14 +200,15 @@ rip_status rip_plan_check(const rip_problem *p, const rip_plan *plan, bool simul
 
 /*
 ** Widen the plan's gaps where it costs nothing (widen.c): for each used GAP
-** candidate k without a runtime shift whose distance offset[in] -
-** offset[out] is below want[k] bytes (one entry per candidate; entries of
-** other candidates are ignored), move its output down to that distance
-** (aligned up) when the plan then still passes rip_plan_check (without
-** simulation: the gaps only grow) at the same peak; else leave it.
-** Greedy, in candidate order; *n_widened (may be NULL) the moves kept.
-** RIP_OK; RIP_S_DATA for a bound_only plan; RIP_S_NOMEM (the plan then
-** holds the moves kept so far, each valid).
+** candidate k without a runtime shift (last to first) whose distance
+** offset[in] - offset[out] is below want[k] bytes (one entry per
+** candidate; entries of other candidates are ignored), move its output's
+** group (the tensors used ALIAS candidates join to it) down, or else its
+** input's group up, by the shortfall (aligned up), when the plan then
+** still passes rip_plan_check (without simulation: gaps only grow) at the
+** same peak; else leave it.  Greedy; *n_widened (may be NULL) the moves
+** kept.  RIP_OK; RIP_S_DATA for a bound_only plan; RIP_S_NOMEM (the plan
+** then holds the moves kept so far, each valid).
 */
 rip_status rip_plan_widen_gaps(const rip_problem *p, rip_plan *plan, const int64_t *want, int64_t *n_widened,
                                char err[RIP_ERR_LEN]);

@@ -19,7 +19,9 @@
 ** S a kernel's status (0 success; "-" no in-place run), B 1 when that
 ** output equals CMSIS-NN's byte for byte (0 differs, "-" not run), crc the
 ** CRC-32 of CMSIS-NN's output.  Scratch buffers are allocated and inputs
-** laid out before each begin marker: only the kernel call is counted.
+** laid out before each begin marker: only the kernel call is counted.  Every
+** buffer comes from one arena, reset per layer, so a layer's addresses (and
+** with them its counts) do not depend on the layers run before it.
 ** Exit status 0 at the end of the stream; 65 a malformed layer, 71 out of
 ** memory (the reason on stderr).
 */
@@ -65,13 +67,43 @@ static bool get(void *p, size_t n)
     return true;
 }
 
-/* n bytes (at least 1, 8-aligned), or exit 71. */
+/* The layer's memory: one block taken at start-up and handed out from its start again for every
+** layer (arena_reset), so that a layer's buffers have the same addresses whatever ran before it
+** (kernels may take other paths on other alignments: a count must not depend on the subset run). */
+static uint8_t *arena;
+static size_t arena_size, arena_used;
+
+/* Take the largest block malloc gives (in 64 KB steps from 16 MB), or exit 71. */
+static void arena_init(void)
+{
+    for (arena_size = (size_t)16 << 20; arena_size >= ((size_t)64 << 10); arena_size -= (size_t)64 << 10) {
+        arena = malloc(arena_size);
+        if (arena != NULL)
+            return;
+    }
+    fail(71, "no memory for the arena (0, 0)", 0, 0);
+}
+
+static void arena_reset(void)
+{
+    arena_used = 0;
+}
+
+/* n bytes (at least 1, 8-aligned) of the arena, or exit 71. */
 static void *room(int32_t n)
 {
-    void *p = malloc((size_t)(n > 0 ? n : 1));
-    if (p == NULL)
-        fail(71, "out of memory (bytes, 0)", (long)n, 0);
+    const size_t want = ((size_t)(n > 0 ? n : 1) + 7u) & ~(size_t)7u;
+    if (n < 0 || want > arena_size - arena_used)
+        fail(71, "out of memory (bytes asked, bytes left)", (long)n, (long)(arena_size - arena_used));
+    void *p = arena + arena_used;
+    arena_used += want;
     return p;
+}
+
+/* Arena memory is given back all at once (arena_reset). */
+static void release(void *p)
+{
+    (void)p;
 }
 
 static void fill(int8_t *p, int32_t n)
@@ -157,12 +189,12 @@ static void layer_draw(const int32_t *j, layer *l)
 
 static void layer_free(layer *l)
 {
-    free(l->in);
-    free(l->other);
-    free(l->filter);
-    free(l->bias);
-    free(l->mult);
-    free(l->shift);
+    release(l->in);
+    release(l->other);
+    release(l->filter);
+    release(l->bias);
+    release(l->mult);
+    release(l->shift);
 }
 
 static rk_conv_params conv_params(const layer *l)
@@ -188,7 +220,7 @@ static int run_dual(const layer *l, int8_t *out)
         rk_mark_begin();
         st = rk_conv2d(&p, &q, id, l->in, l->filter, l->bias, od, out, scratch);
         rk_mark_end();
-        free(scratch);
+        release(scratch);
         break;
     }
     case KC_DW:
@@ -236,8 +268,8 @@ static int run_inplace(const layer *l, int8_t *out)
         st = rk_conv2d_rip(&p, &q, id, od, l->filter, l->bias, &ip, w, size, scratch);
         rk_mark_end();
         memcpy(out, w, (size_t)l->n_out);
-        free(w);
-        free(scratch);
+        release(w);
+        release(scratch);
     } else if (j[J_KIND] == KC_DW && j[J_GAP] >= 0) {
         const int32_t size = l->n_in > l->n_out ? l->n_in : l->n_out;
         int8_t *t = room(size), *scratch = room((int32_t)rk_depthwise_inplace_buffer_size(&p, id, od));
@@ -246,8 +278,8 @@ static int run_inplace(const layer *l, int8_t *out)
         st = rk_depthwise_inplace(&p, &q, id, od, l->filter, l->bias, t, scratch);
         rk_mark_end();
         memcpy(out, t, (size_t)l->n_out);
-        free(t);
-        free(scratch);
+        release(t);
+        release(scratch);
     } else {
         rk_mark_begin();
         rk_mark_end();
@@ -319,7 +351,7 @@ static int run_cmsis(const layer *l, int8_t *out)
     }
     default: break;
     }
-    free(ctx.buf);
+    release(ctx.buf);
     return st;
 }
 
@@ -337,6 +369,7 @@ int main(void)
     in_fd = sys_semihost_open(":tt", SH_OPEN_R);
     out_fd = sys_semihost_open(":tt", SH_OPEN_W);
     err_fd = sys_semihost_open(":tt", SH_OPEN_A);
+    arena_init();
     for (long n = 0;; n++) {
         int32_t j[KC_FIELDS];
         if (!get(j, sizeof j))
@@ -344,6 +377,7 @@ int main(void)
         if (j[J_KIND] < 0 || j[J_KIND] >= KC_KINDS || j[J_H_IN] < 1 || j[J_W_IN] < 1 || j[J_C_IN] < 1 ||
             j[J_H_OUT] < 1 || j[J_W_OUT] < 1 || j[J_C_OUT] < 1)
             fail(65, "malformed layer (index, kind)", n, (long)j[J_KIND]);
+        arena_reset();
         layer l;
         layer_draw(j, &l);
         int8_t *o_dual = room(l.n_out), *o_ip = room(l.n_out), *o_cm = room(l.n_out);
@@ -363,9 +397,9 @@ int main(void)
                                  (int)same_dual, s_ip == -1 ? "-" : same_ip ? "1" : "0",
                                  (unsigned long)rk_crc32(o_cm, (size_t)l.n_out));
         sys_semihost_write(out_fd, line, (uintptr_t)len);
-        free(o_dual);
-        free(o_ip);
-        free(o_cm);
+        release(o_dual);
+        release(o_ip);
+        release(o_cm);
         layer_free(&l);
     }
 }

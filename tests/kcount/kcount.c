@@ -7,7 +7,7 @@
 ** firmware/tools/icount.c, and writes results/kernels.md.
 **
 **   kcount --src ROOT --cmsis DIR --work DIR [--out FILE] [--check FILE]
-**          [--every K] [--random N] [--cores m0,m33] [--timeout S]
+**          [--models DIR] [--every K] [--random N] [--cores m0,m33] [--timeout S]
 **
 ** Layers (deduplicated by geometry: a geometry's data are drawn from a seed
 ** hashed from it, so a layer's row is the same in every run and subset):
@@ -17,6 +17,8 @@
 **           network its largest depthwise layer;
 **   mcunet  every conv2d, pointwise, depthwise, fc and add of the eleven
 **           MCUNet graphs (firmware/models/mcunet/, execution order);
+**   real    with --models DIR: the conv, depthwise, fc and add operators of
+**           every .tflite one level under DIR (the real models), name order;
 **   random  with --random N: N seeded random conv/depthwise/fc layers (the
 **           bit-exact peer; only with --random, never in kernels.md).
 ** A layer runs on a core when its input, output, filter and per-channel
@@ -36,6 +38,7 @@
 ** harness did not build or QEMU failed.
 */
 #include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <stdbool.h>
@@ -49,6 +52,8 @@
 #include "layer.h"
 #include "layer_csv.h"
 #include "sim.h"
+#include "tfl_check.h"
+#include "tfl_model.h"
 #include "splitmix.h"
 
 enum { CORE_M0, CORE_M33, N_CORES };
@@ -76,6 +81,8 @@ typedef struct kc_layer {
 } kc_layer;
 
 static kc_layer *layers;
+static long n_real_models = -1, n_real_skipped;   /* -1: no models folder given */
+static char real_left_out[2048];                   /* "a.tflite (why); b.tflite (why)" */
 static size_t n_layers, cap_layers;
 
 /* A graph layer of a model (for the per-model sums): the distinct layer it is. */
@@ -325,6 +332,154 @@ static bool read_mcunet(const char *root)
         fclose(f);
     }
     return true;
+}
+
+/* SAME padding's top (or left) and bottom (or right) of one axis, TFLite's rule; VALID: none. */
+static void tfl_pad(int padding, int64_t in, int64_t out, int64_t k, int64_t s, int64_t d, int64_t *lo, int64_t *hi)
+{
+    const int64_t total = (out - 1) * s + d * (k - 1) + 1 - in;
+    *lo = padding == RIP_TFL_PAD_SAME && total > 0 ? total / 2 : 0;
+    *hi = padding == RIP_TFL_PAD_SAME && total > 0 ? total - total / 2 : 0;
+}
+
+/* A tensor's shape as NHWC of rank 4 batch 1: false otherwise. */
+static bool nhwc(const rip_tfl_subgraph *sg, int32_t t, int64_t v[3])
+{
+    if (t < 0 || (size_t)t >= sg->n_tensors || sg->tensors[t].rank != 4 || sg->tensors[t].shape[0] != 1)
+        return false;
+    for (int i = 0; i < 3; i++)
+        v[i] = sg->tensors[t].shape[i + 1];
+    return true;
+}
+
+static int64_t elements(const rip_tfl_subgraph *sg, int32_t t)
+{
+    int64_t n = 1;
+    for (size_t i = 0; i < sg->tensors[t].rank; i++)
+        n *= sg->tensors[t].shape[i];
+    return n;
+}
+
+/* The conv, depthwise, fc and add operators of one .tflite model (subgraph 0); a model that does not
+** load or check is reported and left out, an operator kcount cannot express (batch above 1, groups,
+** a broadcast add) is counted in *n_skipped. */
+static void read_model(const char *path, const char *label, long *n_skipped)
+{
+    rip_tfl_model m = { 0 };
+    char err[RIP_ERR_LEN];
+    if (rip_tfl_model_load(path, &m, err) != RIP_OK || rip_tfl_check(&m, err) != RIP_OK) {
+        fprintf(stderr, "kcount: %s: left out (%s)\n", path, err);
+        const size_t used = strlen(real_left_out);
+        const char *why = strrchr(err, ':');
+        snprintf(real_left_out + used, sizeof real_left_out - used, "%s%.100s (%.100s)", used ? "; " : "", label,
+                 why ? why + 2 : err);
+        rip_tfl_model_free(&m);
+        return;
+    }
+    const rip_tfl_subgraph *sg = &m.subgraphs[0];
+    for (size_t o = 0; o < sg->n_operators; o++) {
+        const rip_tfl_operator *op = &sg->operators[o];
+        const int32_t code = rip_tfl_op_code(&m, op)->builtin;
+        int32_t j[KC_FIELDS];
+        memset(j, 0, sizeof j);
+        int64_t in[3], out[3], pt, pb, pl, pr;
+        bool ok = false;
+        if ((code == RIP_TFL_OP_CONV_2D || code == RIP_TFL_OP_DEPTHWISE_CONV_2D) && op->n_inputs >= 2 &&
+            op->n_outputs == 1 && op->options_decoded && nhwc(sg, op->inputs[0], in) && nhwc(sg, op->outputs[0], out) &&
+            op->inputs[1] >= 0 && sg->tensors[op->inputs[1]].rank == 4) {
+            const int32_t *f = sg->tensors[op->inputs[1]].shape;
+            const bool dw = code == RIP_TFL_OP_DEPTHWISE_CONV_2D;
+            const int pad = dw ? op->opt.dw.padding : op->opt.conv.padding;
+            const int64_t sh = dw ? op->opt.dw.stride_h : op->opt.conv.stride_h;
+            const int64_t sw = dw ? op->opt.dw.stride_w : op->opt.conv.stride_w;
+            const int64_t dh = dw ? op->opt.dw.dilation_h : op->opt.conv.dilation_h;
+            const int64_t dwd = dw ? op->opt.dw.dilation_w : op->opt.conv.dilation_w;
+            tfl_pad(pad, in[0], out[0], f[1], sh, dh, &pt, &pb);
+            tfl_pad(pad, in[1], out[1], f[2], sw, dwd, &pl, &pr);
+            ok = dw ? f[3] == out[2] && out[2] % in[2] == 0 : f[0] == out[2] && f[3] == in[2];
+            if (ok)
+                conv_job(j, dw, in[2], out[2], in[0], in[1], f[1], f[2], sh, sw, dh, dwd, pt, pb, pl, pr, out[0],
+                         out[1]);
+        } else if (code == RIP_TFL_OP_FULLY_CONNECTED && op->n_inputs >= 2 && op->inputs[1] >= 0 &&
+                   sg->tensors[op->inputs[1]].rank == 2) {
+            const int32_t *f = sg->tensors[op->inputs[1]].shape;
+            ok = elements(sg, op->inputs[0]) == f[1];          /* batch 1 */
+            j[J_KIND] = KC_FC;
+            j[J_H_IN] = j[J_W_IN] = j[J_H_OUT] = j[J_W_OUT] = 1;
+            j[J_C_IN] = f[1];
+            j[J_C_OUT] = f[0];
+            j[J_K_H] = j[J_K_W] = j[J_S_H] = j[J_S_W] = j[J_D_H] = j[J_D_W] = 1;
+        } else if (code == RIP_TFL_OP_ADD && op->n_inputs == 2 && op->inputs[0] >= 0 && op->inputs[1] >= 0) {
+            const int64_t n = elements(sg, op->inputs[0]);
+            ok = n == elements(sg, op->inputs[1]) && n == elements(sg, op->outputs[0]) && n <= INT32_MAX;
+            j[J_KIND] = KC_ADD;
+            j[J_H_IN] = j[J_W_IN] = j[J_H_OUT] = j[J_W_OUT] = 1;
+            j[J_C_IN] = j[J_C_OUT] = (int32_t)n;
+            j[J_K_H] = j[J_K_W] = j[J_S_H] = j[J_S_W] = j[J_D_H] = j[J_D_W] = 1;
+        } else {
+            continue;
+        }
+        if (!ok) {
+            ++*n_skipped;
+            continue;
+        }
+        char name[300];
+        snprintf(name, sizeof name, "%.120s op%zu", label, o);
+        add_layer("real", name, j);
+    }
+    rip_tfl_model_free(&m);
+}
+
+static int by_name(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The sorted entries of folder dir ending in suffix ("" any), not hidden; n of them. */
+static char **list_dir(const char *dir, const char *suffix, size_t *n)
+{
+    DIR *d = opendir(dir);
+    char **v = NULL;
+    size_t cap = 0;
+    *n = 0;
+    for (struct dirent *e; d && (e = readdir(d)) != NULL;) {
+        const size_t len = strlen(e->d_name), sl = strlen(suffix);
+        if (e->d_name[0] == '.' || len < sl || strcmp(e->d_name + len - sl, suffix) != 0)
+            continue;
+        if (*n == cap)
+            v = xrealloc(v, (cap = cap ? 2 * cap : 16) * sizeof *v);
+        v[*n] = xrealloc(NULL, len + 1);
+        memcpy(v[(*n)++], e->d_name, len + 1);
+    }
+    if (d)
+        closedir(d);
+    if (*n)
+        qsort(v, *n, sizeof *v, by_name);
+    return v;
+}
+
+/* The real models: every .tflite one level under the models folder, in name order. */
+static long read_real(const char *models_dir, long *n_skipped)
+{
+    size_t n_sub, n_files;
+    char **sub = list_dir(models_dir, "", &n_sub);
+    long n_models = 0;
+    for (size_t a = 0; a < n_sub; a++) {
+        char dir[4200], path[8400], label[256];
+        snprintf(dir, sizeof dir, "%s/%s", models_dir, sub[a]);
+        char **files = list_dir(dir, ".tflite", &n_files);
+        for (size_t b = 0; b < n_files; b++) {
+            snprintf(path, sizeof path, "%s/%s", dir, files[b]);
+            snprintf(label, sizeof label, "%s/%s", sub[a], files[b]);
+            read_model(path, label, n_skipped);
+            n_models++;
+            free(files[b]);
+        }
+        free(files);
+        free(sub[a]);
+    }
+    free(sub);
+    return n_models;
 }
 
 /* n seeded random layers: conv (k 1-5, stride 1-2, dilation 1-2), depthwise (multiplier 1-3), fc; the
@@ -587,7 +742,15 @@ static void write_md(FILE *o, const char *root, int every)
                "when its input, output, filter and per-channel values fit the core's Pico model\n"
                "budget (253,232 B M0, 515,412 B M33).  Layers: the Tab. 6 selection of\n"
                "sweeps/layers/ (tab6) and every conv, depthwise, fc and add of the eleven MCUNet\n"
-               "graphs (mcunet), each distinct geometry once.\n\n");
+               "graphs (mcunet), each distinct geometry once");
+    if (n_real_models >= 0)
+        fprintf(o, ", and the conv, depthwise, fc and add operators of the %ld real .tflite\n"
+                   "models of the models folder (real; meson option models_path; %ld operators\n"
+                   "left out that the harness cannot express: batch above 1, grouped, broadcast)",
+                n_real_models, n_real_skipped);
+    fprintf(o, ".\n\n");
+    if (real_left_out[0])
+        fprintf(o, "Real models left out (ripsim's TFLite reader does not take them): %s.\n\n", real_left_out);
     fprintf(o, "## Per layer class and core\n\n");
     fprintf(o, "ratio = ripsim dual-buffer instructions / CMSIS-NN instructions (below 1: ripsim\n"
                "executes fewer); RiP/dual = in-place instructions / dual-buffer instructions.\n\n");
@@ -731,14 +894,14 @@ static bool check_rows(const char *path)
 static void usage(void)
 {
     fprintf(stderr, "usage: kcount --src ROOT --cmsis DIR --work DIR [--out FILE] [--check FILE] [--every K]\n"
-                    "              [--random N] [--cores m0,m33] [--timeout SECONDS]\n");
+                    "              [--models DIR] [--random N] [--cores m0,m33] [--timeout SECONDS]\n");
     exit(64);
 }
 
 int main(int argc, char **argv)
 {
     const char *root = NULL, *cmsis = NULL, *work = NULL, *out = NULL, *check = NULL, *cores = "m0,m33";
-    const char *qemu = getenv("QEMU_SYSTEM_ARM");
+    const char *qemu = getenv("QEMU_SYSTEM_ARM"), *models_dir = NULL;
     long every = 1, n_random = 0;
     int timeout_s = 3600;
     for (int i = 1; i < argc; i++) {
@@ -753,6 +916,7 @@ int main(int argc, char **argv)
         else if (strcmp(a, "--every") == 0) every = atol(v);
         else if (strcmp(a, "--random") == 0) n_random = atol(v);
         else if (strcmp(a, "--cores") == 0) cores = v;
+        else if (strcmp(a, "--models") == 0) models_dir = v;
         else if (strcmp(a, "--timeout") == 0) timeout_s = atoi(v);
         else usage();
     }
@@ -775,6 +939,8 @@ int main(int argc, char **argv)
         random_layers(n_random);
     } else if (!read_tab6(root) || !read_mcunet(root)) {
         return 70;
+    } else if (models_dir != NULL) {
+        n_real_models = read_real(models_dir, &n_real_skipped);
     }
     for (int c = 0; c < N_CORES; c++) {
         long k = 0;

@@ -75,7 +75,11 @@ Test(kernels_md, regenerated_equals_committed, .timeout = 900)
     char fresh[4200], committed[4200], args[13000];
     snprintf(fresh, sizeof fresh, "%s/kernels.md", work);
     snprintf(committed, sizeof committed, "%s/results/kernels.md", src);
-    snprintf(args, sizeof args, "--models '%s' --out '%s'", models, fresh);
+    const char *tflm = getenv("RIPSIM_TFLM_PATH");
+    char tflm_arg[4400] = "";
+    if (tflm != NULL)
+        snprintf(tflm_arg, sizeof tflm_arg, "--tflm '%s'", tflm);
+    snprintf(args, sizeof args, "--models '%s' %s --out '%s'", models, tflm_arg, fresh);
     cr_assert_eq(kcount("full", args), 0, "a layer was not bit-exact with CMSIS-NN or a kernel failed (the lines "
                                           "above name it)");
     const long line = first_difference(fresh, committed);

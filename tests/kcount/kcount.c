@@ -7,7 +7,7 @@
 ** firmware/tools/icount.c, and writes results/kernels.md.
 **
 **   kcount --src ROOT --cmsis DIR --work DIR [--out FILE] [--check FILE]
-**          [--models DIR] [--every K] [--random N] [--cores m0,m33] [--timeout S]
+**          [--models DIR [--tflm DIR]] [--every K] [--random N] [--cores m0,m33] [--timeout S]
 **
 ** Layers (deduplicated by geometry: a geometry's data are drawn from a seed
 ** hashed from it, so a layer's row is the same in every run and subset):
@@ -18,7 +18,8 @@
 **   mcunet  every conv2d, pointwise, depthwise, fc and add of the eleven
 **           MCUNet graphs (firmware/models/mcunet/, execution order);
 **   real    with --models DIR: the conv, depthwise, fc and add operators of
-**           every .tflite one level under DIR (the real models), name order;
+**           every .tflite one level under DIR (the real models), name order,
+**           after TFLM's person_detect when --tflm names the TFLM tree;
 **   random  with --random N: N seeded random conv/depthwise/fc layers (the
 **           bit-exact peer; only with --random, never in kernels.md).
 ** A layer runs on a core when its input, output, filter and per-channel
@@ -83,6 +84,7 @@ typedef struct kc_layer {
 static kc_layer *layers;
 static long n_real_models = -1, n_real_skipped;   /* -1: no models folder given */
 static char real_left_out[2048];                   /* "a.tflite (why); b.tflite (why)" */
+static char real_read[4096];                       /* "a.tflite, b.tflite": the models read */
 static size_t n_layers, cap_layers;
 
 /* A graph layer of a model (for the per-model sums): the distinct layer it is. */
@@ -360,22 +362,25 @@ static int64_t elements(const rip_tfl_subgraph *sg, int32_t t)
     return n;
 }
 
-/* The conv, depthwise, fc and add operators of one .tflite model (subgraph 0); a model that does not
-** load or check is reported and left out, an operator kcount cannot express (batch above 1, groups,
+/* The conv, depthwise, fc and add operators of one .tflite model (subgraph 0); false when it does not
+** load or check (reported, named in real_left_out, left out); an operator kcount cannot express (batch above 1, groups,
 ** a broadcast add) is counted in *n_skipped. */
-static void read_model(const char *path, const char *label, long *n_skipped)
+static bool read_model(const char *path, const char *label, long *n_skipped)
 {
     rip_tfl_model m = { 0 };
     char err[RIP_ERR_LEN];
     if (rip_tfl_model_load(path, &m, err) != RIP_OK || rip_tfl_check(&m, err) != RIP_OK) {
         fprintf(stderr, "kcount: %s: left out (%s)\n", path, err);
         const size_t used = strlen(real_left_out);
-        const char *why = strrchr(err, ':');
+        const size_t pl = strlen(path);                 /* err is "PATH: WHERE: WHAT" */
+        const char *why = strncmp(err, path, pl) == 0 && err[pl] == ':' ? err + pl + 2 : err;
         snprintf(real_left_out + used, sizeof real_left_out - used, "%s%.100s (%.100s)", used ? "; " : "", label,
-                 why ? why + 2 : err);
+                 why);
         rip_tfl_model_free(&m);
-        return;
+        return false;
     }
+    const size_t used = strlen(real_read);
+    snprintf(real_read + used, sizeof real_read - used, "%s%.120s", used ? ", " : "", label);
     const rip_tfl_subgraph *sg = &m.subgraphs[0];
     for (size_t o = 0; o < sg->n_operators; o++) {
         const rip_tfl_operator *op = &sg->operators[o];
@@ -428,6 +433,7 @@ static void read_model(const char *path, const char *label, long *n_skipped)
         add_layer("real", name, j);
     }
     rip_tfl_model_free(&m);
+    return true;
 }
 
 static int by_name(const void *a, const void *b)
@@ -458,12 +464,18 @@ static char **list_dir(const char *dir, const char *suffix, size_t *n)
     return v;
 }
 
-/* The real models: every .tflite one level under the models folder, in name order. */
-static long read_real(const char *models_dir, long *n_skipped)
+/* How many models were read of the real models: TFLM's person_detect when tflm_dir (the TFLM tree) is given, then every .tflite
+** one level under the models folder, in name order. */
+static long read_real(const char *tflm_dir, const char *models_dir, long *n_skipped)
 {
     size_t n_sub, n_files;
     char **sub = list_dir(models_dir, "", &n_sub);
     long n_models = 0;
+    if (tflm_dir != NULL) {
+        char path[4400];
+        snprintf(path, sizeof path, "%s/tflite-micro/tensorflow/lite/micro/models/person_detect.tflite", tflm_dir);
+        n_models += read_model(path, "tflm/person_detect.tflite", n_skipped);
+    }
     for (size_t a = 0; a < n_sub; a++) {
         char dir[4200], path[8400], label[256];
         snprintf(dir, sizeof dir, "%s/%s", models_dir, sub[a]);
@@ -471,8 +483,7 @@ static long read_real(const char *models_dir, long *n_skipped)
         for (size_t b = 0; b < n_files; b++) {
             snprintf(path, sizeof path, "%s/%s", dir, files[b]);
             snprintf(label, sizeof label, "%s/%s", sub[a], files[b]);
-            read_model(path, label, n_skipped);
-            n_models++;
+            n_models += read_model(path, label, n_skipped);
             free(files[b]);
         }
         free(files);
@@ -744,10 +755,11 @@ static void write_md(FILE *o, const char *root, int every)
                "sweeps/layers/ (tab6) and every conv, depthwise, fc and add of the eleven MCUNet\n"
                "graphs (mcunet), each distinct geometry once");
     if (n_real_models >= 0)
-        fprintf(o, ", and the conv, depthwise, fc and add operators of the %ld real .tflite\n"
-                   "models of the models folder (real; meson option models_path; %ld operators\n"
-                   "left out that the harness cannot express: batch above 1, grouped, broadcast)",
-                n_real_models, n_real_skipped);
+        fprintf(o, ", and the conv, depthwise, fc and add operators of %ld real .tflite\n"
+                   "models (real: %s; from the models folder, meson option models_path, and\n"
+                   "the TFLM tree, tflm_path; %ld operators left out that the harness cannot\n"
+                   "express: batch above 1, grouped, broadcast)",
+                n_real_models, real_read, n_real_skipped);
     fprintf(o, ".\n\n");
     if (real_left_out[0])
         fprintf(o, "Real models left out (ripsim's TFLite reader does not take them): %s.\n\n", real_left_out);
@@ -894,14 +906,14 @@ static bool check_rows(const char *path)
 static void usage(void)
 {
     fprintf(stderr, "usage: kcount --src ROOT --cmsis DIR --work DIR [--out FILE] [--check FILE] [--every K]\n"
-                    "              [--models DIR] [--random N] [--cores m0,m33] [--timeout SECONDS]\n");
+                    "              [--models DIR [--tflm DIR]] [--random N] [--cores m0,m33] [--timeout SECONDS]\n");
     exit(64);
 }
 
 int main(int argc, char **argv)
 {
     const char *root = NULL, *cmsis = NULL, *work = NULL, *out = NULL, *check = NULL, *cores = "m0,m33";
-    const char *qemu = getenv("QEMU_SYSTEM_ARM"), *models_dir = NULL;
+    const char *qemu = getenv("QEMU_SYSTEM_ARM"), *models_dir = NULL, *tflm_dir = NULL;
     long every = 1, n_random = 0;
     int timeout_s = 3600;
     for (int i = 1; i < argc; i++) {
@@ -917,6 +929,7 @@ int main(int argc, char **argv)
         else if (strcmp(a, "--random") == 0) n_random = atol(v);
         else if (strcmp(a, "--cores") == 0) cores = v;
         else if (strcmp(a, "--models") == 0) models_dir = v;
+        else if (strcmp(a, "--tflm") == 0) tflm_dir = v;
         else if (strcmp(a, "--timeout") == 0) timeout_s = atoi(v);
         else usage();
     }
@@ -940,7 +953,7 @@ int main(int argc, char **argv)
     } else if (!read_tab6(root) || !read_mcunet(root)) {
         return 70;
     } else if (models_dir != NULL) {
-        n_real_models = read_real(models_dir, &n_real_skipped);
+        n_real_models = read_real(tflm_dir, models_dir, &n_real_skipped);
     }
     for (int c = 0; c < N_CORES; c++) {
         long k = 0;

@@ -801,19 +801,24 @@ static void write_md(FILE *o, const char *root, int every)
     free(w);
 
     fprintf(o, "\n## Layers where ripsim executes more instructions than CMSIS-NN\n\n");
-    for (int c = 0; c < N_CORES; c++) {
-        fprintf(o, "%s:", core_name[c]);
-        size_t n = 0;
-        for (int k = 0; k < N_CLS; k++)
+    fprintf(o, "Per core and class, each layer with its ratio.\n\n");
+    for (int c = 0; c < N_CORES; c++)
+        for (int k = 0; k < N_CLS; k++) {
+            size_t n = 0;
             for (size_t i = 0; i < n_layers; i++) {
                 const kc_layer *l = &layers[i];
-                if (l->done[c] && l->cls == k && strcmp(l->set, "random") != 0 &&
-                    l->count[c][KC_RUN_DUAL] > l->count[c][KC_RUN_CMSIS])
-                    fprintf(o, "%s %s (%s, %.3f)", n++ ? ";" : "", l->name, cls_name[k],
-                            (double)l->count[c][KC_RUN_DUAL] / (double)l->count[c][KC_RUN_CMSIS]);
+                if (!l->done[c] || l->cls != k || strcmp(l->set, "random") == 0 ||
+                    l->count[c][KC_RUN_DUAL] <= l->count[c][KC_RUN_CMSIS])
+                    continue;
+                if (n++ == 0)
+                    fprintf(o, "- %s, %s:", core_name[c], cls_name[k]);
+                fprintf(o, "%s %s (%.3f)", n > 1 ? ";" : "", l->name,
+                        (double)l->count[c][KC_RUN_DUAL] / (double)l->count[c][KC_RUN_CMSIS]);
             }
-        fprintf(o, "%s\n\n", n ? "." : " none.");
-    }
+            if (n)
+                fprintf(o, ".\n");
+        }
+    fprintf(o, "\n");
 
     fprintf(o, "## Per model (Cortex-M33)\n\n");
     fprintf(o, "Instructions per inference of the generated firmware in QEMU (results/deployment.json,\n"

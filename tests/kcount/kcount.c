@@ -116,6 +116,7 @@ static const struct {
 };
 enum { N_TAB6 = sizeof tab6 / sizeof tab6[0] };
 
+/* realloc, or exit 70 when memory runs out (n 0: one byte). */
 static void *xrealloc(void *p, size_t n)
 {
     void *q = realloc(p, n ? n : 1);
@@ -200,6 +201,7 @@ static size_t add_layer(const char *set, const char *name, int32_t *j)
     return n_layers++;
 }
 
+/* Record that a graph layer of model is the distinct layer `layer` (for the per-model sums). */
 static void add_use(int model, size_t layer)
 {
     if (n_uses == cap_uses) {
@@ -220,6 +222,7 @@ static void conv_job(int32_t *j, bool dw, int64_t cin, int64_t cout, int64_t h, 
         j[f] = (int32_t)v[f];
 }
 
+/* qsort: the largest input + output first, ties in file order (bench_cmsis.c's rule). */
 static int by_footprint(const void *a, const void *b)
 {
     const rip_csv_layer *x = a, *y = b;
@@ -354,6 +357,7 @@ static bool nhwc(const rip_tfl_subgraph *sg, int32_t t, int64_t v[3])
     return true;
 }
 
+/* The number of elements of tensor t. */
 static int64_t elements(const rip_tfl_subgraph *sg, int32_t t)
 {
     int64_t n = 1;
@@ -436,6 +440,7 @@ static bool read_model(const char *path, const char *label, long *n_skipped)
     return true;
 }
 
+/* qsort: strings in byte order. */
 static int by_name(const void *a, const void *b)
 {
     return strcmp(*(char *const *)a, *(char *const *)b);
@@ -670,12 +675,14 @@ static void layer_row(const kc_layer *l, int c, char *buf, size_t len)
              (double)l->count[c][KC_RUN_DUAL] / (double)l->count[c][KC_RUN_CMSIS], r2, exact(l, c) ? "yes" : "NO");
 }
 
+/* qsort: doubles ascending. */
 static int by_double(const void *a, const void *b)
 {
     const double x = *(const double *)a, y = *(const double *)b;
     return x < y ? -1 : x > y;
 }
 
+/* The median of v[0..n-1], n >= 1 (v is sorted in place). */
 static double median(double *v, size_t n)
 {
     qsort(v, n, sizeof *v, by_double);
@@ -908,6 +915,7 @@ static bool check_rows(const char *path)
     return ok;
 }
 
+/* The usage line on stderr, exit 64. */
 static void usage(void)
 {
     fprintf(stderr, "usage: kcount --src ROOT --cmsis DIR --work DIR [--out FILE] [--check FILE] [--every K]\n"
@@ -915,6 +923,7 @@ static void usage(void)
     exit(64);
 }
 
+/* The file's head says what it does. */
 int main(int argc, char **argv)
 {
     const char *root = NULL, *cmsis = NULL, *work = NULL, *out = NULL, *check = NULL, *cores = "m0,m33";

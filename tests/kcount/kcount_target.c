@@ -84,6 +84,7 @@ static void arena_init(void)
     fail(71, "no memory for the arena (0, 0)", 0, 0);
 }
 
+/* Every layer starts from the arena's first byte. */
 static void arena_reset(void)
 {
     arena_used = 0;
@@ -106,6 +107,7 @@ static void release(void *p)
     (void)p;
 }
 
+/* n seeded int8 values into p. */
 static void fill(int8_t *p, int32_t n)
 {
     for (int32_t i = 0; i < n; i++)
@@ -187,6 +189,7 @@ static void layer_draw(const int32_t *j, layer *l)
                              .output_offset = l->out_off, .act = { -128, 127 } };
 }
 
+/* Give back what layer_draw took (the arena is reset per layer anyway). */
 static void layer_free(layer *l)
 {
     release(l->in);
@@ -197,6 +200,7 @@ static void layer_free(layer *l)
     release(l->shift);
 }
 
+/* ripsim's convolution parameters of the layer (no activation clamp beyond int8). */
 static rk_conv_params conv_params(const layer *l)
 {
     const int32_t *j = l->j;
@@ -364,6 +368,7 @@ static const char *status_text(int st, char buf[12])
     return buf;
 }
 
+/* Read layers until the end of the stream; one answer line per layer (the file's head says which). */
 int main(void)
 {
     in_fd = sys_semihost_open(":tt", SH_OPEN_R);

@@ -79,7 +79,7 @@ Test(kernels_md, regenerated_equals_committed, .timeout = 900)
     char tflm_arg[4400] = "";
     if (tflm != NULL)
         snprintf(tflm_arg, sizeof tflm_arg, "--tflm '%s'", tflm);
-    snprintf(args, sizeof args, "--models '%s' %s --out '%s'", models, tflm_arg, fresh);
+    snprintf(args, sizeof args, "--timeout 600 --models '%s' %s --out '%s'", models, tflm_arg, fresh);
     cr_assert_eq(kcount("full", args), 0, "a layer was not bit-exact with CMSIS-NN or a kernel failed (the lines "
                                           "above name it)");
     const long line = first_difference(fresh, committed);
@@ -89,6 +89,6 @@ Test(kernels_md, regenerated_equals_committed, .timeout = 900)
 
 Test(kernels_md, random_layers, .timeout = 900)
 {
-    cr_assert_eq(kcount("random", "--random 1000 --cores m0,m33"), 0,
+    cr_assert_eq(kcount("random", "--timeout 600 --random 1000 --cores m0,m33"), 0,
                  "a random layer was not bit-exact with CMSIS-NN on the M33 (the lines above name it)");
 }

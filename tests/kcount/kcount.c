@@ -780,6 +780,19 @@ static void class_rows(FILE *o, const char *set)
     free(w);
 }
 
+/* The first line cmd prints (a tool's version), newline dropped; "unknown" when it prints none. */
+static void first_line(const char *cmd, char *out, size_t len)
+{
+    snprintf(out, len, "unknown");
+    FILE *p = popen(cmd, "r");
+    if (p == NULL)
+        return;
+    if (fgets(out, (int)len, p) == NULL)
+        snprintf(out, len, "unknown");
+    out[strcspn(out, "\n")] = '\0';
+    pclose(p);
+}
+
 /* The markdown of the measured layers. */
 static void write_md(FILE *o, const char *root, int every)
 {
@@ -810,6 +823,12 @@ static void write_md(FILE *o, const char *root, int every)
     fprintf(o, ".\n\n");
     if (real_left_out[0])
         fprintf(o, "Real models left out (ripsim's TFLite reader does not take them): %s.\n\n", real_left_out);
+    char gcc[256], libc[256];
+    first_line("arm-none-eabi-gcc --version 2>/dev/null", gcc, sizeof gcc);
+    first_line("dpkg-query -W -f '${Version}' picolibc-arm-none-eabi 2>/dev/null", libc, sizeof libc);
+    fprintf(o, "Compiler: %s, picolibc %s (firmware/tools/versions.sh's\n"
+               "readings); the counts are of this code: another version gives other counts\n"
+               "(regenerate the page).\n\n", gcc, libc);
     fprintf(o, "## Per layer class and core\n\n");
     fprintf(o, "ratio = ripsim dual-buffer instructions / CMSIS-NN instructions (below 1: ripsim\n"
                "executes fewer); RiP/dual = in-place instructions / dual-buffer instructions.\n\n");

@@ -451,6 +451,18 @@ Test(kernels, rip_fast_paths_equal_the_plain_order, .timeout = 600)
     cr_assert_gt(caught, 1000);
 }
 
+/* Redraw k's channels (1..40 in, 1..40 out) and its data: four-channel
+** blocks and their tails, c_in above, equal to and below c_out. */
+static void widen_channels(rng *r, conv_case *k)
+{
+    case_free(k);
+    k->g.cin = (int)rng_int(r, 1, 40);
+    k->g.cout = (int)rng_int(r, 1, 40);
+    k->in.c = k->g.cin;
+    k->out.c = k->g.cout;
+    case_data(r, k, false);
+}
+
 /* The release kernel's 1x1 path at any stride (an interval of pixels read
 ** where they lie per output row, the others through scratch): strided,
 ** unpadded 1x1 layers, narrow and wide channels, compared with the plain
@@ -469,14 +481,8 @@ Test(kernels, rip_strided_pointwise_equals_the_plain_order, .timeout = 300)
                 break;
             case_free(&k);
         }
-        if (n % 2 == 0) {
-            case_free(&k);
-            k.g.cin = (int)rng_int(&r, 1, 40);
-            k.g.cout = (int)rng_int(&r, 1, 40);
-            k.in.c = k.g.cin;
-            k.out.c = k.g.cout;
-            case_data(&r, &k, false);
-        }
+        if (n % 2 == 0)
+            widen_channels(&r, &k);
         const rip_layer L = layer_of(&k);
         for (int e = 0; e < 4; e++) {
             int64_t truth = 0;
@@ -515,14 +521,8 @@ Test(kernels, rip_direct_gap_is_the_least_gap_without_scratch, .timeout = 300)
             }
             case_free(&k);
         }
-        if (n % 2 == 0) {
-            case_free(&k);
-            k.g.cin = (int)rng_int(&r, 1, 40);
-            k.g.cout = (int)rng_int(&r, 1, 40);
-            k.in.c = k.g.cin;
-            k.out.c = k.g.cout;
-            case_data(&r, &k, false);
-        }
+        if (n % 2 == 0)
+            widen_channels(&r, &k);
         const rip_layer L = layer_of(&k);
         for (int e = 0; e < 4; e++) {
             if (rip_configs[e] == RIP_CONFIG_PADDED_TAPS || rip_configs[e] == RIP_CONFIG_DENSE_TAPS)

@@ -16,36 +16,12 @@
 ** 65 on a malformed job, 70 when a kernel refuses a job, 71 when memory
 ** runs out, 74 when the answer cannot be written; the reason on stderr.
 */
-#include <semihost.h>
 #include <stdio.h>
 #include <stdlib.h>
 
+#define SEMIHOST_IO_NAME "orders_m33"
+#include "semihost_io.h"
 #include "cmsis_kernels.h"
-
-static int in_fd, out_fd, err_fd;
-
-/* One line on QEMU's stderr, then exit with status. */
-static void fail(int status, const char *what, long long a, long long b)
-{
-    char line[200];
-    const int n = snprintf(line, sizeof line, "orders_m33: %s (%lld, %lld)\n", what, a, b);
-    sys_semihost_write(err_fd, line, (uintptr_t)(n < (int)sizeof line ? n : (int)sizeof line - 1));
-    exit(status);
-}
-
-/* Read exactly n bytes (n = 0: nothing); false at the end of the stream. */
-static bool get(void *p, size_t n)
-{
-    uint8_t *b = p;
-    while (n > 0) {
-        const size_t got = n - (size_t)sys_semihost_read(in_fd, b, n);
-        if (got == 0)
-            return false;
-        b += got;
-        n -= got;
-    }
-    return true;
-}
 
 /* n bytes of memory, or exit 71. */
 static void *room(int64_t n)
@@ -58,9 +34,7 @@ static void *room(int64_t n)
 
 int main(void)
 {
-    in_fd = sys_semihost_open(":tt", SH_OPEN_R);
-    out_fd = sys_semihost_open(":tt", SH_OPEN_W);
-    err_fd = sys_semihost_open(":tt", SH_OPEN_A);
+    sio_open();
     for (;;) {
         int64_t h[KJ_FIELDS];
         if (!get(h, sizeof h))
@@ -81,7 +55,7 @@ int main(void)
             fail(71, "out of memory (scratch bytes, output bytes)", (long long)buf_size, (long long)n_out);
         if (st != ARM_CMSIS_NN_SUCCESS)
             fail(70, "the kernel refused the job (kind, status)", (long long)h[F_KIND], (long long)st);
-        if (sys_semihost_write(out_fd, out, (uintptr_t)n_out) != 0)
+        if (sys_semihost_write(sio_out, out, (uintptr_t)n_out) != 0)
             fail(74, "answer not written (output bytes, 0)", (long long)n_out, 0);
         free(filter);
         free(in);

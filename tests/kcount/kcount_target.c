@@ -25,11 +25,12 @@
 ** Exit status 0 at the end of the stream; 65 a malformed layer, 71 out of
 ** memory (the reason on stderr).
 */
-#include <semihost.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#define SEMIHOST_IO_NAME "kcount"
+#include "semihost_io.h"
 #include "arm_nnfunctions.h"
 #include "kcount_job.h"
 #include "rk_add.h"
@@ -41,31 +42,6 @@
 #include "rk_fully_connected.h"
 #include "rk_markers.h"
 #include "splitmix.h"
-
-static int in_fd, out_fd, err_fd;
-
-/* One line on QEMU's stderr, then exit with status. */
-static void fail(int status, const char *what, long a, long b)
-{
-    char line[160];
-    const int n = snprintf(line, sizeof line, "kcount: %s (%ld, %ld)\n", what, a, b);
-    sys_semihost_write(err_fd, line, (uintptr_t)(n < (int)sizeof line ? n : (int)sizeof line - 1));
-    exit(status);
-}
-
-/* Read exactly n bytes; false at the end of the stream. */
-static bool get(void *p, size_t n)
-{
-    uint8_t *b = p;
-    while (n > 0) {
-        const size_t got = n - (size_t)sys_semihost_read(in_fd, b, n);
-        if (got == 0)
-            return false;
-        b += got;
-        n -= got;
-    }
-    return true;
-}
 
 /* The layer's memory: one block taken at start-up and handed out from its start again for every
 ** layer (arena_reset), so that a layer's buffers have the same addresses whatever ran before it
@@ -371,9 +347,7 @@ static const char *status_text(int st, char buf[12])
 /* Read layers until the end of the stream; one answer line per layer (the file's head says which). */
 int main(void)
 {
-    in_fd = sys_semihost_open(":tt", SH_OPEN_R);
-    out_fd = sys_semihost_open(":tt", SH_OPEN_W);
-    err_fd = sys_semihost_open(":tt", SH_OPEN_A);
+    sio_open();
     arena_init();
     for (long n = 0;; n++) {
         int32_t j[KC_FIELDS];
@@ -401,7 +375,7 @@ int main(void)
                                  status_text(s_dual, b1), status_text(s_ip, b2), status_text(s_cm, b3),
                                  (int)same_dual, s_ip == -1 ? "-" : same_ip ? "1" : "0",
                                  (unsigned long)rk_crc32(o_cm, (size_t)l.n_out));
-        sys_semihost_write(out_fd, line, (uintptr_t)len);
+        sys_semihost_write(sio_out, line, (uintptr_t)len);
         release(o_dual);
         release(o_ip);
         release(o_cm);

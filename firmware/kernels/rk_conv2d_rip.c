@@ -189,21 +189,21 @@ static rk_status run_gather(const rk_conv_params *p, const rk_quant *q, rk_dims 
 #else
 /* [*lo, *hi) within [0, n): the c with c d <= e, one interval since the
 ** condition is linear in c.  Used for the pixels of a 1x1 layer whose own
-** writes lie below their reads (run_gather). */
+** writes lie below their reads (run_gather), where the workspace below
+** 2^31 bytes bounds the operands: -2^32 < e < 2^31, and for n > 1 (then
+** s_w (n - 1) < w_s) |d| < 2^31, so one 32-bit unsigned division (a
+** 64-bit one is a library call on the Cortex-M0); n = 1 needs none. */
 static void linear_span(int64_t e, int64_t d, int32_t n, int32_t *lo, int32_t *hi)
 {
-    /* |e| < 2^32 and |d| < 2^32, as in every layer of an arena below 4 GB:
-    ** one 32-bit unsigned division (a 64-bit one is a library call on the
-    ** Cortex-M0); else the 64-bit one */
-    const bool narrow = e < ((int64_t)1 << 32) && -e < ((int64_t)1 << 32) && d < ((int64_t)1 << 32) &&
-                        -d < ((int64_t)1 << 32);
     int64_t l = 0, h = n;
-    if (d > 0)
-        h = e < 0 ? 0 : (narrow ? (int64_t)((uint32_t)e / (uint32_t)d) : e / d) + 1;
+    if (n == 1)
+        h = e >= 0 ? 1 : 0; /* column 0: 0 d <= e */
+    else if (d > 0)
+        h = e < 0 ? 0 : (int64_t)((uint32_t)e / (uint32_t)d) + 1;
     else if (d == 0)
         h = e < 0 ? 0 : n;
     else if (e < 0)
-        l = (narrow ? (int64_t)(((uint32_t)-e - 1u) / (uint32_t)-d) : (-e - 1) / -d) + 1;
+        l = (int64_t)(((uint32_t)-e - 1u) / (uint32_t)-d) + 1;
     *lo = (int32_t)(l < n ? l : n);
     *hi = (int32_t)(h < n ? h : n);
     if (*hi < *lo)

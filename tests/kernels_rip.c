@@ -501,6 +501,37 @@ Test(kernels, rip_strided_pointwise_equals_the_plain_order, .timeout = 300)
     cr_assert_gt(caught, 0); /* the checked kernel saw the poisoned bytes */
 }
 
+/* Dense layout, padding only at the bottom or right (the store's offsets
+** are then 0 as in the padded layout, which stores its pads): 1x1 and kxk
+** layers, the release kernel against the plain order from the truth up. */
+Test(kernels, rip_dense_padded_only_bottom_right, .timeout = 300)
+{
+    rng r = {20261206};
+    int runs = 0, caught = 0, pointwise = 0;
+    for (int n = 0; n < 150; n++) {
+        conv_case k;
+        for (;;) {
+            draw_conv(&r, &k, false);
+            const bool one = k.g.k_h == 1 && k.g.k_w == 1;
+            if (k.g.p_top == 0 && k.g.p_left == 0 && (k.p.p_bottom > 0 || k.p.p_right > 0) && (one || n % 2 == 0))
+                break;
+            case_free(&k);
+        }
+        pointwise += k.g.k_h == 1 && k.g.k_w == 1;
+        const rip_layer L = layer_of(&k);
+        int64_t truth = 0;
+        cr_assert_eq(rip_sim_truth(&L, RIP_CONFIG_DENSE_GATHER, RIP_ENGINE_FAST, &truth), 0);
+        for (int64_t extra = 0; extra <= 2 * k.g.cout; extra += k.g.cout) {
+            const rk_inplace ip = inplace_of(RIP_CONFIG_DENSE_GATHER, truth + extra);
+            compare_with_plain(&r, &k, &ip, true, &caught);
+            runs++;
+        }
+        case_free(&k);
+    }
+    cr_log_info("dense, bottom/right padding: %d gaps, %d layers 1x1", runs, pointwise);
+    cr_assert_gt(pointwise, 40);
+}
+
 /* rk_conv2d_rip_direct_gap: at that gap the release kernel touches no
 ** scratch byte on a 1x1 layer (every pixel read where it lies), one byte
 ** less and it does (some pixel goes through scratch); for a kxk layer it is

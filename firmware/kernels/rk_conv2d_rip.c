@@ -27,6 +27,8 @@ typedef struct rip_geom {
     int32_t cin, cout, depth;
     int32_t h_s, w_s;          /* stored extents: padded or real */
     int32_t off_h, off_w;      /* subtracted from a padded position to index the store */
+    bool padded;               /* RK_PADDED: the pad cells are stored (a dense layer padded only at its
+                                  bottom or right has offsets 0 too) */
     int64_t gap;
 } rip_geom;
 
@@ -53,10 +55,12 @@ static rk_status check_args(const rk_conv_params *p, const rk_quant *q, rk_dims 
         g->h_s = in.h + p->p_top + p->p_bottom;
         g->w_s = in.w + p->p_left + p->p_right;
         g->off_h = g->off_w = 0;
+        g->padded = true;
     } else {
         g->h_s = in.h;
         g->w_s = in.w;
         g->off_h = p->p_top;
+        g->padded = false;
         g->off_w = p->p_left;
     }
     return RK_OK;
@@ -281,7 +285,7 @@ static rk_status run_gather(const rk_conv_params *p, const rk_quant *q, rk_dims 
     rk_dims si = in;
     si.h = g->h_s;
     si.w = g->w_s;
-    if (g->off_h == 0 && g->off_w == 0) /* padded: the pads are stored */
+    if (g->padded) /* the pads are stored: an unpadded layer on the padded extents */
         ps.p_top = ps.p_bottom = ps.p_left = ps.p_right = 0;
     const bool one = ps.k_h == 1 && ps.k_w == 1 && ps.p_top == 0 && ps.p_bottom == 0 && ps.p_left == 0 &&
                      ps.p_right == 0;

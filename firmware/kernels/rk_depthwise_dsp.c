@@ -91,19 +91,67 @@ void rk_depthwise_dsp_run(const rk_conv_params *p, const rk_quant *q, rk_dims in
     }
 }
 
+/* One output pixel of a plane (sum x w over the taps, from start). */
+static uint32_t plane_pixel(const rk_conv_params *p, const int32_t *wt, uint32_t start, const int8_t *x,
+                            int32_t w_p)
+{
+    uint32_t s = start;
+    for (int32_t a = 0; a < p->k_h; a++, wt += p->k_w) {
+        const int8_t *xr = x + (ptrdiff_t)a * p->d_h * w_p;
+        for (int32_t b = 0; b < p->k_w; b++)
+            s += (uint32_t)((int32_t)xr[(ptrdiff_t)b * p->d_w] * wt[b]);
+    }
+    return s;
+}
+
+/*
+** Two neighbouring output pixels (c, c + 1) of a plane at stride 1 and
+** column dilation 1, k_w = kw odd (3, 5, 7: a constant where inlined):
+** per tap row, one word x[2j .. 2j + 3] per pair of taps (2j, 2j + 1)
+** serves both pixels: with A = (x0, x2), B = (x1, x3) the first pixel's
+** pair is (x0, x1) = (A.lo, B.lo), the second's (x1, x2) = (B.lo, A.hi),
+** both against the packed weight pair (one SMLAD each); the last tap
+** (kw - 1) is A.hi and B.hi of the row's last word.  The highest byte
+** read, x[kw], is the second pixel's last tap.  wp: the taps' pairs (kw /
+** 2 per row), wl: each row's last tap.
+*/
+static inline void plane_pair_odd(int32_t kw, int32_t k_h, ptrdiff_t row_step, const uint32_t *wp,
+                                  const uint32_t *wl, const int8_t *x, uint32_t *s0, uint32_t *s1)
+{
+    const int32_t np = kw / 2;
+    uint32_t a0 = *s0, a1 = *s1;
+    for (int32_t a = 0; a < k_h; a++, x += row_step, wp += np) {
+        uint32_t A = 0, B = 0;
+        for (int32_t j = 0; j < np; j++) {
+            const uint32_t v = rk_load4(x + 2 * j);
+            A = rk_sxtb16(v);
+            B = rk_sxtb16_r8(v);
+            const uint32_t first = (A & 0xffffu) | (B << 16), second = (B & 0xffffu) | (A & 0xffff0000u);
+            a0 = rk_smlad(first, wp[j], a0);
+            a1 = rk_smlad(second, wp[j], a1);
+        }
+        a0 = rk_smlatb(A, wl[a], a0);
+        a1 = rk_smlatb(B, wl[a], a1);
+    }
+    *s0 = a0;
+    *s1 = a1;
+}
+
 /*
 ** Output plane of channel ch of rk_depthwise_inplace: plane (h_p x w_p,
 ** pads stored at the zero point) holds the channel's input; the output
 ** pixels go to tensor[(r out.w + c) ch_n + ch].  Every tap is in the
 ** plane, so sum (x + off) w = sum x w + off sum w (mod 2^32): the start of
 ** every sum is bias + off * (the sum of the channel's taps), and a tap is
-** one multiply-add.  Two pixels of a row at a time.  k_h k_w <= RK_DW_TAPS.
+** one product.  Stride 1, d_w = 1, k_w 3, 5 or 7 (k_h <= 7): pixels in
+** pairs (plane_pair_odd); any other geometry one pixel at a time.
+** k_h k_w <= RK_DW_TAPS.
 */
 void rk_depthwise_plane_dsp(const rk_conv_params *p, const rk_quant *q, rk_dims out, const int8_t *filter,
                             const int32_t *bias, int32_t ch_n, int32_t ch, const int8_t *plane, int32_t w_p,
                             int8_t *tensor)
 {
-    const int32_t taps = p->k_h * p->k_w;
+    const int32_t taps = p->k_h * p->k_w, kw = p->k_w;
     int32_t wt[RK_DW_TAPS];
     uint32_t wsum = 0;
     for (int32_t t = 0; t < taps; t++) {
@@ -112,34 +160,33 @@ void rk_depthwise_plane_dsp(const rk_conv_params *p, const rk_quant *q, rk_dims 
     }
     const uint32_t start = rk_bias0(bias, ch) + wsum * (uint32_t)p->input_offset;
     const rk_dsp_rq rq = rk_dsp_rq_make(q->multiplier[ch], q->shift[ch], p->output_offset, p->act);
-    const int32_t dw = p->d_w, sw = p->s_w, kw = p->k_w;
+    const bool pairs = p->s_w == 1 && p->d_w == 1 && (kw == 3 || kw == 5 || kw == 7) && p->k_h <= 7;
+    uint32_t wp[21], wl[7];
+    if (pairs)
+        for (int32_t a = 0; a < p->k_h; a++) {
+            for (int32_t j = 0; j < kw / 2; j++)
+                wp[a * (kw / 2) + j] = ((uint32_t)wt[a * kw + 2 * j] & 0xffffu) | ((uint32_t)wt[a * kw + 2 * j + 1] << 16);
+            wl[a] = (uint32_t)wt[a * kw + kw - 1] & 0xffffu;
+        }
+    const ptrdiff_t row_step = (ptrdiff_t)p->d_h * w_p;
     for (int32_t r = 0; r < out.h; r++) {
         const int8_t *row0 = plane + (ptrdiff_t)r * p->s_h * w_p;
         int8_t *y = tensor + (ptrdiff_t)r * out.w * ch_n + ch;
         int32_t c = 0;
-        for (; c + 2 <= out.w; c += 2, y += 2 * (ptrdiff_t)ch_n) {
-            uint32_t s0 = start, s1 = start;
-            const int32_t *w = wt;
-            for (int32_t a = 0; a < p->k_h; a++, w += kw) {
-                const int8_t *x = row0 + (ptrdiff_t)a * p->d_h * w_p + (ptrdiff_t)c * sw;
-                for (int32_t b = 0; b < kw; b++, x += dw) {
-                    s0 += (uint32_t)((int32_t)x[0] * w[b]);
-                    s1 += (uint32_t)((int32_t)x[sw] * w[b]);
-                }
+        if (pairs)
+            for (; c + 2 <= out.w; c += 2, y += 2 * (ptrdiff_t)ch_n) {
+                uint32_t s0 = start, s1 = start;
+                if (kw == 3)
+                    plane_pair_odd(3, p->k_h, row_step, wp, wl, row0 + c, &s0, &s1);
+                else if (kw == 5)
+                    plane_pair_odd(5, p->k_h, row_step, wp, wl, row0 + c, &s0, &s1);
+                else
+                    plane_pair_odd(7, p->k_h, row_step, wp, wl, row0 + c, &s0, &s1);
+                y[0] = rk_dsp_finish(s0, &rq);
+                y[ch_n] = rk_dsp_finish(s1, &rq);
             }
-            y[0] = rk_dsp_finish(s0, &rq);
-            y[ch_n] = rk_dsp_finish(s1, &rq);
-        }
-        for (; c < out.w; c++, y += ch_n) {
-            uint32_t s0 = start;
-            const int32_t *w = wt;
-            for (int32_t a = 0; a < p->k_h; a++, w += kw) {
-                const int8_t *x = row0 + (ptrdiff_t)a * p->d_h * w_p + (ptrdiff_t)c * sw;
-                for (int32_t b = 0; b < kw; b++, x += dw)
-                    s0 += (uint32_t)((int32_t)x[0] * w[b]);
-            }
-            y[0] = rk_dsp_finish(s0, &rq);
-        }
+        for (; c < out.w; c++, y += ch_n)
+            y[0] = rk_dsp_finish(plane_pixel(p, wt, start, row0 + (ptrdiff_t)c * p->s_w, w_p), &rq);
     }
 }
 #else

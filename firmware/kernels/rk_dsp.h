@@ -75,6 +75,12 @@ static inline uint32_t rk_smlatt(uint32_t a, uint32_t b, uint32_t acc)
     return (uint32_t)__smlatt((int32_t)a, (int32_t)b, (int32_t)acc);
 }
 
+/* acc + a.hi b.lo (signed halves), mod 2^32. */
+static inline uint32_t rk_smlatb(uint32_t a, uint32_t b, uint32_t acc)
+{
+    return (uint32_t)__smlatb((int32_t)a, (int32_t)b, (int32_t)acc);
+}
+
 #elif defined(RK_DSP_EMULATE)
 #define RK_DSP 1
 
@@ -129,6 +135,11 @@ static inline uint32_t rk_smlatt(uint32_t a, uint32_t b, uint32_t acc)
     return acc + (uint32_t)(rk_dsp_half(a, 1) * rk_dsp_half(b, 1));
 }
 
+static inline uint32_t rk_smlatb(uint32_t a, uint32_t b, uint32_t acc)
+{
+    return acc + (uint32_t)(rk_dsp_half(a, 1) * rk_dsp_half(b, 0));
+}
+
 #else
 #define RK_DSP 0
 #endif
@@ -180,16 +191,16 @@ static inline uint32_t rk_dsp_dot1(const int8_t *x, const int8_t *w, int32_t n, 
 /*
 ** One channel's requantization (rk_finish of rk_internal.h) with what
 ** depends only on the channel taken out of the per-pixel step: the left
-** and right shifts, the rounding mask, and the clamp moved before the
-** output offset ([act.min - offset, act.max - offset], so no addition can
-** overflow).  The doubling high multiply is floor((a m + 2^30) / 2^31),
-** which equals gemmlowp's nudge-and-truncate form except for INT32_MIN *
-** INT32_MIN: a multiplier of INT32_MIN (outside rk_quant's [0, 2^31)) is
-** sent to rk_finish itself (exact = false).
+** and right shifts, and the clamp moved before the output offset
+** ([act.min - offset, act.max - offset], so no addition can overflow).
+** The doubling high multiply is floor((a m + 2^30) / 2^31), one SMULL and
+** an add: it equals gemmlowp's nudge-and-truncate form except for
+** INT32_MIN * INT32_MIN (a multiplier outside rk_quant's [0, 2^31)), which
+** takes rk_doubling_high_mul itself.  The rounding division is gemmlowp's
+** (mask, threshold plus one for a negative value).
 */
 typedef struct rk_dsp_rq {
-    int32_t mult, left, right, mask, lo, hi, out_off;
-    bool exact;
+    int32_t mult, left, right, lo, hi, out_off;
 } rk_dsp_rq;
 
 static inline rk_dsp_rq rk_dsp_rq_make(int32_t multiplier, int32_t shift, int32_t output_offset, rk_act act)
@@ -198,30 +209,23 @@ static inline rk_dsp_rq rk_dsp_rq_make(int32_t multiplier, int32_t shift, int32_
     r.mult = multiplier;
     r.left = shift > 0 ? shift : 0;
     r.right = shift > 0 ? 0 : -shift;
-    r.mask = (int32_t)(((int64_t)1 << r.right) - 1);
     r.lo = act.min - output_offset;
     r.hi = act.max - output_offset;
     r.out_off = output_offset;
-    r.exact = multiplier != INT32_MIN;
     return r;
 }
 
 static inline int8_t rk_dsp_finish(uint32_t acc, const rk_dsp_rq *r)
 {
-    int32_t v;
-    if (!r->exact) {
-        v = rk_requantize_inline((int32_t)acc, r->mult, -r->right + r->left);
-    } else {
-        const int32_t shifted = (int32_t)(acc << r->left);
-        const int64_t ab = (int64_t)shifted * r->mult + ((int64_t)1 << 30);
-        /* the high word of ab, doubled, plus the low word's top bit: ab >> 31
-        ** without a 64-bit shift (ab fits 63 bits, so the result fits 32) */
-        const uint32_t hi = (uint32_t)((uint64_t)ab >> 32), lo = (uint32_t)ab;
-        const int32_t h = (int32_t)((hi << 1) | (lo >> 31));
-        const int32_t remainder = h & r->mask;
-        const int32_t threshold = (r->mask >> 1) + (h < 0 ? 1 : 0);
-        v = (h >> r->right) + (remainder > threshold ? 1 : 0);
-    }
+    const int32_t shifted = (int32_t)(acc << r->left);
+    int32_t h;
+    if (__builtin_expect(r->mult == INT32_MIN, 0))
+        h = rk_doubling_high_mul(shifted, r->mult);
+    else /* >> of a negative value is arithmetic on every target (rk_requantize_inline.h) */
+        h = (int32_t)(((int64_t)shifted * r->mult + ((int64_t)1 << 30)) >> 31);
+    const int32_t mask = (int32_t)((1u << r->right) - 1u);
+    const int32_t threshold = (mask >> 1) + (int32_t)((uint32_t)h >> 31);
+    int32_t v = (h >> r->right) + ((h & mask) > threshold ? 1 : 0);
     if (v < r->lo)
         v = r->lo;
     if (v > r->hi)

@@ -106,6 +106,7 @@ void rk_one_channels_dsp(const rk_conv_params *p, const rk_quant *q, const int8_
 {
     const int32_t off = p->input_offset;
     const uint32_t off2 = rk_dsp_off2(off);
+    rk_dsp_rq rq = rk_dsp_rq_make(0, 0, p->output_offset, p->act); /* the clamp; mult and shifts per channel */
     int32_t oc = 0;
     for (; oc + 4 <= cout; oc += 4) {
         uint32_t acc[4];
@@ -113,8 +114,10 @@ void rk_one_channels_dsp(const rk_conv_params *p, const rk_quant *q, const int8_
             acc[k] = rk_bias0(bias, oc + k);
         rk_dsp_dot4(x, filter + (ptrdiff_t)oc * depth, depth, depth, off2, off, acc);
         for (int32_t k = 0; k < 4; k++) {
-            const rk_dsp_rq r = rk_dsp_rq_make(q->multiplier[oc + k], q->shift[oc + k], p->output_offset, p->act);
-            y[oc + k] = rk_dsp_finish(acc[k], &r);
+            rq.mult = q->multiplier[oc + k];
+            rq.left = q->shift[oc + k] > 0 ? q->shift[oc + k] : 0;
+            rq.right = q->shift[oc + k] > 0 ? 0 : -q->shift[oc + k];
+            y[oc + k] = rk_dsp_finish(acc[k], &rq);
         }
     }
     for (; oc < cout; oc++) {

@@ -264,12 +264,12 @@ Test(kernels_dsp, depthwise_equals_the_reference)
         const int32_t m = k % 4 == 3 ? rnd(&r, 2, 3) : 1;
         if (!draw_layer(&r, &l, true, m, 7, false))
             continue;
-        if (k % 4 == 1) { /* the mobile nets' shape: stride and dilation 1 along w, k_w 3, 5 or 7, SAME-like pads */
+        if (k % 4 == 1) { /* the mobile nets' shape: stride 1 or 2 and dilation 1 along w, k_w 3, 5 or 7 */
             layer_free(&l);
             do {
                 if (!draw_layer(&r, &l, true, 1, 7, false))
                     continue;
-                if (l.p.s_w == 1 && l.p.d_w == 1 && l.p.k_w % 2 == 1 && l.p.k_w >= 3)
+                if (l.p.s_w <= 2 && l.p.d_w == 1 && l.p.k_w % 2 == 1 && l.p.k_w >= 3)
                     break;
                 layer_free(&l);
             } while (true);
@@ -295,7 +295,7 @@ Test(kernels_dsp, depthwise_equals_the_reference)
         layer_free(&l);
         n++;
     }
-    cr_log_info("depthwise: %d layers (%d also in place, %d of stride 1 and odd k_w along w)", n, inplace, mobile);
+    cr_log_info("depthwise: %d layers (%d also in place, %d of stride 1 or 2 and odd k_w along w)", n, inplace, mobile);
 }
 
 Test(kernels_dsp, fully_connected_equals_the_reference)

@@ -105,17 +105,19 @@ static uint32_t plane_pixel(const rk_conv_params *p, const int32_t *wt, uint32_t
 }
 
 /*
-** Two neighbouring output pixels (c, c + 1) of a plane at stride 1 and
-** column dilation 1, k_w = kw odd (3, 5, 7: a constant where inlined):
-** per tap row, one word x[2j .. 2j + 3] per pair of taps (2j, 2j + 1)
-** serves both pixels: with A = (x0, x2), B = (x1, x3) the first pixel's
-** pair is (x0, x1) = (A.lo, B.lo), the second's (x1, x2) = (B.lo, A.hi),
-** both against the packed weight pair (one SMLAD each); the last tap
-** (kw - 1) is A.hi and B.hi of the row's last word.  The highest byte
-** read, x[kw], is the second pixel's last tap.  wp: the taps' pairs (kw /
-** 2 per row), wl: each row's last tap.
+** Two neighbouring output pixels (c, c + 1) of a plane at stride sw (1 or
+** 2) and column dilation 1, k_w = kw odd (3, 5, 7; constants where
+** inlined): per tap row one word x[2j .. 2j + 3] per pair of taps (2j,
+** 2j + 1) serves both pixels.  With A = (x0, x2), B = (x1, x3) the first
+** pixel's pair is (x0, x1) = (A.lo, B.lo); the second's is (x1, x2) =
+** (B.lo, A.hi) at stride 1, (x2, x3) = (A.hi, B.hi) at stride 2; both
+** against the packed weight pair, one SMLAD each.  The last tap (kw - 1)
+** is A.hi of the row's last word for the first pixel, and B.hi (stride 1)
+** or one more byte x[kw + 1] (stride 2) for the second.  The highest byte
+** read is the second pixel's last tap.  wp: the taps' pairs (kw / 2 per
+** row), wl: each row's last tap.
 */
-static inline void plane_pair_odd(int32_t kw, int32_t k_h, ptrdiff_t row_step, const uint32_t *wp,
+static inline void plane_pair_odd(int32_t kw, int32_t sw, int32_t k_h, ptrdiff_t row_step, const uint32_t *wp,
                                   const uint32_t *wl, const int8_t *x, uint32_t *s0, uint32_t *s1)
 {
     const int32_t np = kw / 2;
@@ -126,12 +128,16 @@ static inline void plane_pair_odd(int32_t kw, int32_t k_h, ptrdiff_t row_step, c
             const uint32_t v = rk_load4(x + 2 * j);
             A = rk_sxtb16(v);
             B = rk_sxtb16_r8(v);
-            const uint32_t first = (A & 0xffffu) | (B << 16), second = (B & 0xffffu) | (A & 0xffff0000u);
+            const uint32_t first = (A & 0xffffu) | (B << 16);
+            const uint32_t second = sw == 1 ? (B & 0xffffu) | (A & 0xffff0000u) : (A >> 16) | (B & 0xffff0000u);
             a0 = rk_smlad(first, wp[j], a0);
             a1 = rk_smlad(second, wp[j], a1);
         }
         a0 = rk_smlatb(A, wl[a], a0);
-        a1 = rk_smlatb(B, wl[a], a1);
+        if (sw == 1)
+            a1 = rk_smlatb(B, wl[a], a1);
+        else
+            a1 += (uint32_t)((int32_t)x[kw + 1] * (int32_t)(int16_t)wl[a]);
     }
     *s0 = a0;
     *s1 = a1;
@@ -143,8 +149,8 @@ static inline void plane_pair_odd(int32_t kw, int32_t k_h, ptrdiff_t row_step, c
 ** pixels go to tensor[(r out.w + c) ch_n + ch].  Every tap is in the
 ** plane, so sum (x + off) w = sum x w + off sum w (mod 2^32): the start of
 ** every sum is bias + off * (the sum of the channel's taps), and a tap is
-** one product.  Stride 1, d_w = 1, k_w 3, 5 or 7 (k_h <= 7): pixels in
-** pairs (plane_pair_odd); any other geometry one pixel at a time.
+** one product.  Pixels in pairs: by packed tap pairs (plane_pair_odd) at
+** stride 1 or 2, d_w = 1, k_w 3, 5 or 7 (k_h <= 7), else tap by tap.
 ** k_h k_w <= RK_DW_TAPS.
 */
 void rk_depthwise_plane_dsp(const rk_conv_params *p, const rk_quant *q, rk_dims out, const int8_t *filter,
@@ -160,7 +166,7 @@ void rk_depthwise_plane_dsp(const rk_conv_params *p, const rk_quant *q, rk_dims 
     }
     const uint32_t start = rk_bias0(bias, ch) + wsum * (uint32_t)p->input_offset;
     const rk_dsp_rq rq = rk_dsp_rq_make(q->multiplier[ch], q->shift[ch], p->output_offset, p->act);
-    const bool pairs = p->s_w == 1 && p->d_w == 1 && (kw == 3 || kw == 5 || kw == 7) && p->k_h <= 7;
+    const bool pairs = (p->s_w == 1 || p->s_w == 2) && p->d_w == 1 && (kw == 3 || kw == 5 || kw == 7) && p->k_h <= 7;
     uint32_t wp[21], wl[7];
     if (pairs)
         for (int32_t a = 0; a < p->k_h; a++) {
@@ -176,12 +182,37 @@ void rk_depthwise_plane_dsp(const rk_conv_params *p, const rk_quant *q, rk_dims 
         if (pairs)
             for (; c + 2 <= out.w; c += 2, y += 2 * (ptrdiff_t)ch_n) {
                 uint32_t s0 = start, s1 = start;
-                if (kw == 3)
-                    plane_pair_odd(3, p->k_h, row_step, wp, wl, row0 + c, &s0, &s1);
-                else if (kw == 5)
-                    plane_pair_odd(5, p->k_h, row_step, wp, wl, row0 + c, &s0, &s1);
-                else
-                    plane_pair_odd(7, p->k_h, row_step, wp, wl, row0 + c, &s0, &s1);
+                const int8_t *x = row0 + (ptrdiff_t)c * p->s_w;
+                if (p->s_w == 1) {
+                    if (kw == 3)
+                        plane_pair_odd(3, 1, p->k_h, row_step, wp, wl, x, &s0, &s1);
+                    else if (kw == 5)
+                        plane_pair_odd(5, 1, p->k_h, row_step, wp, wl, x, &s0, &s1);
+                    else
+                        plane_pair_odd(7, 1, p->k_h, row_step, wp, wl, x, &s0, &s1);
+                } else {
+                    if (kw == 3)
+                        plane_pair_odd(3, 2, p->k_h, row_step, wp, wl, x, &s0, &s1);
+                    else if (kw == 5)
+                        plane_pair_odd(5, 2, p->k_h, row_step, wp, wl, x, &s0, &s1);
+                    else
+                        plane_pair_odd(7, 2, p->k_h, row_step, wp, wl, x, &s0, &s1);
+                }
+                y[0] = rk_dsp_finish(s0, &rq);
+                y[ch_n] = rk_dsp_finish(s1, &rq);
+            }
+        else /* any other geometry: two pixels a step, one product per tap and pixel */
+            for (; c + 2 <= out.w; c += 2, y += 2 * (ptrdiff_t)ch_n) {
+                uint32_t s0 = start, s1 = start;
+                const int32_t *w = wt;
+                const int32_t dw = p->d_w, sw = p->s_w;
+                for (int32_t a = 0; a < p->k_h; a++, w += kw) {
+                    const int8_t *x = row0 + (ptrdiff_t)a * row_step + (ptrdiff_t)c * sw;
+                    for (int32_t b = 0; b < kw; b++, x += dw) {
+                        s0 += (uint32_t)((int32_t)x[0] * w[b]);
+                        s1 += (uint32_t)((int32_t)x[sw] * w[b]);
+                    }
+                }
                 y[0] = rk_dsp_finish(s0, &rq);
                 y[ch_n] = rk_dsp_finish(s1, &rq);
             }

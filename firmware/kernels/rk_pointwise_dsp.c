@@ -104,7 +104,10 @@ void rk_dsp_dot4(const int8_t *x, const int8_t *w, ptrdiff_t stride, int32_t n, 
 void rk_one_channels_dsp(const rk_conv_params *p, const rk_quant *q, const int8_t *x, const int8_t *filter,
                          const int32_t *bias, int32_t depth, int32_t cout, int8_t *y)
 {
+    /* locals: the byte stores to y may alias anything, so fields read
+    ** through p and q would be read again after every store */
     const int32_t off = p->input_offset;
+    const int32_t *mul = q->multiplier, *sh = q->shift;
     const uint32_t off2 = rk_dsp_off2(off);
     rk_dsp_rq rq = rk_dsp_rq_make(0, 0, p->output_offset, p->act); /* the clamp; mult and shifts per channel */
     int32_t oc = 0;
@@ -114,16 +117,20 @@ void rk_one_channels_dsp(const rk_conv_params *p, const rk_quant *q, const int8_
             acc[k] = rk_bias0(bias, oc + k);
         rk_dsp_dot4(x, filter + (ptrdiff_t)oc * depth, depth, depth, off2, off, acc);
         for (int32_t k = 0; k < 4; k++) {
-            rq.mult = q->multiplier[oc + k];
-            rq.left = q->shift[oc + k] > 0 ? q->shift[oc + k] : 0;
-            rq.right = q->shift[oc + k] > 0 ? 0 : -q->shift[oc + k];
+            const int32_t shift = sh[oc + k];
+            rq.mult = mul[oc + k];
+            rq.left = shift > 0 ? shift : 0;
+            rq.right = shift > 0 ? 0 : -shift;
             y[oc + k] = rk_dsp_finish(acc[k], &rq);
         }
     }
     for (; oc < cout; oc++) {
-        const rk_dsp_rq r = rk_dsp_rq_make(q->multiplier[oc], q->shift[oc], p->output_offset, p->act);
+        const int32_t shift = sh[oc];
+        rq.mult = mul[oc];
+        rq.left = shift > 0 ? shift : 0;
+        rq.right = shift > 0 ? 0 : -shift;
         y[oc] = rk_dsp_finish(rk_bias0(bias, oc) + rk_dsp_dot1(x, filter + (ptrdiff_t)oc * depth, depth, off2, off),
-                              &r);
+                              &rq);
     }
 }
 #else

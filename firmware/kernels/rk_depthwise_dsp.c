@@ -122,8 +122,10 @@ static inline void plane_pair_odd(int32_t kw, int32_t sw, int32_t k_h, ptrdiff_t
 {
     const int32_t np = kw / 2;
     uint32_t a0 = *s0, a1 = *s1;
+#pragma GCC unroll 7
     for (int32_t a = 0; a < k_h; a++, x += row_step, wp += np) {
         uint32_t A = 0, B = 0;
+#pragma GCC unroll 3
         for (int32_t j = 0; j < np; j++) {
             const uint32_t v = rk_load4(x + 2 * j);
             A = rk_sxtb16(v);
@@ -183,7 +185,21 @@ void rk_depthwise_plane_dsp(const rk_conv_params *p, const rk_quant *q, rk_dims 
             for (; c + 2 <= out.w; c += 2, y += 2 * (ptrdiff_t)ch_n) {
                 uint32_t s0 = start, s1 = start;
                 const int8_t *x = row0 + (ptrdiff_t)c * p->s_w;
-                if (p->s_w == 1) {
+                if (p->s_w == 1 && p->k_h == kw) { /* square kernels: every loop unrolled */
+                    if (kw == 3)
+                        plane_pair_odd(3, 1, 3, row_step, wp, wl, x, &s0, &s1);
+                    else if (kw == 5)
+                        plane_pair_odd(5, 1, 5, row_step, wp, wl, x, &s0, &s1);
+                    else
+                        plane_pair_odd(7, 1, 7, row_step, wp, wl, x, &s0, &s1);
+                } else if (p->s_w == 2 && p->k_h == kw) {
+                    if (kw == 3)
+                        plane_pair_odd(3, 2, 3, row_step, wp, wl, x, &s0, &s1);
+                    else if (kw == 5)
+                        plane_pair_odd(5, 2, 5, row_step, wp, wl, x, &s0, &s1);
+                    else
+                        plane_pair_odd(7, 2, 7, row_step, wp, wl, x, &s0, &s1);
+                } else if (p->s_w == 1) {
                     if (kw == 3)
                         plane_pair_odd(3, 1, p->k_h, row_step, wp, wl, x, &s0, &s1);
                     else if (kw == 5)

@@ -156,6 +156,20 @@ static inline uint32_t rk_load4(const int8_t *p)
     return v;
 }
 
+/* n bytes from s to d (not overlapping), a word at a time (unaligned
+** word loads and stores are allowed on the M33): the gathers' copies,
+** which picolibc's memcpy (-Os) moves a byte per iteration after a call. */
+static inline void rk_dsp_copy(int8_t *d, const int8_t *s, int32_t n)
+{
+    int32_t i = 0;
+    for (; i + 4 <= n; i += 4) {
+        const uint32_t v = rk_load4(s + i);
+        memcpy(d + i, &v, sizeof v);
+    }
+    for (; i < n; i++)
+        d[i] = s[i];
+}
+
 /* The input offset twice, as 16-bit halves: the SXTAB16 addend. */
 static inline uint32_t rk_dsp_off2(int32_t offset)
 {

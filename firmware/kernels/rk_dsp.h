@@ -178,14 +178,15 @@ static inline uint32_t rk_dsp_off2(int32_t offset)
 }
 
 /*
-** acc[k] += sum (x[i] + offset) * w[k * stride + i], i < n, k < 4, wrapped
-** (rk_dot4_off_acc of rk_internal.h); off2 = rk_dsp_off2(offset).  In
+** acc[k] = bias[k] + sum (x[i] + offset) * w[k * stride + i], i < n, k <
+** 4, wrapped (rk_dot4_off_acc of rk_internal.h from the four biases at
+** bias, or from 0 when bias is NULL); off2 = rk_dsp_off2(offset).  In
 ** rk_pointwise_dsp.c, out of line: inlined into its callers the asm
 ** block's thirteen registers cannot be found (GCC 12: impossible
 ** constraints).
 */
 void rk_dsp_dot4(const int8_t *x, const int8_t *w, ptrdiff_t stride, int32_t n, uint32_t off2, int32_t offset,
-                 uint32_t acc[4]);
+                 const int32_t *bias, uint32_t acc[4]);
 
 /* sum (x[i] + offset) * w[i], i < n, wrapped: rk_dot_off, four bytes a step. */
 static inline uint32_t rk_dsp_dot1(const int8_t *x, const int8_t *w, int32_t n, uint32_t off2, int32_t offset)
@@ -217,12 +218,19 @@ typedef struct rk_dsp_rq {
     int32_t mult, left, right, lo, hi, out_off;
 } rk_dsp_rq;
 
+/* max(shift, 0) without a branch (GCC 12 branches on shift > 0 and sends
+** the common right shifts out of line); the right shift is left - shift. */
+static inline int32_t rk_dsp_left(int32_t shift)
+{
+    return shift & ~(shift >> 31);
+}
+
 static inline rk_dsp_rq rk_dsp_rq_make(int32_t multiplier, int32_t shift, int32_t output_offset, rk_act act)
 {
     rk_dsp_rq r;
     r.mult = multiplier;
-    r.left = shift > 0 ? shift : 0;
-    r.right = shift > 0 ? 0 : -shift;
+    r.left = rk_dsp_left(shift);
+    r.right = r.left - shift;
     r.lo = act.min - output_offset;
     r.hi = act.max - output_offset;
     r.out_off = output_offset;

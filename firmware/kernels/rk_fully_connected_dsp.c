@@ -22,9 +22,7 @@ void rk_fully_connected_dsp(const rk_fc_params *p, const rk_quant *q, const int8
         int32_t o = 0;
         for (; o + 4 <= m; o += 4) {
             uint32_t acc[4];
-            for (int32_t k = 0; k < 4; k++)
-                acc[k] = rk_bias0(bias, o + k);
-            rk_dsp_dot4(x, weights + (ptrdiff_t)o * n, n, n, off2, off, acc);
+            rk_dsp_dot4(x, weights + (ptrdiff_t)o * n, n, n, off2, off, bias != NULL ? bias + o : NULL, acc);
             for (int32_t k = 0; k < 4; k++) {
                 if (p->per_channel)
                     rq = rk_dsp_rq_make(q->multiplier[o + k], q->shift[o + k], p->output_offset, p->act);

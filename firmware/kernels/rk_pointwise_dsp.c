@@ -11,8 +11,9 @@
 #include "rk_internal.h"
 
 /*
-** acc[k] += sum (x[i] + offset) * w[k * stride + i], i < n, k < 4, wrapped:
-** rk_dot4_off_acc of rk_internal.h, four bytes a step.  Per step one
+** acc[k] = bias[k] (0 without bias) + sum (x[i] + offset) * w[k * stride +
+** i], i < n, k < 4, wrapped: rk_dot4_off_acc of rk_internal.h from the
+** biases, four bytes a step.  Per step one
 ** input word, widened with the offset into (x0, x2) and (x1, x3), and per
 ** filter row one word widened to the same pairs, two SMLADs: 26
 ** instructions for 16 products.  On the core the step is one asm block:
@@ -23,11 +24,17 @@
 ** host tests run.  Rows 1 and 3 are read at [w0 + stride] and [w2 +
 ** stride] before w0 and w2 step on.
 */
-void rk_dsp_dot4(const int8_t *x, const int8_t *w, ptrdiff_t stride, int32_t n, uint32_t off2,
-                               int32_t offset, uint32_t acc[4])
+void rk_dsp_dot4(const int8_t *x, const int8_t *w, ptrdiff_t stride, int32_t n, uint32_t off2, int32_t offset,
+                 const int32_t *bias, uint32_t acc[4])
 {
     const int8_t *w0 = w, *w2 = w + 2 * stride;
-    uint32_t a0 = acc[0], a1 = acc[1], a2 = acc[2], a3 = acc[3];
+    uint32_t a0 = 0, a1 = 0, a2 = 0, a3 = 0;
+    if (bias != NULL) {
+        a0 = (uint32_t)bias[0];
+        a1 = (uint32_t)bias[1];
+        a2 = (uint32_t)bias[2];
+        a3 = (uint32_t)bias[3];
+    }
     int32_t steps = n >> 2;
 #if defined(RK_DSP_ASM)
     uint32_t xa, xb, v, t;
@@ -113,22 +120,20 @@ void rk_one_channels_dsp(const rk_conv_params *p, const rk_quant *q, const int8_
     int32_t oc = 0;
     for (; oc + 4 <= cout; oc += 4) {
         uint32_t acc[4];
-        for (int32_t k = 0; k < 4; k++)
-            acc[k] = rk_bias0(bias, oc + k);
-        rk_dsp_dot4(x, filter + (ptrdiff_t)oc * depth, depth, depth, off2, off, acc);
+        rk_dsp_dot4(x, filter + (ptrdiff_t)oc * depth, depth, depth, off2, off, bias != NULL ? bias + oc : NULL, acc);
         for (int32_t k = 0; k < 4; k++) {
             const int32_t shift = sh[oc + k];
             rq.mult = mul[oc + k];
-            rq.left = shift > 0 ? shift : 0;
-            rq.right = shift > 0 ? 0 : -shift;
+            rq.left = rk_dsp_left(shift);
+            rq.right = rq.left - shift;
             y[oc + k] = rk_dsp_finish(acc[k], &rq);
         }
     }
     for (; oc < cout; oc++) {
         const int32_t shift = sh[oc];
         rq.mult = mul[oc];
-        rq.left = shift > 0 ? shift : 0;
-        rq.right = shift > 0 ? 0 : -shift;
+        rq.left = rk_dsp_left(shift);
+        rq.right = rq.left - shift;
         y[oc] = rk_dsp_finish(rk_bias0(bias, oc) + rk_dsp_dot1(x, filter + (ptrdiff_t)oc * depth, depth, off2, off),
                               &rq);
     }

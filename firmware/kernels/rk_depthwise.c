@@ -67,10 +67,8 @@ rk_status rk_depthwise(const rk_conv_params *p, const rk_quant *q, rk_dims in, c
         output == NULL)
         return RK_ARG;
 #if RK_DSP
-    if (out.c == in.c) { /* rk_depthwise_dsp.c */
-        rk_depthwise_dsp_run(p, q, in, input, filter, bias, out, output);
-        return RK_OK;
-    }
+    rk_depthwise_dsp_run(p, q, in, input, filter, bias, out, output); /* rk_depthwise_dsp.c */
+    return RK_OK;
 #endif
     depthwise_run(p, q, in, input, filter, bias, out, output, out.c / in.c);
     return RK_OK;

@@ -26,16 +26,18 @@ static void tap_span(int32_t o, int32_t d, int32_t k, int32_t n, int32_t *lo, in
 }
 
 /*
-** rk_depthwise at multiplier 1 (out.c = in.c) on checked arguments: per
-** output pixel the in-range taps once, then four channels at a time, one
-** input and one filter word per tap; the last ch % 4 channels one by one.
+** rk_depthwise on checked arguments, any multiplier m = out.c / in.c: per
+** output pixel the in-range taps once (no test per tap), then at m = 1
+** four channels at a time, one input and one filter word per tap; the
+** other channels (the last ch % 4, or all at m > 1: output channel k reads
+** input channel k / m) one by one.
 */
 void rk_depthwise_dsp_run(const rk_conv_params *p, const rk_quant *q, rk_dims in, const int8_t *input,
                           const int8_t *filter, const int32_t *bias, rk_dims out, int8_t *output)
 {
-    const int32_t ch = out.c, off = p->input_offset;
+    const int32_t ch = out.c, cin = in.c, m = ch / cin, off = p->input_offset;
     const uint32_t off2 = rk_dsp_off2(off);
-    const ptrdiff_t xstep = (ptrdiff_t)p->d_w * ch, xrow = (ptrdiff_t)p->d_h * in.w * ch;
+    const ptrdiff_t xstep = (ptrdiff_t)p->d_w * cin, xrow = (ptrdiff_t)p->d_h * in.w * cin;
     int8_t *y = output;
     for (int32_t r = 0; r < out.h; r++) {
         int32_t a0, a1;
@@ -51,11 +53,11 @@ void rk_depthwise_dsp_run(const rk_conv_params *p, const rk_quant *q, rk_dims in
                 continue;
             }
             const int32_t i0 = r * p->s_h + a0 * p->d_h - p->p_top, j0 = c * p->s_w + b0 * p->d_w - p->p_left;
-            const int8_t *x0 = input + ((ptrdiff_t)i0 * in.w + j0) * ch;
+            const int8_t *x0 = input + ((ptrdiff_t)i0 * in.w + j0) * cin;
             const int8_t *f0 = filter + (ptrdiff_t)(a0 * p->k_w + b0) * ch;
             const ptrdiff_t frow = (ptrdiff_t)p->k_w * ch;
             int32_t k = 0;
-            for (; k + 4 <= ch; k += 4) {
+            for (; m == 1 && k + 4 <= ch; k += 4) {
                 uint32_t s0 = rk_bias0(bias, k), s1 = rk_bias0(bias, k + 1), s2 = rk_bias0(bias, k + 2),
                          s3 = rk_bias0(bias, k + 3);
                 const int8_t *xr = x0 + k, *fr = f0 + k;
@@ -80,7 +82,7 @@ void rk_depthwise_dsp_run(const rk_conv_params *p, const rk_quant *q, rk_dims in
             }
             for (; k < ch; k++) {
                 uint32_t s = rk_bias0(bias, k);
-                const int8_t *xr = x0 + k, *fr = f0 + k;
+                const int8_t *xr = x0 + (m == 1 ? k : k / m), *fr = f0 + k;
                 for (int32_t a = a0; a < a1; a++, xr += xrow, fr += frow)
                     for (int32_t b = 0; b < b1 - b0; b++)
                         s += (uint32_t)(((int32_t)xr[b * xstep] + off) * fr[(ptrdiff_t)b * ch]);

@@ -260,7 +260,7 @@ static inline int8_t rk_dsp_finish(uint32_t acc, const rk_dsp_rq *r)
 /* rk_pointwise_dsp.c: rk_one_channels (rk_internal.h) */
 void rk_one_channels_dsp(const rk_conv_params *p, const rk_quant *q, const int8_t *x, const int8_t *filter,
                          const int32_t *bias, int32_t depth, int32_t cout, int8_t *y);
-/* rk_depthwise_dsp.c: rk_depthwise at multiplier 1; one channel's output
+/* rk_depthwise_dsp.c: rk_depthwise, any multiplier; one channel's output
 ** plane of rk_depthwise_inplace, for k_h k_w <= RK_DW_TAPS (a stack array
 ** of the channel's taps: 7 x 7 and smaller, every model's depthwise) */
 #define RK_DW_TAPS 64

@@ -232,7 +232,9 @@ Test(kernels_dsp, convolution_equals_the_reference)
         ** ends below the input: the release path must give the same bytes.
         ** Not for 1x1 stride-1 layers with padding: there the plain build
         ** of rk_conv2d_rip differs from rk_conv2d too (a finding of this
-        ** suite, not of the DSP path; see the DSP commit's report). */
+        ** suite, not of the DSP path: with padding only at the bottom and
+        ** right, run_gather takes the dense layout for the padded one,
+        ** drops the padding and reads the 1x1 pixels off the row). */
         const bool padded_1x1 = l.p.k_h == 1 && l.p.k_w == 1 && l.p.s_h == 1 && l.p.s_w == 1 &&
                                 l.p.p_top + l.p.p_bottom + l.p.p_left + l.p.p_right > 0;
         if (!padded_1x1) {

@@ -15,6 +15,7 @@
 ** stride).
 */
 #include "rk_conv2d.h"
+#include "rk_dsp.h"
 #include "rk_internal.h"
 #include "rk_pointwise.h"
 
@@ -45,7 +46,11 @@ static void gather(const rk_conv_params *p, rk_dims in, const int8_t *input, int
         for (int32_t b = 0; b < p->k_w; b++, dst += cin) {
             const int32_t j = c * p->s_w + b * p->d_w - p->p_left;
             if (i >= 0 && i < in.h && j >= 0 && j < in.w)
+#if RK_DSP
+                rk_dsp_copy(dst, input + ((ptrdiff_t)i * in.w + j) * cin, cin); /* rk_dsp.h */
+#else
                 memcpy(dst, input + ((ptrdiff_t)i * in.w + j) * cin, (size_t)cin);
+#endif
             else
                 memset(dst, zero_point, (size_t)cin);
         }

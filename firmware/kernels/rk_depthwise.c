@@ -5,6 +5,7 @@
 ** loop a compiler vectorizes).
 */
 #include "rk_depthwise.h"
+#include "rk_dsp.h"
 #include "rk_internal.h"
 
 /* Channels per accumulator block: 32 int32 (128 bytes) on the stack. */
@@ -65,6 +66,10 @@ rk_status rk_depthwise(const rk_conv_params *p, const rk_quant *q, rk_dims in, c
     if (rk_conv_check(p, q, in, out) != RK_OK || out.c % in.c != 0 || input == NULL || filter == NULL ||
         output == NULL)
         return RK_ARG;
+#if RK_DSP
+    rk_depthwise_dsp_run(p, q, in, input, filter, bias, out, output); /* rk_depthwise_dsp.c */
+    return RK_OK;
+#endif
     depthwise_run(p, q, in, input, filter, bias, out, output, out.c / in.c);
     return RK_OK;
 }

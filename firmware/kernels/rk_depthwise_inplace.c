@@ -4,6 +4,7 @@
 ** the output plane over it.
 */
 #include "rk_depthwise_inplace.h"
+#include "rk_dsp.h"
 #include "rk_internal.h"
 
 static rk_status check(const rk_conv_params *p, const rk_quant *q, rk_dims in, rk_dims out)
@@ -37,6 +38,12 @@ rk_status rk_depthwise_inplace(const rk_conv_params *p, const rk_quant *q, rk_di
             for (int32_t j = 0; j < in.w; j++)
                 row[j] = src[(ptrdiff_t)j * ch_n];
         }
+#if RK_DSP
+        if (p->k_h * p->k_w <= RK_DW_TAPS) { /* rk_depthwise_dsp.c */
+            rk_depthwise_plane_dsp(p, q, out, filter, bias, ch_n, ch, scratch, w_p, tensor);
+            continue;
+        }
+#endif
         const int32_t mult = q->multiplier[ch], shift = q->shift[ch];
         for (int32_t r = 0; r < out.h; r++)
             for (int32_t c = 0; c < out.w; c++) {

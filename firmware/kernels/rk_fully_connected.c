@@ -2,6 +2,7 @@
 ** rk_fully_connected.c — int8 fully connected layer (rk_fully_connected.h).
 */
 #include "rk_fully_connected.h"
+#include "rk_dsp.h"
 #include "rk_internal.h"
 
 size_t rk_fully_connected_buffer_size(const rk_fc_params *p)
@@ -24,6 +25,10 @@ rk_status rk_fully_connected(const rk_fc_params *p, const rk_quant *q, const int
     for (int32_t o = 0; o < nq; o++)
         if (q->shift[o] < -31 || q->shift[o] > 30)
             return RK_ARG;
+#if RK_DSP
+    rk_fully_connected_dsp(p, q, input, weights, bias, output); /* rk_fully_connected_dsp.c */
+    return RK_OK;
+#endif
     for (int32_t b = 0; b < p->batches; b++) {
         const int8_t *x = input + (ptrdiff_t)b * p->in_features;
         int8_t *y = output + (ptrdiff_t)b * p->out_features;

@@ -11,6 +11,7 @@
 ** rk_conv2d_rip, so dual buffer and in place run the same machine code.
 */
 #include "rk_pointwise.h"
+#include "rk_dsp.h"
 #include "rk_internal.h"
 
 static bool is_pointwise(const rk_conv_params *p)
@@ -63,6 +64,10 @@ void rk_pair_channels(const rk_conv_params *p, const rk_quant *q, const int8_t *
 void rk_one_channels(const rk_conv_params *p, const rk_quant *q, const int8_t *x, const int8_t *filter,
                      const int32_t *bias, int32_t depth, int32_t cout, int8_t *y)
 {
+#if RK_DSP
+    rk_one_channels_dsp(p, q, x, filter, bias, depth, cout, y); /* rk_pointwise_dsp.c */
+    return;
+#endif
     const int32_t off = p->input_offset;
     int32_t oc = 0;
     for (; oc + 4 <= cout; oc += 4) {

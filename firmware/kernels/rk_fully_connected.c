@@ -19,7 +19,7 @@ static void fc_wide(const rk_fc_params *p, const rk_quant *q, const int8_t *inpu
 {
     const int32_t nin = p->in_features, nout = p->out_features, oo = p->output_offset;
     const rk_act act = p->act;
-    const int32_t wide = rk_wide_len(nin);
+    const int32_t wide = rk_wide_run(nin);
     const int64_t end = (int64_t)nout * nin;
     const rk_rq r0 = rk_rq_of(q->multiplier[0], q->shift[0]);
     int16_t x[RK_WIDE_MAX];
@@ -60,7 +60,9 @@ rk_status rk_fully_connected(const rk_fc_params *p, const rk_quant *q, const int
         if (q->shift[o] < -31 || q->shift[o] > 30)
             return RK_ARG;
 #if RK_WIDE_MAX > 0
-    if (p->in_features <= RK_WIDE_MAX) {
+    /* below four outputs each input is read once or twice anyway: the
+    ** copy would cost more than it saves (hello_world's 16 -> 1) */
+    if (p->in_features <= RK_WIDE_MAX && p->out_features >= 4) {
         fc_wide(p, q, input, weights, bias, output);
         return RK_OK;
     }

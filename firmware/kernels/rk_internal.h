@@ -304,12 +304,20 @@ void rk_one_channels(const rk_conv_params *p, const rk_quant *q, const int8_t *x
 ** none), and meet zeros.  Where such a read would pass the filter's end
 ** (the last channels) the product stops at the true depth.  At depth 8,
 ** 24 or 27 (1x1 layers of MCUNet, a 3x3 layer on RGB) the tail was most of
-** the loop.
+** the loop.  Below 8 scalars the zeros would be most of the work: there
+** the product keeps its true length (rk_wide_run).
 */
 #define RK_WIDE_STEP 16
 static inline int32_t rk_wide_len(int32_t depth)
 {
     return (depth + RK_WIDE_STEP - 1) / RK_WIDE_STEP * RK_WIDE_STEP;
+}
+
+/* The product length of a widened field of depth scalars: rk_wide_len
+** unless that more than doubles it. */
+static inline int32_t rk_wide_run(int32_t depth)
+{
+    return rk_wide_len(depth) <= 2 * depth ? rk_wide_len(depth) : depth;
 }
 
 /* Zero x[n..rk_wide_len(n)). */

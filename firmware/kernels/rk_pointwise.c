@@ -47,7 +47,7 @@ void rk_pair16_channels(const rk_conv_params *p, const rk_quant *q, const int16_
 {
     const int32_t *mult = q->multiplier, *shift = q->shift, oo = p->output_offset;
     const rk_act act = p->act;
-    const int32_t wide = rk_wide_len(depth);
+    const int32_t wide = rk_wide_run(depth);
     const int64_t end = (int64_t)cout * depth;
     int32_t oc = 0;
     for (; oc + 4 <= cout; oc += 4) {
@@ -75,7 +75,7 @@ void rk_one16_channels(const rk_conv_params *p, const rk_quant *q, const int16_t
 {
     const int32_t *mult = q->multiplier, *shift = q->shift, oo = p->output_offset;
     const rk_act act = p->act;
-    const int32_t wide = rk_wide_len(depth);
+    const int32_t wide = rk_wide_run(depth);
     const int64_t end = (int64_t)cout * depth;
     int32_t oc = 0;
     for (; oc + 4 <= cout; oc += 4) {
@@ -129,7 +129,9 @@ void rk_one_channels(const rk_conv_params *p, const rk_quant *q, const int8_t *x
                      const int32_t *bias, int32_t depth, int32_t cout, int8_t *y)
 {
 #if RK_WIDE_MAX > 0
-    if (depth <= RK_WIDE_MAX) {
+    /* one pixel and fewer than four channels read the field at most three
+    ** times: there the copy costs more than it saves (a 1x1 head of 2) */
+    if (depth <= RK_WIDE_MAX && cout >= 4) {
         int16_t a[RK_WIDE_MAX];
         rk_widen(x, depth, p->input_offset, a);
         rk_wide_pad(a, depth);

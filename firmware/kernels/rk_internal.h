@@ -389,12 +389,15 @@ static inline void rk_dot2x4_w16_acc(const int16_t *x0, const int16_t *x1, const
 }
 
 /* Channels 0..cout-1 of two widened pixels (rk_pair_channels) and of one
-** (rk_one_channels), rk_pointwise.c; host only (RK_WIDE_MAX > 0).  Each
-** pixel holds rk_wide_len(depth) scalars, zero past depth. */
+** (rk_one_channels), rk_pointwise.c; host only (RK_WIDE_MAX > 0: not
+** compiled for M-profile).  Each pixel holds rk_wide_len(depth) scalars,
+** zero past depth. */
+#if RK_WIDE_MAX > 0
 void rk_pair16_channels(const rk_conv_params *p, const rk_quant *q, const int16_t *x0, const int16_t *x1,
                         const int8_t *filter, const int32_t *bias, int32_t depth, int32_t cout, int8_t *y0,
                         int8_t *y1);
 void rk_one16_channels(const rk_conv_params *p, const rk_quant *q, const int16_t *x, const int8_t *filter,
                        const int32_t *bias, int32_t depth, int32_t cout, int8_t *y);
+#endif
 
 #endif

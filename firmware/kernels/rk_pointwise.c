@@ -38,6 +38,7 @@ static int8_t finish_at(const rk_conv_params *p, const rk_quant *q, uint32_t acc
     return rk_finish(acc, q->multiplier[oc], q->shift[oc], p->output_offset, p->act);
 }
 
+#if RK_WIDE_MAX > 0
 /* The widened loops (host): the quantization arrays, the output offset
 ** and the clamp are read into locals first, since every int8 output store
 ** may alias them for the compiler, which would reload them per output. */
@@ -91,6 +92,8 @@ void rk_one16_channels(const rk_conv_params *p, const rk_quant *q, const int16_t
         y[oc] = rk_finish_rq(rk_bias0(bias, oc) + rk_dot_w16(x, filter + (ptrdiff_t)oc * depth, depth),
                              rk_rq_of(mult[oc], shift[oc]), oo, act);
 }
+
+#endif
 
 void rk_pair_channels(const rk_conv_params *p, const rk_quant *q, const int8_t *x0, const int8_t *x1,
                       const int8_t *filter, const int32_t *bias, int32_t depth, int32_t cout, int8_t *y0, int8_t *y1)

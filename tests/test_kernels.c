@@ -31,6 +31,7 @@
 #include "rk_pool.h"
 #include "rk_shadow.h"
 #include "rk_upsample.h"
+#include "rk_internal.h"
 #include "ref_conv.h"
 #include "kernels_util.h"
 
@@ -55,6 +56,38 @@ Test(kernels, requantize_matches_reference_rounding)
         if (a != b)
             cr_assert_fail("requantize(%d, %d, %d): kernel %d, reference %d", acc, m, s, a, b);
     }
+}
+
+/* The host loops' folded requantization (rk_finish_rq, rk_internal.h)
+** against the reference's two roundings and clamp, on random and extreme
+** operands, the saturating INT32_MIN x INT32_MIN at every shift. */
+Test(kernels, folded_finish_matches_reference)
+{
+    rng r = {12};
+    const int32_t edge[] = {INT32_MIN, INT32_MIN + 1, -(1 << 30) - 1, -(1 << 30), -1, 0, 1, 1 << 30, INT32_MAX};
+    const int n_edge = (int)(sizeof edge / sizeof edge[0]);
+    for (int i = 0; i < 3000000; i++) {
+        const int pick = (int)rng_int(&r, 0, 9);
+        const int32_t acc = pick == 0   ? edge[rng_int(&r, 0, n_edge - 1)]
+                            : pick < 4 ? (int32_t)rng_int(&r, INT32_MIN, INT32_MAX)
+                                       : (int32_t)rng_int(&r, -100000, 100000);
+        const int32_t m = pick == 0 || rng_int(&r, 0, 9) == 0 ? edge[rng_int(&r, 0, n_edge - 1)]
+                          : rng_int(&r, 0, 7) == 0            ? (int32_t)rng_int(&r, INT32_MIN, INT32_MAX)
+                                                              : (int32_t)rng_int(&r, (int64_t)1 << 30, INT32_MAX);
+        const int32_t s = (int32_t)rng_int(&r, -31, 30), oo = (int32_t)rng_int(&r, -128, 127);
+        rk_act act;
+        draw_act(&r, &act.min, &act.max);
+        const int8_t a = rk_finish_rq((uint32_t)acc, rk_rq_of(m, s), oo, act);
+        const int8_t b = ref_clamp8((int64_t)ref_requantize(acc, m, s) + oo, act.min, act.max);
+        if (a != b)
+            cr_assert_fail("finish(%d, %d, %d, %d): folded %d, reference %d", acc, m, s, oo, a, b);
+    }
+    for (int32_t s = -31; s <= 30; s++)
+        for (int32_t oo = -128; oo <= 127; oo += 255) {
+            const rk_act act = {-128, 127};
+            cr_assert_eq(rk_finish_rq((uint32_t)INT32_MIN, rk_rq_of(INT32_MIN, s), oo, act),
+                         ref_clamp8((int64_t)ref_requantize(INT32_MIN, INT32_MIN, s) + oo, -128, 127), "shift %d", s);
+        }
 }
 
 static void expect_conv_equal(const conv_case *k, int which)
@@ -141,6 +174,45 @@ Test(kernels, blocked_paths_equal_reference_on_wide_layers)
         } else {
             expect_conv_equal(&k, 0);
         }
+        case_free(&k);
+    }
+}
+
+/*
+** Fields deeper than RK_WIDE_MAX (4096 scalars) skip the host's widened
+** loops and run the int8 ones (on M-profile these are the only loops):
+** 3x3 layers of 460-600 channels and 1x1 layers of 4097-4300, with pads,
+** strides and odd widths, against the reference.
+*/
+Test(kernels, deep_fields_equal_reference)
+{
+    rng r = {4097};
+    for (int n = 0; n < 24; n++) {
+        conv_case k;
+        const bool one = n % 3 == 2;
+        ref_conv *g = &k.g;
+        memset(g, 0, sizeof *g);
+        g->cin = one ? (int)rng_int(&r, 4097, 4300) : (int)rng_int(&r, 460, 600);
+        g->cout = (int)rng_int(&r, 1, 9);
+        g->k_h = g->k_w = one ? 1 : 3;
+        g->s_h = (int)rng_int(&r, 1, 2);
+        g->s_w = (int)rng_int(&r, 1, 2);
+        g->d_h = g->d_w = 1;
+        g->h_in = (int)rng_int(&r, g->k_h, g->k_h + 3);
+        g->w_in = (int)rng_int(&r, g->k_w, g->k_w + 4);
+        g->p_top = one ? 0 : (int)rng_int(&r, 0, 2);
+        g->p_left = one ? 0 : (int)rng_int(&r, 0, 2);
+        const int pb = one ? 0 : (int)rng_int(&r, 0, 2), pr = one ? 0 : (int)rng_int(&r, 0, 2);
+        g->h_out = (g->h_in + g->p_top + pb - g->k_h) / g->s_h + 1;
+        g->w_out = (g->w_in + g->p_left + pr - g->k_w) / g->s_w + 1;
+        g->in_zp = (int)rng_int(&r, -128, 127);
+        g->out_zp = (int)rng_int(&r, -128, 127);
+        draw_act(&r, &g->act_min, &g->act_max);
+        case_params(&k);
+        k.p.p_bottom = pb;
+        k.p.p_right = pr;
+        case_data(&r, &k, false);
+        expect_conv_equal(&k, 0);
         case_free(&k);
     }
 }

@@ -95,11 +95,76 @@ static void pixel_pair(const rk_conv_params *p, const rk_quant *q, rk_dims in, c
     }
 }
 
+#if RK_WIDE_MAX > 0
+/* The receptive field of pixel (r, c) widened (rk_widen) into col: pad taps
+** are 0 there (the zero point plus the offset).  A tap row whose k_w
+** columns all lie on the input is one contiguous run when d_w = 1. */
+static void gather16(const rk_conv_params *p, rk_dims in, const int8_t *input, int32_t r, int32_t c, int16_t *col)
+{
+    const int32_t cin = in.c, run = p->k_w * cin, off = p->input_offset;
+    const int32_t j0 = c * p->s_w - p->p_left;
+    const bool whole = p->d_w == 1 && j0 >= 0 && j0 + p->k_w <= in.w;
+    int16_t *dst = col;
+    for (int32_t a = 0; a < p->k_h; a++) {
+        const int32_t i = r * p->s_h + a * p->d_h - p->p_top;
+        if (i < 0 || i >= in.h) {
+            memset(dst, 0, (size_t)run * sizeof *dst);
+            dst += run;
+        } else if (whole) {
+            rk_widen(input + ((ptrdiff_t)i * in.w + j0) * cin, run, off, dst);
+            dst += run;
+        } else {
+            for (int32_t b = 0; b < p->k_w; b++, dst += cin) {
+                const int32_t j = j0 + b * p->d_w;
+                if (j >= 0 && j < in.w)
+                    rk_widen(input + ((ptrdiff_t)i * in.w + j) * cin, cin, off, dst);
+                else
+                    memset(dst, 0, (size_t)cin * sizeof *dst);
+            }
+        }
+    }
+}
+
+/* rk_conv2d_run for a field of at most RK_WIDE_MAX scalars (host): two
+** pixels of a row gathered widened, both before either is written (so
+** the in-place caller's hold is not needed: no write precedes a read of
+** the pair), then two pixels x four channels; a row's odd last pixel
+** alone.  Needs no scratch. */
+static void conv2d_wide(const rk_conv_params *p, const rk_quant *q, rk_dims in, const int8_t *input,
+                        const int8_t *filter, const int32_t *bias, rk_dims out, int8_t *output)
+{
+    const int32_t cout = out.c, depth = p->k_h * p->k_w * in.c;
+    int16_t a[RK_WIDE_MAX], b[RK_WIDE_MAX];
+    rk_wide_pad(a, depth);   /* the gathers write [0, depth) only */
+    rk_wide_pad(b, depth);
+    int8_t *y = output;
+    for (int32_t r = 0; r < out.h; r++) {
+        int32_t c = 0;
+        for (; c + 2 <= out.w; c += 2, y += 2 * (ptrdiff_t)cout) {
+            gather16(p, in, input, r, c, a);
+            gather16(p, in, input, r, c + 1, b);
+            rk_pair16_channels(p, q, a, b, filter, bias, depth, cout, y, y + cout);
+        }
+        if (c < out.w) {
+            gather16(p, in, input, r, c, a);
+            rk_one16_channels(p, q, a, filter, bias, depth, cout, y);
+            y += cout;
+        }
+    }
+}
+#endif
+
 void rk_conv2d_run(const rk_conv_params *p, const rk_quant *q, rk_dims in, const int8_t *input,
                    const int8_t *filter, const int32_t *bias, rk_dims out, int8_t *output, int8_t *scratch,
                    bool hold)
 {
     const int32_t cin = in.c, cout = out.c, depth = p->k_h * p->k_w * cin;
+#if RK_WIDE_MAX > 0
+    if (depth <= RK_WIDE_MAX) {
+        conv2d_wide(p, q, in, input, filter, bias, out, output);
+        return;
+    }
+#endif
     uint32_t *pre = rk_gather_pre(scratch);
     int8_t *col = (int8_t *)(pre + cout);
     /* the scratch keeps its size of one field + cout int32 (which the

@@ -11,6 +11,41 @@ size_t rk_fully_connected_buffer_size(const rk_fc_params *p)
     return 0;
 }
 
+#if RK_WIDE_MAX > 0
+/* Host: each batch's input widened once (rk_internal.h), then four outputs
+** per pass over it (the input read once for four weight rows, as the
+** convolutions' one-pixel loop), requantized with prepared constants. */
+static void fc_wide(const rk_fc_params *p, const rk_quant *q, const int8_t *input, const int8_t *weights,
+                    const int32_t *bias, int8_t *output)
+{
+    const int32_t nin = p->in_features, nout = p->out_features, oo = p->output_offset;
+    const rk_act act = p->act;
+    const int32_t wide = rk_wide_run(nin);
+    const int64_t end = (int64_t)nout * nin;
+    const rk_rq r0 = rk_rq_of(q->multiplier[0], q->shift[0]);
+    int16_t x[RK_WIDE_MAX];
+    rk_wide_pad(x, nin);
+    for (int32_t b = 0; b < p->batches; b++) {
+        rk_widen(input + (ptrdiff_t)b * nin, nin, p->input_offset, x);
+        int8_t *y = output + (ptrdiff_t)b * nout;
+        int32_t o = 0;
+        for (; o + 4 <= nout; o += 4) {
+            uint32_t acc[4];
+            for (int32_t k = 0; k < 4; k++)
+                acc[k] = rk_bias0(bias, o + k);
+            const int32_t n = (int64_t)(o + 3) * nin + wide <= end ? wide : nin;
+            rk_dot4_w16_acc(x, weights + (ptrdiff_t)o * nin, nin, n, acc);
+            for (int32_t k = 0; k < 4; k++)
+                y[o + k] = rk_finish_rq(acc[k], p->per_channel ? rk_rq_of(q->multiplier[o + k], q->shift[o + k]) : r0,
+                                        oo, act);
+        }
+        for (; o < nout; o++)
+            y[o] = rk_finish_rq(rk_bias0(bias, o) + rk_dot_w16(x, weights + (ptrdiff_t)o * nin, nin),
+                                p->per_channel ? rk_rq_of(q->multiplier[o], q->shift[o]) : r0, oo, act);
+    }
+}
+#endif
+
 rk_status rk_fully_connected(const rk_fc_params *p, const rk_quant *q, const int8_t *input, const int8_t *weights,
                              const int32_t *bias, int8_t *output)
 {
@@ -28,6 +63,13 @@ rk_status rk_fully_connected(const rk_fc_params *p, const rk_quant *q, const int
 #if RK_DSP
     rk_fully_connected_dsp(p, q, input, weights, bias, output); /* rk_fully_connected_dsp.c */
     return RK_OK;
+#elif RK_WIDE_MAX > 0
+    /* below four outputs each input is read once or twice anyway: the
+    ** copy would cost more than it saves (hello_world's 16 -> 1) */
+    if (p->in_features <= RK_WIDE_MAX && p->out_features >= 4) {
+        fc_wide(p, q, input, weights, bias, output);
+        return RK_OK;
+    }
 #endif
     for (int32_t b = 0; b < p->batches; b++) {
         const int8_t *x = input + (ptrdiff_t)b * p->in_features;

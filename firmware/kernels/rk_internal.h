@@ -96,6 +96,47 @@ static inline int8_t rk_finish(uint32_t acc, int32_t multiplier, int32_t shift, 
     return (int8_t)v;
 }
 
+/*
+** rk_finish with the channel's constants prepared once (rk_rq_of) and the
+** two roundings of rk_requantize_inline folded into one 64-bit shift, for
+** the host's widened loops, which finish two pixels per channel.  With p =
+** (acc << left) * m, TFLite's value is floor((floor((p + 2^30) / 2^31) + h -
+** s) / 2^e), h = 2^(e-1) and s = 1 when the inner quotient is negative and
+** e > 0 (rounding half away from zero), else 0; nested floors of exact
+** divisions fold: floor((p + 2^30 + (h - s) 2^31) / 2^(31 + e)), and the
+** inner quotient is negative exactly when p < -2^30.  No term reaches 2^63.
+** The one case rk_doubling_high_mul saturates (acc << left and m both
+** INT32_MIN, inner quotient 2^31) then gives 2^31 >> e, which differs from
+** the saturated (2^31 - 1) >> e only at e = 0, where both are far above
+** the clamp: the int8 result is the same for every input (a test in
+** tests/test_kernels.c compares both on random and extreme operands).
+*/
+typedef struct rk_rq {
+    int64_t k, lim;   /* 2^30 + h 2^31; -2^30 when e > 0, else INT64_MIN (s never 1) */
+    int32_t m, left, sh;
+} rk_rq;
+
+static inline rk_rq rk_rq_of(int32_t multiplier, int32_t shift)
+{
+    const int32_t e = shift > 0 ? 0 : -shift;
+    const int64_t h = e > 0 ? (int64_t)1 << (e - 1) : 0;
+    rk_rq r = {.k = ((int64_t)1 << 30) + h * ((int64_t)1 << 31), .lim = e > 0 ? -((int64_t)1 << 30) : INT64_MIN,
+               .m = multiplier, .left = shift > 0 ? shift : 0, .sh = 31 + e};
+    return r;
+}
+
+static inline int8_t rk_finish_rq(uint32_t acc, rk_rq r, int32_t output_offset, rk_act act)
+{
+    const int64_t p = (int64_t)(int32_t)(acc << r.left) * r.m;
+    /* >> on a negative int64_t is arithmetic on every compiler we target */
+    int64_t v = ((p + r.k - (p < r.lim ? (int64_t)1 << 31 : 0)) >> r.sh) + output_offset;
+    if (v < act.min)
+        v = act.min;
+    if (v > act.max)
+        v = act.max;
+    return (int8_t)v;
+}
+
 /* sum (x[i] + offset) * w[i], i < n, wrapped: the form TFLite writes.  offset is
 ** an input offset, in [-127, 128] (rk_conv_check and every caller check
 ** it), so x + offset lies in [-255, 255] and is held in 16 bits: the
@@ -238,6 +279,125 @@ void rk_one_channels(const rk_conv_params *p, const rk_quant *q, const int8_t *x
 #define RK_PIXEL_PAIRS 0
 #else
 #define RK_PIXEL_PAIRS 1
+#endif
+
+/*
+** Widened input (host only, with the pairs): a pixel's field of up to
+** RK_WIDE_MAX scalars is first copied to the stack as int16 (x +
+** input_offset), once, and every channel's dot product then reads those
+** int16 against its int8 filter row, as CMSIS-NN's pure C does
+** (arm_q7_to_q15_with_offset, then a 16 x 8 bit product).  The offset add
+** and the sign extension of x leave the inner loop, whose only conversion
+** left is the filter's; so a vectorized loop does less per byte and short
+** fields (depth 8 to 32) are no longer dominated by them.  Every read of a
+** pixel's input then precedes every write of its outputs.  Deeper fields
+** run the int8 loops above (the stack stays at 2 x 8 KiB).  Off on
+** M-profile: there the extra copy only adds instructions, and the stack
+** is small.
+*/
+#define RK_WIDE_MAX (RK_PIXEL_PAIRS ? 4096 : 0)
+
+/*
+** A widened field is held zero-extended to a multiple of 16 scalars
+** (rk_wide_len), so that a channel's product runs whole vector steps and no
+** scalar tail: the extra filter bytes it reads are the next channels' (or
+** none), and meet zeros.  Where such a read would pass the filter's end
+** (the last channels) the product stops at the true depth.  At depth 8,
+** 24 or 27 (1x1 layers of MCUNet, a 3x3 layer on RGB) the tail was most of
+** the loop.  Below 8 scalars the zeros would be most of the work: there
+** the product keeps its true length (rk_wide_run).
+*/
+#define RK_WIDE_STEP 16
+static inline int32_t rk_wide_len(int32_t depth)
+{
+    return (depth + RK_WIDE_STEP - 1) / RK_WIDE_STEP * RK_WIDE_STEP;
+}
+
+/* The product length of a widened field of depth scalars: rk_wide_len
+** unless that more than doubles it. */
+static inline int32_t rk_wide_run(int32_t depth)
+{
+    return rk_wide_len(depth) <= 2 * depth ? rk_wide_len(depth) : depth;
+}
+
+/* Zero x[n..rk_wide_len(n)). */
+static inline void rk_wide_pad(int16_t *x, int32_t n)
+{
+    for (int32_t i = n; i < rk_wide_len(n); i++)
+        x[i] = 0;
+}
+
+/* out[i] = x[i] + offset as int16, i < n (offset in [-127, 128]). */
+static inline void rk_widen(const int8_t *x, int32_t n, int32_t offset, int16_t *out)
+{
+    for (int32_t i = 0; i < n; i++)
+        out[i] = (int16_t)((int32_t)x[i] + offset);
+}
+
+/* sum x[i] w[i], i < n, wrapped, x widened (rk_widen). */
+static inline uint32_t rk_dot_w16(const int16_t *x, const int8_t *w, int32_t n)
+{
+    uint32_t acc = 0;
+    for (int32_t i = 0; i < n; i++)
+        acc += (uint32_t)((int32_t)x[i] * (int32_t)w[i]);
+    return acc;
+}
+
+/* acc[k] += sum x[i] w[k * stride + i], i < n, k < 4, wrapped, x widened. */
+static inline void rk_dot4_w16_acc(const int16_t *x, const int8_t *w, ptrdiff_t stride, int32_t n, uint32_t acc[4])
+{
+    const int8_t *w0 = w, *w1 = w + stride, *w2 = w + 2 * stride, *w3 = w + 3 * stride;
+    uint32_t a0 = 0, a1 = 0, a2 = 0, a3 = 0;
+    for (int32_t i = 0; i < n; i++) {
+        const int32_t xi = x[i];
+        a0 += (uint32_t)(xi * w0[i]);
+        a1 += (uint32_t)(xi * w1[i]);
+        a2 += (uint32_t)(xi * w2[i]);
+        a3 += (uint32_t)(xi * w3[i]);
+    }
+    acc[0] += a0;
+    acc[1] += a1;
+    acc[2] += a2;
+    acc[3] += a3;
+}
+
+/* rk_dot2x4_off_acc on widened pixels x0, x1. */
+static inline void rk_dot2x4_w16_acc(const int16_t *x0, const int16_t *x1, const int8_t *w, ptrdiff_t stride,
+                                     int32_t n, uint32_t acc[8])
+{
+    const int8_t *w0 = w, *w1 = w + stride, *w2 = w + 2 * stride, *w3 = w + 3 * stride;
+    uint32_t a0 = 0, a1 = 0, a2 = 0, a3 = 0, b0 = 0, b1 = 0, b2 = 0, b3 = 0;
+    for (int32_t i = 0; i < n; i++) {
+        const int32_t xi = x0[i], xj = x1[i];
+        a0 += (uint32_t)(xi * w0[i]);
+        a1 += (uint32_t)(xi * w1[i]);
+        a2 += (uint32_t)(xi * w2[i]);
+        a3 += (uint32_t)(xi * w3[i]);
+        b0 += (uint32_t)(xj * w0[i]);
+        b1 += (uint32_t)(xj * w1[i]);
+        b2 += (uint32_t)(xj * w2[i]);
+        b3 += (uint32_t)(xj * w3[i]);
+    }
+    acc[0] += a0;
+    acc[1] += a1;
+    acc[2] += a2;
+    acc[3] += a3;
+    acc[4] += b0;
+    acc[5] += b1;
+    acc[6] += b2;
+    acc[7] += b3;
+}
+
+/* Channels 0..cout-1 of two widened pixels (rk_pair_channels) and of one
+** (rk_one_channels), rk_pointwise.c; host only (RK_WIDE_MAX > 0: not
+** compiled for M-profile).  Each pixel holds rk_wide_len(depth) scalars,
+** zero past depth. */
+#if RK_WIDE_MAX > 0
+void rk_pair16_channels(const rk_conv_params *p, const rk_quant *q, const int16_t *x0, const int16_t *x1,
+                        const int8_t *filter, const int32_t *bias, int32_t depth, int32_t cout, int8_t *y0,
+                        int8_t *y1);
+void rk_one16_channels(const rk_conv_params *p, const rk_quant *q, const int16_t *x, const int8_t *filter,
+                       const int32_t *bias, int32_t depth, int32_t cout, int8_t *y);
 #endif
 
 #endif

@@ -39,9 +39,77 @@ static int8_t finish_at(const rk_conv_params *p, const rk_quant *q, uint32_t acc
     return rk_finish(acc, q->multiplier[oc], q->shift[oc], p->output_offset, p->act);
 }
 
+#if RK_WIDE_MAX > 0
+/* The widened loops (host): the quantization arrays, the output offset
+** and the clamp are read into locals first, since every int8 output store
+** may alias them for the compiler, which would reload them per output. */
+void rk_pair16_channels(const rk_conv_params *p, const rk_quant *q, const int16_t *x0, const int16_t *x1,
+                        const int8_t *filter, const int32_t *bias, int32_t depth, int32_t cout, int8_t *y0,
+                        int8_t *y1)
+{
+    const int32_t *mult = q->multiplier, *shift = q->shift, oo = p->output_offset;
+    const rk_act act = p->act;
+    const int32_t wide = rk_wide_run(depth);
+    const int64_t end = (int64_t)cout * depth;
+    int32_t oc = 0;
+    for (; oc + 4 <= cout; oc += 4) {
+        uint32_t acc[8];
+        for (int32_t k = 0; k < 4; k++)
+            acc[k] = acc[4 + k] = rk_bias0(bias, oc + k);
+        const int32_t n = (int64_t)(oc + 3) * depth + wide <= end ? wide : depth;
+        rk_dot2x4_w16_acc(x0, x1, filter + (ptrdiff_t)oc * depth, depth, n, acc);
+        for (int32_t k = 0; k < 4; k++) {
+            const rk_rq r = rk_rq_of(mult[oc + k], shift[oc + k]);
+            y0[oc + k] = rk_finish_rq(acc[k], r, oo, act);
+            y1[oc + k] = rk_finish_rq(acc[4 + k], r, oo, act);
+        }
+    }
+    for (; oc < cout; oc++) {
+        const int8_t *w = filter + (ptrdiff_t)oc * depth;
+        const rk_rq r = rk_rq_of(mult[oc], shift[oc]);
+        y0[oc] = rk_finish_rq(rk_bias0(bias, oc) + rk_dot_w16(x0, w, depth), r, oo, act);
+        y1[oc] = rk_finish_rq(rk_bias0(bias, oc) + rk_dot_w16(x1, w, depth), r, oo, act);
+    }
+}
+
+void rk_one16_channels(const rk_conv_params *p, const rk_quant *q, const int16_t *x, const int8_t *filter,
+                       const int32_t *bias, int32_t depth, int32_t cout, int8_t *y)
+{
+    const int32_t *mult = q->multiplier, *shift = q->shift, oo = p->output_offset;
+    const rk_act act = p->act;
+    const int32_t wide = rk_wide_run(depth);
+    const int64_t end = (int64_t)cout * depth;
+    int32_t oc = 0;
+    for (; oc + 4 <= cout; oc += 4) {
+        uint32_t acc[4];
+        for (int32_t k = 0; k < 4; k++)
+            acc[k] = rk_bias0(bias, oc + k);
+        const int32_t n = (int64_t)(oc + 3) * depth + wide <= end ? wide : depth;
+        rk_dot4_w16_acc(x, filter + (ptrdiff_t)oc * depth, depth, n, acc);
+        for (int32_t k = 0; k < 4; k++)
+            y[oc + k] = rk_finish_rq(acc[k], rk_rq_of(mult[oc + k], shift[oc + k]), oo, act);
+    }
+    for (; oc < cout; oc++)
+        y[oc] = rk_finish_rq(rk_bias0(bias, oc) + rk_dot_w16(x, filter + (ptrdiff_t)oc * depth, depth),
+                             rk_rq_of(mult[oc], shift[oc]), oo, act);
+}
+
+#endif
+
 void rk_pair_channels(const rk_conv_params *p, const rk_quant *q, const int8_t *x0, const int8_t *x1,
                       const int8_t *filter, const int32_t *bias, int32_t depth, int32_t cout, int8_t *y0, int8_t *y1)
 {
+#if RK_WIDE_MAX > 0
+    if (depth <= RK_WIDE_MAX) {
+        int16_t a[RK_WIDE_MAX], b[RK_WIDE_MAX];
+        rk_widen(x0, depth, p->input_offset, a);
+        rk_widen(x1, depth, p->input_offset, b);
+        rk_wide_pad(a, depth);
+        rk_wide_pad(b, depth);
+        rk_pair16_channels(p, q, a, b, filter, bias, depth, cout, y0, y1);
+        return;
+    }
+#endif
     const int32_t off = p->input_offset;
     int32_t oc = 0;
     for (; oc + 4 <= cout; oc += 4) {
@@ -67,6 +135,16 @@ void rk_one_channels(const rk_conv_params *p, const rk_quant *q, const int8_t *x
 #if RK_DSP
     rk_one_channels_dsp(p, q, x, filter, bias, depth, cout, y); /* rk_pointwise_dsp.c */
     return;
+#elif RK_WIDE_MAX > 0
+    /* one pixel and fewer than four channels read the field at most three
+    ** times: there the copy costs more than it saves (a 1x1 head of 2) */
+    if (depth <= RK_WIDE_MAX && cout >= 4) {
+        int16_t a[RK_WIDE_MAX];
+        rk_widen(x, depth, p->input_offset, a);
+        rk_wide_pad(a, depth);
+        rk_one16_channels(p, q, a, filter, bias, depth, cout, y);
+        return;
+    }
 #endif
     const int32_t off = p->input_offset;
     int32_t oc = 0;

@@ -10,15 +10,19 @@
 #include "rk_types.h"
 
 /* gemmlowp's SaturatingRoundingDoublingHighMul: round(a * b / 2^31), the
-** one overflowing case (INT32_MIN squared) saturated.  The division
-** truncates toward zero after the nudge, exactly as gemmlowp writes it. */
+** one overflowing case (INT32_MIN squared) saturated.  gemmlowp adds a
+** sign-dependent nudge (2^30, or 1 - 2^30 below 0) and truncates toward
+** zero; for ab = -X < 0 that is -floor((X + 2^30 - 1) / 2^31), which is
+** floor((-X + 2^30) / 2^31): one nudge and an arithmetic shift (floor) give
+** the same integer for every product, with no branch on the sign (the
+** kernels requantize every output, and M0 pays for each branch).  The only
+** result above INT32_MAX is INT32_MIN squared's 2^31, saturated. */
 static inline int32_t rk_doubling_high_mul(int32_t a, int32_t b)
 {
-    if (a == b && a == INT32_MIN)
-        return INT32_MAX;
-    const int64_t ab = (int64_t)a * (int64_t)b;
-    const int64_t nudge = ab >= 0 ? ((int64_t)1 << 30) : (1 - ((int64_t)1 << 30));
-    return (int32_t)((ab + nudge) / ((int64_t)1 << 31));
+    /* >> on a negative int64_t is arithmetic on every compiler we target,
+    ** as for int32_t in rk_rounding_divide_by_pot */
+    const int64_t r = ((int64_t)a * (int64_t)b + ((int64_t)1 << 30)) >> 31;
+    return r > INT32_MAX ? INT32_MAX : (int32_t)r;
 }
 
 /* gemmlowp's RoundingDivideByPOT: x / 2^e rounded to nearest, ties away

@@ -11,7 +11,7 @@ size_t rk_fully_connected_buffer_size(const rk_fc_params *p)
     return 0;
 }
 
-#if RK_WIDE_MAX > 0
+#if RK_WIDE_MAX > 0 && !RK_DSP /* the DSP path (and its host emulation) has its own loop */
 /* Host: each batch's input widened once (rk_internal.h), then four outputs
 ** per pass over it (the input read once for four weight rows, as the
 ** convolutions' one-pixel loop), requantized with prepared constants. */

@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "rk_add.h"
 #include "rk_conv2d.h"
 #include "rk_conv2d_rip.h"
 #include "rk_depthwise.h"
@@ -336,4 +337,82 @@ Test(kernels_dsp, fully_connected_equals_the_reference)
         free(mult);
         free(shift);
     }
+}
+
+/* TFLite's AddElementwise, written out independently of rk_add.c: two
+** input requantizations of (in + offset) 2^left_shift, their int32 sum
+** requantized, the output offset added and the activation clamp. */
+static int32_t ref_add_rq(int32_t x, int32_t m, int32_t shift)
+{
+    const int32_t left = shift > 0 ? shift : 0, right = shift > 0 ? 0 : -shift;
+    const int64_t a = (int64_t)(int32_t)((uint32_t)x << left);
+    int64_t h;
+    if (a == INT32_MIN && m == INT32_MIN)
+        h = INT32_MAX;
+    else { /* gemmlowp: nudge by sign, truncate toward zero */
+        const int64_t ab = a * m, nudge = ab >= 0 ? (1 << 30) : (1 - (1 << 30));
+        const int64_t t = ab + nudge;
+        h = t >= 0 ? t / ((int64_t)1 << 31) : -((-t) / ((int64_t)1 << 31));
+    }
+    const int64_t mask = ((int64_t)1 << right) - 1, rem = h & mask;
+    const int64_t threshold = (mask >> 1) + (h < 0 ? 1 : 0);
+    return (int32_t)((h >> right) + (rem > threshold ? 1 : 0));
+}
+
+Test(kernels_dsp, add_equals_the_reference)
+{
+    dsp_rng r = {2424};
+    int fast = 0;
+    for (int k = 0; k < 600; k++) {
+        rk_add_params p;
+        memset(&p, 0, sizeof p);
+        p.input1_offset = rnd(&r, -127, 128);
+        p.input2_offset = rnd(&r, -127, 128);
+        p.output_offset = rnd(&r, -128, 127);
+        /* TFLite int8 (left shift 20, multipliers in [2^30, 2^31), shifts
+        ** < 0) mostly; every fourth layer anywhere rk_add allows, where
+        ** the DSP loop must hand back to the plain one */
+        const bool any = k % 4 == 3;
+        p.left_shift = any ? rnd(&r, 0, 22) : 20;
+        p.input1_multiplier = any ? rnd(&r, 0, INT32_MAX) : rnd(&r, 1 << 30, INT32_MAX);
+        p.input2_multiplier = any ? rnd(&r, 0, INT32_MAX) : rnd(&r, 1 << 30, INT32_MAX);
+        p.output_multiplier = any ? rnd(&r, 0, INT32_MAX) : rnd(&r, 1 << 30, INT32_MAX);
+        p.input1_shift = any ? rnd(&r, -31, 30) : rnd(&r, -3, -1);
+        p.input2_shift = any ? rnd(&r, -31, 30) : rnd(&r, -3, -1);
+        p.output_shift = any ? rnd(&r, -31, 30) : rnd(&r, -22, -10);
+        p.act.min = rnd(&r, -128, 0);
+        p.act.max = rnd(&r, p.act.min, 127);
+        const int32_t n = rnd(&r, 0, 300);
+        int8_t *a = alloc((size_t)n), *b = alloc((size_t)n), *y = alloc((size_t)n), *want = alloc((size_t)n);
+        fill(&r, a, (size_t)n);
+        fill(&r, b, (size_t)n);
+        for (int32_t i = 0; i < n; i++) {
+            const int32_t s1 = ref_add_rq((a[i] + p.input1_offset) * (1 << p.left_shift), p.input1_multiplier,
+                                          p.input1_shift);
+            const int32_t s2 = ref_add_rq((b[i] + p.input2_offset) * (1 << p.left_shift), p.input2_multiplier,
+                                          p.input2_shift);
+            int32_t v = ref_add_rq((int32_t)((uint32_t)s1 + (uint32_t)s2), p.output_multiplier, p.output_shift) +
+                        p.output_offset;
+            v = v < p.act.min ? p.act.min : v > p.act.max ? p.act.max : v;
+            want[i] = (int8_t)v;
+        }
+        int8_t *scratch = alloc((size_t)n);
+        memset(scratch, 0x5a, (size_t)n);
+        const bool took = rk_add_dsp(&p, n, a, b, scratch);
+        fast += took;
+        cr_assert_eq(rk_add(&p, n, a, b, y), RK_OK);
+        expect_same(y, want, n, "rk_add", k);
+        if (took)
+            expect_same(scratch, want, n, "rk_add_dsp", k);
+        /* in place: output is input1 */
+        cr_assert_eq(rk_add(&p, n, a, b, a), RK_OK);
+        expect_same(a, want, n, "rk_add in place", k);
+        free(a);
+        free(b);
+        free(y);
+        free(want);
+        free(scratch);
+    }
+    cr_log_info("add: %d of 600 layers on the DSP loop", fast);
+    cr_expect_geq(fast, 400);
 }

@@ -4,6 +4,7 @@
 #include "rk_add.h"
 #include "rk_requantize_inline.h"
 #include "rk_internal.h"
+#include "rk_dsp.h"
 
 size_t rk_add_buffer_size(const rk_add_params *p, int32_t n)
 {
@@ -24,6 +25,10 @@ rk_status rk_add(const rk_add_params *p, int32_t n, const int8_t *input1, const 
         p->output_offset < -128 || p->output_offset > 127 || p->left_shift < 0 || p->left_shift > 22 ||
         !shift_ok(p->input1_shift) || !shift_ok(p->input2_shift) || !shift_ok(p->output_shift))
         return RK_ARG;
+#if RK_DSP
+    if (rk_add_dsp(p, n, input1, input2, output)) /* TFLite's usual parameters: rk_add_dsp.c */
+        return RK_OK;
+#endif
     for (int32_t i = 0; i < n; i++) {
         /* |x| <= 255 * 2^22 < 2^31: no overflow before requantization */
         const int32_t x1 = ((int32_t)input1[i] + p->input1_offset) * ((int32_t)1 << p->left_shift);

@@ -22,6 +22,7 @@
 
 #include <string.h>
 
+#include "rk_add.h"
 #include "rk_fully_connected.h"
 #include "rk_types.h"
 
@@ -269,6 +270,9 @@ void rk_depthwise_dsp_run(const rk_conv_params *p, const rk_quant *q, rk_dims in
 void rk_depthwise_plane_dsp(const rk_conv_params *p, const rk_quant *q, rk_dims out, const int8_t *filter,
                             const int32_t *bias, int32_t ch_n, int32_t ch, const int8_t *plane, int32_t w_p,
                             int8_t *tensor);
+/* rk_add_dsp.c: rk_add's loop; false (nothing written) where its fast
+** requantization does not apply and the plain loop must run */
+bool rk_add_dsp(const rk_add_params *p, int32_t n, const int8_t *input1, const int8_t *input2, int8_t *output);
 /* rk_fully_connected_dsp.c: the output loop of rk_fully_connected */
 void rk_fully_connected_dsp(const rk_fc_params *p, const rk_quant *q, const int8_t *input, const int8_t *weights,
                             const int32_t *bias, int8_t *output);

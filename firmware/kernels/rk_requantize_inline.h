@@ -9,6 +9,48 @@
 
 #include "rk_types.h"
 
+/* ARMv6-M and ARMv8-M Baseline (Cortex-M0, M0+, M23: Thumb-1, no DSP, no
+** 32 x 32 -> 64 bit multiply; RK_THUMB1): GCC turns every 64-bit product
+** into a call to __aeabi_lmul and every variable 64-bit shift into
+** __aeabi_llsl, so there the same two functions are written in 32-bit
+** arithmetic (below).  Elsewhere the 64-bit forms. */
+#if defined(__ARM_ARCH_ISA_THUMB) && __ARM_ARCH_ISA_THUMB == 1
+#define RK_THUMB1 1
+#else
+#define RK_THUMB1 0
+#endif
+
+#if RK_THUMB1
+/* rk_doubling_high_mul below, exactly: for a b >= 0 its truncation of
+** (a b + 2^30) / 2^31 is the floor; for a b < 0, trunc((a b + 1 - 2^30)
+** / 2^31) is the floor of (a b + 2^30) / 2^31 too.  That floor from 16-bit
+** halves, a = ah 2^16 + al (ah = a >> 16 arithmetic, al = a & 0xffff):
+** a b + 2^30 = hh 2^32 + (lh + hl + (ll >> 16) + 2^14) 2^16 + (ll & 0xffff),
+** so the floor over 2^31 is 2 hh + floor((lh + hl + (ll >> 16) + 2^14) /
+** 2^15), and lh, hl are split at bit 15 so that no sum overflows.  Four
+** 32-bit multiplies, each exact; the total wraps like the 64-bit form's
+** narrowing, which never truncates (the result fits int32). */
+static inline int32_t rk_doubling_high_mul(int32_t a, int32_t b)
+{
+    if (a == b && a == INT32_MIN)
+        return INT32_MAX;
+    const int32_t ah = a >> 16, bh = b >> 16;
+    const uint32_t al = (uint32_t)a & 0xffffu, bl = (uint32_t)b & 0xffffu;
+    const uint32_t ll = al * bl;
+    const int32_t lh = ah * (int32_t)bl, hl = (int32_t)al * bh, hh = ah * bh;
+    const int32_t low = (lh & 0x7fff) + (hl & 0x7fff) + (int32_t)(ll >> 16) + 0x4000;
+    return (int32_t)(2u * (uint32_t)hh + (uint32_t)(lh >> 15) + (uint32_t)(hl >> 15) + (uint32_t)(low >> 15));
+}
+
+/* The same as below; (1 << e) - 1 is formed in uint32_t, defined for e = 31. */
+static inline int32_t rk_rounding_divide_by_pot(int32_t x, int32_t e)
+{
+    const int32_t mask = (int32_t)((1u << e) - 1u);
+    const int32_t remainder = x & mask;
+    const int32_t threshold = (mask >> 1) + (x < 0 ? 1 : 0);
+    return (x >> e) + (remainder > threshold ? 1 : 0);
+}
+#else
 /* gemmlowp's SaturatingRoundingDoublingHighMul: round(a * b / 2^31), the
 ** one overflowing case (INT32_MIN squared) saturated.  The division
 ** truncates toward zero after the nudge, exactly as gemmlowp writes it. */
@@ -33,6 +75,7 @@ static inline int32_t rk_rounding_divide_by_pot(int32_t x, int32_t e)
     ** (gcc, clang, arm-none-eabi-gcc), as TFLite itself assumes. */
     return (x >> e) + (remainder > threshold ? 1 : 0);
 }
+#endif
 
 static inline int32_t rk_requantize_inline(int32_t acc, int32_t multiplier, int32_t shift)
 {

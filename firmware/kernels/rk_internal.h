@@ -101,6 +101,72 @@ static inline int8_t rk_finish(uint32_t acc, int32_t multiplier, int32_t shift, 
 ** it), so x + offset lies in [-255, 255] and is held in 16 bits: the
 ** product is then a 16 x 16 -> 32 bit multiply, which a compiler
 ** vectorizes far better than a full 32-bit one. */
+#if RK_THUMB1
+/* ARMv6-M (RK_THUMB1, rk_requantize_inline.h): the same two functions in
+** hand-scheduled Thumb-1.  GCC 12 spills the C loop's pointers and
+** re-zeroes its index registers (6 instructions per product at four
+** channels); here the index counts up from -n to 0 over pointers moved to
+** the ends of their rows (ldrsb takes only a register offset), the
+** accumulators and the offset live in high registers, so a product costs
+** a load, a multiply and an add: 4 instructions per product at four
+** channels.  The sums are the same wrapped int32 sums, in the same order. */
+static inline uint32_t rk_dot_off(const int8_t *x, const int8_t *w, int32_t n, int32_t offset)
+{
+    uint32_t a = 0;
+    if (n <= 0)
+        return a;
+    const int8_t *xe = x + n, *we = w + n;
+    int32_t i = -n, t, u;
+    __asm__(".syntax unified\n"
+            "1:\n\t"
+            "ldrsb %[t], [%[x], %[i]]\n\t"
+            "add %[t], %[off]\n\t"
+            "ldrsb %[u], [%[w], %[i]]\n\t"
+            "muls %[u], %[t], %[u]\n\t"
+            "add %[a], %[u]\n\t"
+            "adds %[i], #1\n\t"
+            "bne 1b"
+            : [i] "+l"(i), [t] "=&l"(t), [u] "=&l"(u), [a] "+h"(a)
+            : [x] "l"(xe), [w] "l"(we), [off] "h"(offset)
+            : "cc", "memory");
+    return a;
+}
+
+static inline void rk_dot4_off_acc(const int8_t *x, const int8_t *w, ptrdiff_t stride, int32_t n, int32_t offset,
+                                   uint32_t acc[4])
+{
+    if (n <= 0)
+        return;
+    const int8_t *xe = x + n, *w0 = w + n, *w1 = w0 + stride, *w2 = w1 + stride, *w3 = w2 + stride;
+    int32_t i = -n, t, u;
+    uint32_t a0 = acc[0], a1 = acc[1], a2 = acc[2], a3 = acc[3];
+    __asm__(".syntax unified\n"
+            "1:\n\t"
+            "ldrsb %[t], [%[x], %[i]]\n\t"
+            "add %[t], %[off]\n\t"
+            "ldrsb %[u], [%[w0], %[i]]\n\t"
+            "muls %[u], %[t], %[u]\n\t"
+            "add %[a0], %[u]\n\t"
+            "ldrsb %[u], [%[w1], %[i]]\n\t"
+            "muls %[u], %[t], %[u]\n\t"
+            "add %[a1], %[u]\n\t"
+            "ldrsb %[u], [%[w2], %[i]]\n\t"
+            "muls %[u], %[t], %[u]\n\t"
+            "add %[a2], %[u]\n\t"
+            "ldrsb %[u], [%[w3], %[i]]\n\t"
+            "muls %[u], %[t], %[u]\n\t"
+            "add %[a3], %[u]\n\t"
+            "adds %[i], #1\n\t"
+            "bne 1b"
+            : [i] "+l"(i), [t] "=&l"(t), [u] "=&l"(u), [a0] "+h"(a0), [a1] "+h"(a1), [a2] "+h"(a2), [a3] "+h"(a3)
+            : [x] "l"(xe), [w0] "l"(w0), [w1] "l"(w1), [w2] "l"(w2), [w3] "l"(w3), [off] "h"(offset)
+            : "cc", "memory");
+    acc[0] = a0;
+    acc[1] = a1;
+    acc[2] = a2;
+    acc[3] = a3;
+}
+#else
 static inline uint32_t rk_dot_off(const int8_t *x, const int8_t *w, int32_t n, int32_t offset)
 {
     uint32_t acc = 0;
@@ -131,6 +197,7 @@ static inline void rk_dot4_off_acc(const int8_t *x, const int8_t *w, ptrdiff_t s
     acc[2] += a2;
     acc[3] += a3;
 }
+#endif
 
 /* acc[k] += sum (x0[i] + offset) w[k * stride + i] and acc[4 + k] += the
 ** same for x1, i < n, k < 4, wrapped: two pixels against four filter rows,

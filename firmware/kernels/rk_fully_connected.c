@@ -27,7 +27,24 @@ rk_status rk_fully_connected(const rk_fc_params *p, const rk_quant *q, const int
     for (int32_t b = 0; b < p->batches; b++) {
         const int8_t *x = input + (ptrdiff_t)b * p->in_features;
         int8_t *y = output + (ptrdiff_t)b * p->out_features;
-        for (int32_t o = 0; o < p->out_features; o++) {
+        int32_t o = 0;
+#if RK_THUMB1
+        /* Four outputs per pass (rk_dot4_off_acc), each input byte loaded
+        ** once for four weight rows: on ARMv6-M the one-row loop costs a
+        ** load and an offset add per product more.  The same sums. */
+        for (; o + 4 <= p->out_features; o += 4) {
+            uint32_t acc[4];
+            for (int32_t k = 0; k < 4; k++)
+                acc[k] = bias != NULL ? (uint32_t)bias[o + k] : 0u;
+            rk_dot4_off_acc(x, weights + (ptrdiff_t)o * p->in_features, p->in_features, p->in_features,
+                            p->input_offset, acc);
+            for (int32_t k = 0; k < 4; k++) {
+                const int32_t j = p->per_channel ? o + k : 0;
+                y[o + k] = rk_finish(acc[k], q->multiplier[j], q->shift[j], p->output_offset, p->act);
+            }
+        }
+#endif
+        for (; o < p->out_features; o++) {
             const uint32_t acc = rk_dot_off(x, weights + (ptrdiff_t)o * p->in_features, p->in_features,
                                             p->input_offset) +
                                  (bias != NULL ? (uint32_t)bias[o] : 0u);

@@ -49,9 +49,24 @@ static void depthwise_run(const rk_conv_params *p, const rk_quant *q, rk_dims in
                         if (m == 1)   /* contiguous: the loop a compiler vectorizes, no division */
                             for (int32_t k = 0; k < n; k++)
                                 acc[k] += (uint32_t)((int32_t)(int16_t)((int32_t)x[k0 + k] + off) * w[k]);
-                        else
+                        else {
+#if RK_THUMB1
+                            /* ARMv6-M has no divide instruction: (k0 + k) / m
+                            ** would be a call to __aeabi_idiv per product.
+                            ** The input channel steps once every m outputs. */
+                            int32_t ic = k0 / m, j = k0 % m;
+                            for (int32_t k = 0; k < n; k++) {
+                                acc[k] += (uint32_t)(((int32_t)x[ic] + off) * w[k]);
+                                if (++j == m) {
+                                    j = 0;
+                                    ic++;
+                                }
+                            }
+#else
                             for (int32_t k = 0; k < n; k++)
                                 acc[k] += (uint32_t)((int32_t)(int16_t)((int32_t)x[(k0 + k) / m] + off) * w[k]);
+#endif
+                        }
                     }
                 }
                 for (int32_t k = 0; k < n; k++)

@@ -88,13 +88,34 @@ static inline rk_status rk_conv_check(const rk_conv_params *p, const rk_quant *q
 /* Requantize a wrapped accumulator, add the output zero point, clamp. */
 static inline int8_t rk_finish(uint32_t acc, int32_t multiplier, int32_t shift, int32_t output_offset, rk_act act)
 {
+#if RK_THUMB1
+    /* The same clamp in 32 bits (64-bit compares cost a dozen Thumb-1
+    ** instructions): r + output_offset < act.min exactly when r < act.min -
+    ** output_offset, and the bounds, in [-255, 255], do not overflow. */
+    int32_t r = rk_requantize_inline((int32_t)acc, multiplier, shift);
+    const int32_t lo = act.min - output_offset, hi = act.max - output_offset;
+    if (r < lo)
+        r = lo;
+    if (r > hi)
+        r = hi;
+    return (int8_t)(r + output_offset);
+#else
     int64_t v = (int64_t)rk_requantize_inline((int32_t)acc, multiplier, shift) + output_offset;
     if (v < act.min)
         v = act.min;
     if (v > act.max)
         v = act.max;
     return (int8_t)v;
+#endif
 }
+
+/* ARMv6-M: the per-output finishing step inlined where a compiler would
+** call it (its prologue and epilogue cost more than half the step). */
+#if RK_THUMB1
+#define RK_FINISH_INLINE __attribute__((always_inline))
+#else
+#define RK_FINISH_INLINE
+#endif
 
 /* sum (x[i] + offset) * w[i], i < n, wrapped: the form TFLite writes.  offset is
 ** an input offset, in [-127, 128] (rk_conv_check and every caller check

@@ -24,12 +24,14 @@
 /* rk_doubling_high_mul below, exactly: for a b >= 0 its truncation of
 ** (a b + 2^30) / 2^31 is the floor; for a b < 0, trunc((a b + 1 - 2^30)
 ** / 2^31) is the floor of (a b + 2^30) / 2^31 too.  That floor from 16-bit
-** halves, a = ah 2^16 + al (ah = a >> 16 arithmetic, al = a & 0xffff):
-** a b + 2^30 = hh 2^32 + (lh + hl + (ll >> 16) + 2^14) 2^16 + (ll & 0xffff),
-** so the floor over 2^31 is 2 hh + floor((lh + hl + (ll >> 16) + 2^14) /
-** 2^15), and lh, hl are split at bit 15 so that no sum overflows.  Four
-** 32-bit multiplies, each exact; the total wraps like the 64-bit form's
-** narrowing, which never truncates (the result fits int32). */
+** halves, a = ah 2^16 + al (ah = a >> 16 arithmetic, al = a & 0xffff),
+** ll = al bl, lh = ah bl, hl = al bh, hh = ah bh, each exact in 32 bits:
+** a b + 2^30 = hh 2^32 + (t + hl) 2^16 + (ll & 0xffff) with t = lh +
+** (ll >> 16) + 2^14 (no overflow: |lh| <= 32768 * 65535), so the floor
+** over 2^31 is 2 hh + floor((t + hl) / 2^15) = 2 hh + (t >> 15) +
+** (((t & 0x7fff) + hl) >> 15), whose last sum does not overflow either.
+** The total wraps like the 64-bit form's narrowing, which never truncates
+** (the result fits int32). */
 static inline int32_t rk_doubling_high_mul(int32_t a, int32_t b)
 {
     if (a == b && a == INT32_MIN)
@@ -37,9 +39,9 @@ static inline int32_t rk_doubling_high_mul(int32_t a, int32_t b)
     const int32_t ah = a >> 16, bh = b >> 16;
     const uint32_t al = (uint32_t)a & 0xffffu, bl = (uint32_t)b & 0xffffu;
     const uint32_t ll = al * bl;
-    const int32_t lh = ah * (int32_t)bl, hl = (int32_t)al * bh, hh = ah * bh;
-    const int32_t low = (lh & 0x7fff) + (hl & 0x7fff) + (int32_t)(ll >> 16) + 0x4000;
-    return (int32_t)(2u * (uint32_t)hh + (uint32_t)(lh >> 15) + (uint32_t)(hl >> 15) + (uint32_t)(low >> 15));
+    const int32_t t = ah * (int32_t)bl + (int32_t)(ll >> 16) + 0x4000;
+    const int32_t u = (t & 0x7fff) + (int32_t)al * bh;
+    return (int32_t)(2u * (uint32_t)(ah * bh) + (uint32_t)(t >> 15) + (uint32_t)(u >> 15));
 }
 
 /* The same as below; (1 << e) - 1 is formed in uint32_t, defined for e = 31. */

@@ -16,9 +16,8 @@ rk_status rk_fully_connected(const rk_fc_params *p, const rk_quant *q, const int
     if (p == NULL || q == NULL || q->multiplier == NULL || q->shift == NULL || input == NULL || weights == NULL ||
         output == NULL || p->batches < 1 || p->in_features < 1 || p->out_features < 1 || !rk_act_ok(p->act) ||
         p->input_offset < -127 || p->input_offset > 128 || p->output_offset < -128 || p->output_offset > 127 ||
-        (int64_t)p->batches * p->in_features > RK_MAX_SCALARS ||
-        (int64_t)p->batches * p->out_features > RK_MAX_SCALARS ||
-        (int64_t)p->in_features * p->out_features > RK_MAX_SCALARS)
+        !rk_product_ok(p->batches, p->in_features) || !rk_product_ok(p->batches, p->out_features) ||
+        !rk_product_ok(p->in_features, p->out_features))
         return RK_ARG;
     const int32_t nq = p->per_channel ? p->out_features : 1;
     for (int32_t o = 0; o < nq; o++)
@@ -32,6 +31,8 @@ rk_status rk_fully_connected(const rk_fc_params *p, const rk_quant *q, const int
         /* Four outputs per pass (rk_dot4_off_acc), each input byte loaded
         ** once for four weight rows: on ARMv6-M the one-row loop costs a
         ** load and an offset add per product more.  The same sums. */
+        const int32_t *mult = q->multiplier, *sh = q->shift, zo = p->output_offset;
+        const rk_act act = p->act;
         for (; o + 4 <= p->out_features; o += 4) {
             uint32_t acc[4];
             for (int32_t k = 0; k < 4; k++)
@@ -40,7 +41,7 @@ rk_status rk_fully_connected(const rk_fc_params *p, const rk_quant *q, const int
                             p->input_offset, acc);
             for (int32_t k = 0; k < 4; k++) {
                 const int32_t j = p->per_channel ? o + k : 0;
-                y[o + k] = rk_finish(acc[k], q->multiplier[j], q->shift[j], p->output_offset, p->act);
+                y[o + k] = rk_finish(acc[k], mult[j], sh[j], zo, act);
             }
         }
 #endif

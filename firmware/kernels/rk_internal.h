@@ -46,6 +46,18 @@ static inline int64_t rk_shape_count(rk_shape s)
     return n;
 }
 
+/* a b <= RK_MAX_SCALARS, for a, b >= 1.  On ARMv6-M (RK_THUMB1) a 64-bit
+** product is a call to __aeabi_lmul, so factors below 2^16 (whose product
+** fits uint32_t) are checked in 32 bits; the answer is the same. */
+static inline bool rk_product_ok(int32_t a, int32_t b)
+{
+#if RK_THUMB1
+    if ((a | b) < 65536)
+        return (uint32_t)a * (uint32_t)b <= (uint32_t)RK_MAX_SCALARS;
+#endif
+    return (int64_t)a * b <= RK_MAX_SCALARS;
+}
+
 /* Output extent of one axis, or -1 when the dilated kernel does not fit. */
 static inline int64_t rk_out_extent(int64_t n, int64_t k, int64_t s, int64_t d, int64_t lo, int64_t hi)
 {

@@ -81,12 +81,20 @@ static inline int32_t rk_rounding_divide_by_pot(int32_t x, int32_t e)
 
 static inline int32_t rk_requantize_inline(int32_t acc, int32_t multiplier, int32_t shift)
 {
+#if RK_THUMB1
+    /* One side only: at a left shift the rounding divide by 2^0 returns
+    ** its argument, at a right shift the left shift by 0 is the identity. */
+    if (shift > 0)
+        return rk_doubling_high_mul((int32_t)((uint32_t)acc << shift), multiplier);
+    return rk_rounding_divide_by_pot(rk_doubling_high_mul(acc, multiplier), -shift);
+#else
     const int32_t left = shift > 0 ? shift : 0;
     const int32_t right = shift > 0 ? 0 : -shift;
     /* TFLite multiplies by (1 << left) in int32; an overflow there is
     ** undefined in C and wraps on every target, so wrap explicitly. */
     const int32_t shifted = (int32_t)((uint32_t)acc << left);
     return rk_rounding_divide_by_pot(rk_doubling_high_mul(shifted, multiplier), right);
+#endif
 }
 
 #endif

@@ -134,9 +134,10 @@ static inline int8_t rk_finish(uint32_t acc, int32_t multiplier, int32_t shift, 
 ** it), so x + offset lies in [-255, 255] and is held in 16 bits: the
 ** product is then a 16 x 16 -> 32 bit multiply, which a compiler
 ** vectorizes far better than a full 32-bit one. */
-#if RK_THUMB1
-/* ARMv6-M (RK_THUMB1, rk_requantize_inline.h): the same two functions in
-** hand-scheduled Thumb-1.  GCC 12 spills the C loop's pointers and
+#if RK_THUMB1 && !defined(__clang__)
+/* ARMv6-M (RK_THUMB1, rk_requantize_inline.h), GCC: the same two functions in
+** hand-scheduled Thumb-1 (clang keeps r7 as its frame pointer and cannot
+** give the asm its eight low registers; it compiles the C loops).  GCC 12 spills the C loop's pointers and
 ** re-zeroes its index registers (6 instructions per product at four
 ** channels); here the index counts up from -n to 0 over pointers moved to
 ** the ends of their rows (ldrsb takes only a register offset), the

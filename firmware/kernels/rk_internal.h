@@ -124,7 +124,7 @@ static inline int8_t rk_finish(uint32_t acc, int32_t multiplier, int32_t shift, 
 /* ARMv6-M: the per-output finishing step inlined where a compiler would
 ** call it (its prologue and epilogue cost more than half the step). */
 #if RK_THUMB1
-#define RK_FINISH_INLINE __attribute__((always_inline))
+#define RK_FINISH_INLINE inline __attribute__((always_inline))
 #else
 #define RK_FINISH_INLINE
 #endif

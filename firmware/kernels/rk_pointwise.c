@@ -33,7 +33,7 @@ static const int8_t *pixel_at(const rk_conv_params *p, rk_dims in, rk_dims out, 
     return input + ((ptrdiff_t)r * p->s_h * in.w + (ptrdiff_t)c * p->s_w) * in.c;
 }
 
-static inline RK_FINISH_INLINE int8_t finish_at(const rk_conv_params *p, const rk_quant *q, uint32_t acc, int32_t oc)
+static RK_FINISH_INLINE int8_t finish_at(const rk_conv_params *p, const rk_quant *q, uint32_t acc, int32_t oc)
 {
     return rk_finish(acc, q->multiplier[oc], q->shift[oc], p->output_offset, p->act);
 }

@@ -32,15 +32,16 @@ rk_status rk_fully_connected(const rk_fc_params *p, const rk_quant *q, const int
         ** once for four weight rows: on ARMv6-M the one-row loop costs a
         ** load and an offset add per product more.  The same sums. */
         const int32_t *mult = q->multiplier, *sh = q->shift, zo = p->output_offset;
+        const int32_t nin = p->in_features, nout = p->out_features, off = p->input_offset;
+        const bool pc = p->per_channel;
         const rk_act act = p->act;
-        for (; o + 4 <= p->out_features; o += 4) {
+        for (; o + 4 <= nout; o += 4) {
             uint32_t acc[4];
             for (int32_t k = 0; k < 4; k++)
                 acc[k] = bias != NULL ? (uint32_t)bias[o + k] : 0u;
-            rk_dot4_off_acc(x, weights + (ptrdiff_t)o * p->in_features, p->in_features, p->in_features,
-                            p->input_offset, acc);
+            rk_dot4_off_acc(x, weights + (ptrdiff_t)o * nin, nin, nin, off, acc);
             for (int32_t k = 0; k < 4; k++) {
-                const int32_t j = p->per_channel ? o + k : 0;
+                const int32_t j = pc ? o + k : 0;
                 y[o + k] = rk_finish(acc[k], mult[j], sh[j], zo, act);
             }
         }

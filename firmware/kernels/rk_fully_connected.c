@@ -52,9 +52,8 @@ rk_status rk_fully_connected(const rk_fc_params *p, const rk_quant *q, const int
     if (p == NULL || q == NULL || q->multiplier == NULL || q->shift == NULL || input == NULL || weights == NULL ||
         output == NULL || p->batches < 1 || p->in_features < 1 || p->out_features < 1 || !rk_act_ok(p->act) ||
         p->input_offset < -127 || p->input_offset > 128 || p->output_offset < -128 || p->output_offset > 127 ||
-        (int64_t)p->batches * p->in_features > RK_MAX_SCALARS ||
-        (int64_t)p->batches * p->out_features > RK_MAX_SCALARS ||
-        (int64_t)p->in_features * p->out_features > RK_MAX_SCALARS)
+        !rk_product_ok(p->batches, p->in_features) || !rk_product_ok(p->batches, p->out_features) ||
+        !rk_product_ok(p->in_features, p->out_features))
         return RK_ARG;
     const int32_t nq = p->per_channel ? p->out_features : 1;
     for (int32_t o = 0; o < nq; o++)
@@ -74,7 +73,27 @@ rk_status rk_fully_connected(const rk_fc_params *p, const rk_quant *q, const int
     for (int32_t b = 0; b < p->batches; b++) {
         const int8_t *x = input + (ptrdiff_t)b * p->in_features;
         int8_t *y = output + (ptrdiff_t)b * p->out_features;
-        for (int32_t o = 0; o < p->out_features; o++) {
+        int32_t o = 0;
+#if RK_THUMB1
+        /* Four outputs per pass (rk_dot4_off_acc), each input byte loaded
+        ** once for four weight rows: on ARMv6-M the one-row loop costs a
+        ** load and an offset add per product more.  The same sums. */
+        const int32_t *mult = q->multiplier, *sh = q->shift, zo = p->output_offset;
+        const int32_t nin = p->in_features, nout = p->out_features, off = p->input_offset;
+        const bool pc = p->per_channel;
+        const rk_act act = p->act;
+        for (; o + 4 <= nout; o += 4) {
+            uint32_t acc[4];
+            for (int32_t k = 0; k < 4; k++)
+                acc[k] = bias != NULL ? (uint32_t)bias[o + k] : 0u;
+            rk_dot4_off_acc(x, weights + (ptrdiff_t)o * nin, nin, nin, off, acc);
+            for (int32_t k = 0; k < 4; k++) {
+                const int32_t j = pc ? o + k : 0;
+                y[o + k] = rk_finish(acc[k], mult[j], sh[j], zo, act);
+            }
+        }
+#endif
+        for (; o < p->out_features; o++) {
             const uint32_t acc = rk_dot_off(x, weights + (ptrdiff_t)o * p->in_features, p->in_features,
                                             p->input_offset) +
                                  (bias != NULL ? (uint32_t)bias[o] : 0u);

@@ -46,6 +46,18 @@ static inline int64_t rk_shape_count(rk_shape s)
     return n;
 }
 
+/* a b <= RK_MAX_SCALARS, for a, b >= 1.  On ARMv6-M (RK_THUMB1) a 64-bit
+** product is a call to __aeabi_lmul, so factors below 2^16 (whose product
+** fits uint32_t) are checked in 32 bits; the answer is the same. */
+static inline bool rk_product_ok(int32_t a, int32_t b)
+{
+#if RK_THUMB1
+    if ((a | b) < 65536)
+        return (uint32_t)a * (uint32_t)b <= (uint32_t)RK_MAX_SCALARS;
+#endif
+    return (int64_t)a * b <= RK_MAX_SCALARS;
+}
+
 /* Output extent of one axis, or -1 when the dilated kernel does not fit. */
 static inline int64_t rk_out_extent(int64_t n, int64_t k, int64_t s, int64_t d, int64_t lo, int64_t hi)
 {
@@ -88,12 +100,25 @@ static inline rk_status rk_conv_check(const rk_conv_params *p, const rk_quant *q
 /* Requantize a wrapped accumulator, add the output zero point, clamp. */
 static inline int8_t rk_finish(uint32_t acc, int32_t multiplier, int32_t shift, int32_t output_offset, rk_act act)
 {
+#if RK_THUMB1
+    /* The same clamp in 32 bits (64-bit compares cost a dozen Thumb-1
+    ** instructions): r + output_offset < act.min exactly when r < act.min -
+    ** output_offset, and the bounds, in [-255, 255], do not overflow. */
+    int32_t r = rk_requantize_inline((int32_t)acc, multiplier, shift);
+    const int32_t lo = act.min - output_offset, hi = act.max - output_offset;
+    if (r < lo)
+        r = lo;
+    if (r > hi)
+        r = hi;
+    return (int8_t)(r + output_offset);
+#else
     int64_t v = (int64_t)rk_requantize_inline((int32_t)acc, multiplier, shift) + output_offset;
     if (v < act.min)
         v = act.min;
     if (v > act.max)
         v = act.max;
     return (int8_t)v;
+#endif
 }
 
 /*
@@ -136,12 +161,86 @@ static inline int8_t rk_finish_rq(uint32_t acc, rk_rq r, int32_t output_offset, 
         v = act.max;
     return (int8_t)v;
 }
+/* ARMv6-M: the per-output finishing step inlined where a compiler would
+** call it (its prologue and epilogue cost more than half the step). */
+#if RK_THUMB1
+#define RK_FINISH_INLINE inline __attribute__((always_inline))
+#else
+#define RK_FINISH_INLINE
+#endif
 
 /* sum (x[i] + offset) * w[i], i < n, wrapped: the form TFLite writes.  offset is
 ** an input offset, in [-127, 128] (rk_conv_check and every caller check
 ** it), so x + offset lies in [-255, 255] and is held in 16 bits: the
 ** product is then a 16 x 16 -> 32 bit multiply, which a compiler
 ** vectorizes far better than a full 32-bit one. */
+#if RK_THUMB1 && !defined(__clang__)
+/* ARMv6-M (RK_THUMB1, rk_requantize_inline.h), GCC: the same two functions in
+** hand-scheduled Thumb-1 (clang keeps r7 as its frame pointer and cannot
+** give the asm its eight low registers; it compiles the C loops).  GCC 12 spills the C loop's pointers and
+** re-zeroes its index registers (6 instructions per product at four
+** channels); here the index counts up from -n to 0 over pointers moved to
+** the ends of their rows (ldrsb takes only a register offset), the
+** accumulators and the offset live in high registers, so a product costs
+** a load, a multiply and an add: 4 instructions per product at four
+** channels.  The sums are the same wrapped int32 sums, in the same order. */
+static inline uint32_t rk_dot_off(const int8_t *x, const int8_t *w, int32_t n, int32_t offset)
+{
+    uint32_t a = 0;
+    if (n <= 0)
+        return a;
+    const int8_t *xe = x + n, *we = w + n;
+    int32_t i = -n, t, u;
+    __asm__(".syntax unified\n"
+            "1:\n\t"
+            "ldrsb %[t], [%[x], %[i]]\n\t"
+            "add %[t], %[off]\n\t"
+            "ldrsb %[u], [%[w], %[i]]\n\t"
+            "muls %[u], %[t], %[u]\n\t"
+            "add %[a], %[u]\n\t"
+            "adds %[i], #1\n\t"
+            "bne 1b"
+            : [i] "+l"(i), [t] "=&l"(t), [u] "=&l"(u), [a] "+h"(a)
+            : [x] "l"(xe), [w] "l"(we), [off] "h"(offset)
+            : "cc", "memory");
+    return a;
+}
+
+static inline void rk_dot4_off_acc(const int8_t *x, const int8_t *w, ptrdiff_t stride, int32_t n, int32_t offset,
+                                   uint32_t acc[4])
+{
+    if (n <= 0)
+        return;
+    const int8_t *xe = x + n, *w0 = w + n, *w1 = w0 + stride, *w2 = w1 + stride, *w3 = w2 + stride;
+    int32_t i = -n, t, u;
+    uint32_t a0 = acc[0], a1 = acc[1], a2 = acc[2], a3 = acc[3];
+    __asm__(".syntax unified\n"
+            "1:\n\t"
+            "ldrsb %[t], [%[x], %[i]]\n\t"
+            "add %[t], %[off]\n\t"
+            "ldrsb %[u], [%[w0], %[i]]\n\t"
+            "muls %[u], %[t], %[u]\n\t"
+            "add %[a0], %[u]\n\t"
+            "ldrsb %[u], [%[w1], %[i]]\n\t"
+            "muls %[u], %[t], %[u]\n\t"
+            "add %[a1], %[u]\n\t"
+            "ldrsb %[u], [%[w2], %[i]]\n\t"
+            "muls %[u], %[t], %[u]\n\t"
+            "add %[a2], %[u]\n\t"
+            "ldrsb %[u], [%[w3], %[i]]\n\t"
+            "muls %[u], %[t], %[u]\n\t"
+            "add %[a3], %[u]\n\t"
+            "adds %[i], #1\n\t"
+            "bne 1b"
+            : [i] "+l"(i), [t] "=&l"(t), [u] "=&l"(u), [a0] "+h"(a0), [a1] "+h"(a1), [a2] "+h"(a2), [a3] "+h"(a3)
+            : [x] "l"(xe), [w0] "l"(w0), [w1] "l"(w1), [w2] "l"(w2), [w3] "l"(w3), [off] "h"(offset)
+            : "cc", "memory");
+    acc[0] = a0;
+    acc[1] = a1;
+    acc[2] = a2;
+    acc[3] = a3;
+}
+#else
 static inline uint32_t rk_dot_off(const int8_t *x, const int8_t *w, int32_t n, int32_t offset)
 {
     uint32_t acc = 0;
@@ -172,6 +271,7 @@ static inline void rk_dot4_off_acc(const int8_t *x, const int8_t *w, ptrdiff_t s
     acc[2] += a2;
     acc[3] += a3;
 }
+#endif
 
 /* acc[k] += sum (x0[i] + offset) w[k * stride + i] and acc[4 + k] += the
 ** same for x1, i < n, k < 4, wrapped: two pixels against four filter rows,

@@ -34,7 +34,7 @@ static const int8_t *pixel_at(const rk_conv_params *p, rk_dims in, rk_dims out, 
     return input + ((ptrdiff_t)r * p->s_h * in.w + (ptrdiff_t)c * p->s_w) * in.c;
 }
 
-static int8_t finish_at(const rk_conv_params *p, const rk_quant *q, uint32_t acc, int32_t oc)
+static RK_FINISH_INLINE int8_t finish_at(const rk_conv_params *p, const rk_quant *q, uint32_t acc, int32_t oc)
 {
     return rk_finish(acc, q->multiplier[oc], q->shift[oc], p->output_offset, p->act);
 }
@@ -147,6 +147,26 @@ void rk_one_channels(const rk_conv_params *p, const rk_quant *q, const int8_t *x
     }
 #endif
     const int32_t off = p->input_offset;
+#if RK_THUMB1
+    /* ARMv6-M: the same loops with the parameters in locals.  Through p and
+    ** q a compiler reloads them after every int8_t store (which may alias
+    ** them); on a core with eight low registers that is most of the
+    ** finishing step's work at small depths. */
+    const int32_t *mult = q->multiplier, *sh = q->shift, zo = p->output_offset;
+    const rk_act act = p->act;
+    int32_t oc = 0;
+    for (; oc + 4 <= cout; oc += 4) {
+        uint32_t acc[4];
+        for (int32_t k = 0; k < 4; k++)
+            acc[k] = rk_bias0(bias, oc + k);
+        rk_dot4_off_acc(x, filter + (ptrdiff_t)oc * depth, depth, depth, off, acc);
+        for (int32_t k = 0; k < 4; k++)
+            y[oc + k] = rk_finish(acc[k], mult[oc + k], sh[oc + k], zo, act);
+    }
+    for (; oc < cout; oc++)
+        y[oc] = rk_finish(rk_bias0(bias, oc) + rk_dot_off(x, filter + (ptrdiff_t)oc * depth, depth, off), mult[oc],
+                          sh[oc], zo, act);
+#else
     int32_t oc = 0;
     for (; oc + 4 <= cout; oc += 4) {
         uint32_t acc[4];
@@ -158,6 +178,7 @@ void rk_one_channels(const rk_conv_params *p, const rk_quant *q, const int8_t *x
     }
     for (; oc < cout; oc++)
         y[oc] = finish_at(p, q, rk_bias0(bias, oc) + rk_dot_off(x, filter + (ptrdiff_t)oc * depth, depth, off), oc);
+#endif
 }
 
 void rk_pointwise_range(const rk_conv_params *p, const rk_quant *q, rk_dims in, const int8_t *input,
@@ -172,6 +193,21 @@ void rk_pointwise_range(const rk_conv_params *p, const rk_quant *q, rk_dims in, 
             rk_pair_channels(p, q, pixel_at(p, in, out, input, pix), pixel_at(p, in, out, input, pix + 1), filter,
                              bias, cin, cout, y0, y0 + cout);
         }
+#if RK_THUMB1
+    /* ARMv6-M has no divide instruction: pixel_at's / and % would be a
+    ** call to __aeabi_idivmod per pixel; step the row and column instead. */
+    if (pix < to) {
+        int32_t r = pix / out.w, c = pix % out.w;
+        for (; pix < to; pix++) {
+            rk_one_channels(p, q, input + ((ptrdiff_t)r * p->s_h * in.w + (ptrdiff_t)c * p->s_w) * cin, filter,
+                            bias, cin, cout, output + (ptrdiff_t)pix * cout);
+            if (++c == out.w) {
+                c = 0;
+                r++;
+            }
+        }
+    }
+#endif
     for (; pix < to; pix++)
         rk_one_channels(p, q, pixel_at(p, in, out, input, pix), filter, bias, cin, cout,
                         output + (ptrdiff_t)pix * cout);

@@ -37,19 +37,24 @@ static rk_status check_args(const rk_upsample_params *p, rk_dims in, rk_dims out
 /* The dual kernel's loop (rk_upsample_nearest.c), from the last output
 ** pixel to the first: one source row per output row, one copy per pixel.
 ** A pixel's copy never overlaps its source unless it is the source
-** itself (then it is skipped), and reads only input pixels no later copy
-** has written (Theorem 14). */
+** itself, and reads only input pixels no later copy has written (Theorem
+** 14).  The source is the pixel itself only at stride 1x1 (every pixel:
+** nothing to do), in row 0 at s_w = 1 (the whole row) and otherwise at
+** pixel (0, 0): the loop stops before those instead of comparing the two
+** addresses per pixel, so it makes the dual kernel's copies, no more
+** work (and memcpy never gets overlapping ranges). */
 static rk_status run(const rk_upsample_params *p, rk_dims in, rk_dims out, int8_t *ws)
 {
+    if (p->s_h == 1 && p->s_w == 1) /* the output is the input */
+        return RK_OK;
     const size_t ch = (size_t)in.c;
     int8_t *y = ws + (size_t)out.h * (size_t)out.w * ch;
     for (int32_t r = out.h - 1; r >= 0; r--) {
         const int8_t *row = ws + (size_t)(r / p->s_h) * (size_t)in.w * ch;
-        for (int32_t c = out.w - 1; c >= 0; c--) {
+        const int32_t last = r > 0 ? 0 : p->s_w == 1 ? out.w : 1; /* row 0's own sources */
+        for (int32_t c = out.w - 1; c >= last; c--) {
             y -= ch;
-            const int8_t *x = row + (size_t)(c / p->s_w) * ch;
-            if (x != y)
-                memcpy(y, x, ch);
+            memcpy(y, row + (size_t)(c / p->s_w) * ch, ch);
         }
     }
     return RK_OK;

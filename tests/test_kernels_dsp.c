@@ -29,27 +29,12 @@
 #include "rk_internal.h"
 #include "rk_pointwise.h"
 #include "ref_conv.h"
+#include "splitmix.h"
 
-/* splitmix64, seeded per test */
-typedef struct dsp_rng { uint64_t s; } dsp_rng;
-
-static uint64_t next64(dsp_rng *g)
-{
-    uint64_t z = (g->s += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
-
-static int32_t rnd(dsp_rng *g, int32_t lo, int32_t hi)
-{
-    return lo + (int32_t)(next64(g) % (uint64_t)((int64_t)hi - lo + 1));
-}
-
-static void fill(dsp_rng *g, int8_t *p, size_t n)
+static void fill(splitmix *g, int8_t *p, size_t n)
 {
     for (size_t i = 0; i < n; i++)
-        p[i] = (int8_t)rnd(g, -128, 127);
+        p[i] = (int8_t)splitmix_int32(g, -128, 127);
 }
 
 static void *alloc(size_t n)
@@ -85,7 +70,7 @@ Test(kernels_dsp, emulated_intrinsics_match_the_arm_arm)
 
 Test(kernels_dsp, requantization_equals_rk_finish)
 {
-    dsp_rng g = {24};
+    splitmix g = {24};
     static const int32_t edge_m[] = {0, 1, 1 << 30, INT32_MAX, INT32_MIN, 1518500250};
     static const uint32_t edge_a[] = {0u, 1u, 0xFFFFFFFFu, 0x80000000u, 0x7FFFFFFFu, 12345u, 0xFFFF0000u};
     long n = 0;
@@ -96,12 +81,18 @@ Test(kernels_dsp, requantization_equals_rk_finish)
                 const rk_dsp_rq r = rk_dsp_rq_make(edge_m[i], shift, -3, act);
                 cr_assert_eq(rk_dsp_finish(edge_a[j], &r), rk_finish(edge_a[j], edge_m[i], shift, -3, act),
                              "acc %u mult %d shift %d", edge_a[j], edge_m[i], shift);
+                if (edge_m[i] != INT32_MIN) { /* rk_dsp_chan's contract: the caller takes INT32_MIN aside */
+                    const rk_dsp_chan c = rk_dsp_chan_of(edge_m[i], shift);
+                    cr_assert_eq(rk_dsp_clamp(rk_dsp_scale(edge_a[j], &c), r.lo, r.hi, -3),
+                                 rk_finish(edge_a[j], edge_m[i], shift, -3, act), "chan: acc %u mult %d shift %d",
+                                 edge_a[j], edge_m[i], shift);
+                }
                 n++;
             }
     for (int k = 0; k < 200000; k++) {
-        const uint32_t acc = k % 2 ? (uint32_t)next64(&g) : (uint32_t)rnd(&g, -100000, 100000);
-        const int32_t m = rnd(&g, 0, INT32_MAX), shift = rnd(&g, -31, 30), zp = rnd(&g, -128, 127);
-        int32_t lo = rnd(&g, -128, 127), hi = rnd(&g, -128, 127);
+        const uint32_t acc = k % 2 ? (uint32_t)splitmix_next(&g) : (uint32_t)splitmix_int32(&g, -100000, 100000);
+        const int32_t m = splitmix_int32(&g, 0, INT32_MAX), shift = splitmix_int32(&g, -31, 30), zp = splitmix_int32(&g, -128, 127);
+        int32_t lo = splitmix_int32(&g, -128, 127), hi = splitmix_int32(&g, -128, 127);
         if (lo > hi) {
             const int32_t t = lo;
             lo = hi;
@@ -111,6 +102,9 @@ Test(kernels_dsp, requantization_equals_rk_finish)
         const rk_dsp_rq r = rk_dsp_rq_make(m, shift, zp, act);
         cr_assert_eq(rk_dsp_finish(acc, &r), rk_finish(acc, m, shift, zp, act), "acc %u mult %d shift %d", acc, m,
                      shift);
+        const rk_dsp_chan c = rk_dsp_chan_of(m, shift);
+        cr_assert_eq(rk_dsp_clamp(rk_dsp_scale(acc, &c), r.lo, r.hi, zp), rk_finish(acc, m, shift, zp, act),
+                     "chan: acc %u mult %d shift %d", acc, m, shift);
         n++;
     }
     cr_log_info("requantization: %ld cases", n);
@@ -135,39 +129,39 @@ static void layer_free(layer *l)
     free(l->shift);
 }
 
-static bool draw_layer(dsp_rng *r, layer *l, bool dw, int32_t m, int32_t kmax, bool pointwise)
+static bool draw_layer(splitmix *r, layer *l, bool dw, int32_t m, int32_t kmax, bool pointwise)
 {
     memset(l, 0, sizeof *l);
     rk_conv_params *p = &l->p;
-    p->k_h = pointwise ? 1 : rnd(r, 1, kmax);
-    p->k_w = pointwise ? 1 : rnd(r, 1, kmax);
-    p->s_h = pointwise ? 1 : rnd(r, 1, 3);
-    p->s_w = pointwise ? 1 : rnd(r, 1, 3);
-    p->d_h = pointwise ? 1 : rnd(r, 1, 2);
-    p->d_w = pointwise ? 1 : rnd(r, 1, 2);
+    p->k_h = pointwise ? 1 : splitmix_int32(r, 1, kmax);
+    p->k_w = pointwise ? 1 : splitmix_int32(r, 1, kmax);
+    p->s_h = pointwise ? 1 : splitmix_int32(r, 1, 3);
+    p->s_w = pointwise ? 1 : splitmix_int32(r, 1, 3);
+    p->d_h = pointwise ? 1 : splitmix_int32(r, 1, 2);
+    p->d_w = pointwise ? 1 : splitmix_int32(r, 1, 2);
     if (!pointwise) {
-        p->p_top = rnd(r, 0, p->k_h);
-        p->p_bottom = rnd(r, 0, p->k_h);
-        p->p_left = rnd(r, 0, p->k_w);
-        p->p_right = rnd(r, 0, p->k_w);
+        p->p_top = splitmix_int32(r, 0, p->k_h);
+        p->p_bottom = splitmix_int32(r, 0, p->k_h);
+        p->p_left = splitmix_int32(r, 0, p->k_w);
+        p->p_right = splitmix_int32(r, 0, p->k_w);
     }
-    l->in.h = rnd(r, 1, 12);
-    l->in.w = rnd(r, 1, 12);
-    l->in.c = rnd(r, 1, 40);
-    l->out.c = dw ? m * l->in.c : rnd(r, 1, 40);
+    l->in.h = splitmix_int32(r, 1, 12);
+    l->in.w = splitmix_int32(r, 1, 12);
+    l->in.c = splitmix_int32(r, 1, 40);
+    l->out.c = dw ? m * l->in.c : splitmix_int32(r, 1, 40);
     const int64_t oh = rk_out_extent(l->in.h, p->k_h, p->s_h, p->d_h, p->p_top, p->p_bottom);
     const int64_t ow = rk_out_extent(l->in.w, p->k_w, p->s_w, p->d_w, p->p_left, p->p_right);
     if (oh < 1 || ow < 1)
         return false;
     l->out.h = (int32_t)oh;
     l->out.w = (int32_t)ow;
-    const int32_t zp = rnd(r, -128, 127);
+    const int32_t zp = splitmix_int32(r, -128, 127);
     p->input_offset = -zp;
     if (p->input_offset < -127)
         p->input_offset = -127;
-    p->output_offset = rnd(r, -128, 127);
-    p->act.min = rnd(r, -128, 0);
-    p->act.max = rnd(r, p->act.min, 127);
+    p->output_offset = splitmix_int32(r, -128, 127);
+    p->act.min = splitmix_int32(r, -128, 0);
+    p->act.max = splitmix_int32(r, p->act.min, 127);
     const size_t nx = (size_t)l->in.h * l->in.w * l->in.c;
     const size_t nf = dw ? (size_t)p->k_h * p->k_w * l->out.c : (size_t)l->out.c * p->k_h * p->k_w * l->in.c;
     l->x = alloc(nx);
@@ -178,9 +172,9 @@ static bool draw_layer(dsp_rng *r, layer *l, bool dw, int32_t m, int32_t kmax, b
     l->mult = alloc(sizeof(int32_t) * (size_t)l->out.c);
     l->shift = alloc(sizeof(int32_t) * (size_t)l->out.c);
     for (int32_t o = 0; o < l->out.c; o++) {
-        l->bias[o] = rnd(r, -40000, 40000);
-        l->mult[o] = rnd(r, 1 << 30, INT32_MAX);
-        l->shift[o] = rnd(r, -12, 1);
+        l->bias[o] = splitmix_int32(r, -40000, 40000);
+        l->mult[o] = splitmix_int32(r, 1 << 30, INT32_MAX);
+        l->shift[o] = splitmix_int32(r, -12, 1);
     }
     l->g = (ref_conv){l->in.c, l->out.c, l->in.h, l->in.w, l->out.h, l->out.w, p->k_h, p->k_w, p->s_h, p->s_w,
                       p->d_h, p->d_w, p->p_top, p->p_left, -p->input_offset, p->output_offset, p->act.min,
@@ -203,7 +197,7 @@ static void expect_same(const int8_t *a, const int8_t *b, size_t n, const char *
 
 Test(kernels_dsp, convolution_equals_the_reference)
 {
-    dsp_rng r = {2401};
+    splitmix r = {2401};
     int n = 0, ones = 0, rip = 0;
     for (int k = 0; n < 600; k++) {
         layer l;
@@ -254,13 +248,46 @@ Test(kernels_dsp, convolution_equals_the_reference)
     cr_log_info("convolution: %d layers (%d 1x1), %d also in place", n, ones, rip);
 }
 
+/* The pixel pairs of the DSP 1x1 and gathered loops (rk_pointwise_dsp.c)
+** at the requantization's corners: multipliers of INT32_MIN (the pairs
+** then take rk_dsp_finish) and 0, shifts over TFLite's whole range, large
+** biases, strided 1x1 rows (pairs of any pixel distance) and padded ones
+** (gathered pairs), dual buffer against the reference. */
+Test(kernels_dsp, pairs_at_extreme_quantization_equal_the_reference)
+{
+    splitmix r = {777};
+    int n = 0;
+    for (int k = 0; n < 300; k++) {
+        layer l;
+        if (!draw_layer(&r, &l, false, 1, k % 2 ? 1 : 3, false))
+            continue;
+        for (int32_t o = 0; o < l.out.c; o++) {
+            const int32_t pick = splitmix_int32(&r, 0, 5);
+            l.mult[o] = pick == 0 ? INT32_MIN : pick == 1 ? 0 : pick == 2 ? INT32_MAX : splitmix_int32(&r, 1, INT32_MAX);
+            l.shift[o] = splitmix_int32(&r, -31, 30);
+            l.bias[o] = (int32_t)splitmix_next(&r);
+        }
+        const rk_quant q = {l.mult, l.shift};
+        const size_t ny = (size_t)l.out.h * l.out.w * l.out.c;
+        int8_t *want = reference(&l, false), *y = alloc(ny);
+        int8_t *scratch = alloc(rk_conv2d_buffer_size(&l.p, l.in, l.out));
+        cr_assert_eq(rk_conv2d(&l.p, &q, l.in, l.x, l.f, l.bias, l.out, y, scratch), RK_OK);
+        expect_same(y, want, ny, "rk_conv2d (extreme quantization)", k);
+        free(want);
+        free(y);
+        free(scratch);
+        layer_free(&l);
+        n++;
+    }
+}
+
 Test(kernels_dsp, depthwise_equals_the_reference)
 {
-    dsp_rng r = {3303};
+    splitmix r = {3303};
     int n = 0, inplace = 0, mobile = 0;
     for (int k = 0; n < 600; k++) {
         layer l;
-        const int32_t m = k % 4 == 3 ? rnd(&r, 2, 3) : 1;
+        const int32_t m = k % 4 == 3 ? splitmix_int32(&r, 2, 3) : 1;
         if (!draw_layer(&r, &l, true, m, 7, false))
             continue;
         if (k % 4 == 1) { /* the mobile nets' shape: stride 1 or 2 and dilation 1 along w, k_w 3, 5 or 7 */
@@ -299,17 +326,17 @@ Test(kernels_dsp, depthwise_equals_the_reference)
 
 Test(kernels_dsp, fully_connected_equals_the_reference)
 {
-    dsp_rng r = {4404};
+    splitmix r = {4404};
     for (int k = 0; k < 400; k++) {
         rk_fc_params p;
         memset(&p, 0, sizeof p);
-        p.batches = rnd(&r, 1, 3);
-        p.in_features = rnd(&r, 1, 200);
-        p.out_features = rnd(&r, 1, 40);
-        p.input_offset = rnd(&r, -127, 128);
-        p.output_offset = rnd(&r, -128, 127);
-        p.act.min = rnd(&r, -128, 0);
-        p.act.max = rnd(&r, p.act.min, 127);
+        p.batches = splitmix_int32(&r, 1, 3);
+        p.in_features = splitmix_int32(&r, 1, 200);
+        p.out_features = splitmix_int32(&r, 1, 40);
+        p.input_offset = splitmix_int32(&r, -127, 128);
+        p.output_offset = splitmix_int32(&r, -128, 127);
+        p.act.min = splitmix_int32(&r, -128, 0);
+        p.act.max = splitmix_int32(&r, p.act.min, 127);
         p.per_channel = k % 2 == 1;
         const size_t nx = (size_t)p.batches * p.in_features, nw = (size_t)p.in_features * p.out_features;
         const size_t ny = (size_t)p.batches * p.out_features;
@@ -320,9 +347,9 @@ Test(kernels_dsp, fully_connected_equals_the_reference)
         fill(&r, x, nx);
         fill(&r, w, nw);
         for (int32_t o = 0; o < p.out_features; o++) {
-            bias[o] = rnd(&r, -40000, 40000);
-            mult[o] = rnd(&r, 1 << 30, INT32_MAX);
-            shift[o] = rnd(&r, -14, 1);
+            bias[o] = splitmix_int32(&r, -40000, 40000);
+            mult[o] = splitmix_int32(&r, 1 << 30, INT32_MAX);
+            shift[o] = splitmix_int32(&r, -14, 1);
         }
         const rk_quant q = {mult, shift};
         cr_assert(ref_fc(p.batches, p.in_features, p.out_features, x, w, bias, -p.input_offset, p.output_offset,
@@ -361,28 +388,28 @@ static int32_t ref_add_rq(int32_t x, int32_t m, int32_t shift)
 
 Test(kernels_dsp, add_equals_the_reference)
 {
-    dsp_rng r = {2424};
+    splitmix r = {2424};
     int fast = 0;
     for (int k = 0; k < 600; k++) {
         rk_add_params p;
         memset(&p, 0, sizeof p);
-        p.input1_offset = rnd(&r, -127, 128);
-        p.input2_offset = rnd(&r, -127, 128);
-        p.output_offset = rnd(&r, -128, 127);
+        p.input1_offset = splitmix_int32(&r, -127, 128);
+        p.input2_offset = splitmix_int32(&r, -127, 128);
+        p.output_offset = splitmix_int32(&r, -128, 127);
         /* TFLite int8 (left shift 20, multipliers in [2^30, 2^31), shifts
         ** < 0) mostly; every fourth layer anywhere rk_add allows, where
         ** the DSP loop must hand back to the plain one */
         const bool any = k % 4 == 3;
-        p.left_shift = any ? rnd(&r, 0, 22) : 20;
-        p.input1_multiplier = any ? rnd(&r, 0, INT32_MAX) : rnd(&r, 1 << 30, INT32_MAX);
-        p.input2_multiplier = any ? rnd(&r, 0, INT32_MAX) : rnd(&r, 1 << 30, INT32_MAX);
-        p.output_multiplier = any ? rnd(&r, 0, INT32_MAX) : rnd(&r, 1 << 30, INT32_MAX);
-        p.input1_shift = any ? rnd(&r, -31, 30) : rnd(&r, -3, -1);
-        p.input2_shift = any ? rnd(&r, -31, 30) : rnd(&r, -3, -1);
-        p.output_shift = any ? rnd(&r, -31, 30) : rnd(&r, -22, -10);
-        p.act.min = rnd(&r, -128, 0);
-        p.act.max = rnd(&r, p.act.min, 127);
-        const int32_t n = rnd(&r, 0, 300);
+        p.left_shift = any ? splitmix_int32(&r, 0, 22) : 20;
+        p.input1_multiplier = any ? splitmix_int32(&r, 0, INT32_MAX) : splitmix_int32(&r, 1 << 30, INT32_MAX);
+        p.input2_multiplier = any ? splitmix_int32(&r, 0, INT32_MAX) : splitmix_int32(&r, 1 << 30, INT32_MAX);
+        p.output_multiplier = any ? splitmix_int32(&r, 0, INT32_MAX) : splitmix_int32(&r, 1 << 30, INT32_MAX);
+        p.input1_shift = any ? splitmix_int32(&r, -31, 30) : splitmix_int32(&r, -3, -1);
+        p.input2_shift = any ? splitmix_int32(&r, -31, 30) : splitmix_int32(&r, -3, -1);
+        p.output_shift = any ? splitmix_int32(&r, -31, 30) : splitmix_int32(&r, -22, -10);
+        p.act.min = splitmix_int32(&r, -128, 0);
+        p.act.max = splitmix_int32(&r, p.act.min, 127);
+        const int32_t n = splitmix_int32(&r, 0, 300);
         int8_t *a = alloc((size_t)n), *b = alloc((size_t)n), *y = alloc((size_t)n), *want = alloc((size_t)n);
         fill(&r, a, (size_t)n);
         fill(&r, b, (size_t)n);

@@ -41,8 +41,22 @@ static void gather(const rk_conv_params *p, rk_dims in, const int8_t *input, int
     const int32_t cin = in.c;
     const int8_t zero_point = (int8_t)(-p->input_offset);
     int8_t *dst = col;
+#if RK_DSP
+    /* a tap row whose k_w columns all lie on the input is one contiguous
+    ** run when d_w = 1: one copy (a few words) instead of k_w (a 3 x 3 x 3
+    ** stem copies 9 bytes a row, not three times 3) */
+    const int32_t j0 = c * p->s_w - p->p_left, run = p->k_w * cin;
+    const bool whole = p->d_w == 1 && j0 >= 0 && j0 + p->k_w <= in.w;
+#endif
     for (int32_t a = 0; a < p->k_h; a++) {
         const int32_t i = r * p->s_h + a * p->d_h - p->p_top;
+#if RK_DSP
+        if (whole && i >= 0 && i < in.h) {
+            rk_dsp_copy(dst, input + ((ptrdiff_t)i * in.w + j0) * cin, run);
+            dst += run;
+            continue;
+        }
+#endif
         for (int32_t b = 0; b < p->k_w; b++, dst += cin) {
             const int32_t j = c * p->s_w + b * p->d_w - p->p_left;
             if (i >= 0 && i < in.h && j >= 0 && j < in.w)
@@ -95,7 +109,7 @@ static void pixel_pair(const rk_conv_params *p, const rk_quant *q, rk_dims in, c
     }
 }
 
-#if RK_WIDE_MAX > 0
+#if RK_WIDE_MAX > 0 && !RK_DSP
 /* The receptive field of pixel (r, c) widened (rk_widen) into col: pad taps
 ** are 0 there (the zero point plus the offset).  A tap row whose k_w
 ** columns all lie on the input is one contiguous run when d_w = 1. */
@@ -159,7 +173,7 @@ void rk_conv2d_run(const rk_conv_params *p, const rk_quant *q, rk_dims in, const
                    bool hold)
 {
     const int32_t cin = in.c, cout = out.c, depth = p->k_h * p->k_w * cin;
-#if RK_WIDE_MAX > 0
+#if RK_WIDE_MAX > 0 && !RK_DSP /* the DSP path (and its host emulation) has its own pairs */
     if (depth <= RK_WIDE_MAX) {
         conv2d_wide(p, q, in, input, filter, bias, out, output);
         return;
@@ -178,6 +192,19 @@ void rk_conv2d_run(const rk_conv_params *p, const rk_quant *q, rk_dims in, const
         for (int32_t c = 0; c < out.w;) {
             gather(p, in, input, r, c, col);
             const int32_t j1 = (c + 1) * p->s_w - p->p_left;
+#if RK_DSP
+            /* the DSP path's pairs need the two fields back to back: the
+            ** second pixel gathered just below col (inside the 4 c_out
+            ** bytes of pre when depth <= 4 c_out), both before either is
+            ** written; so the pair's first field is pixel c + 1's */
+            if (depth <= 4 * (int64_t)cout && c + 1 < out.w) {
+                gather(p, in, input, r, c + 1, col - depth);
+                rk_pair_channels_dsp(p, q, col - depth, col, filter, bias, depth, cout, y + cout, y);
+                y += 2 * (ptrdiff_t)cout;
+                c += 2;
+                continue;
+            }
+#endif
             if (col1 != NULL && c + 1 < out.w) {
                 gather(p, in, input, r, c + 1, col1);
                 rk_pair_channels(p, q, col, col1, filter, bias, depth, cout, y, y + cout);

@@ -19,6 +19,7 @@
 ** build keeps the plain order, so its records are that order's.
 */
 #include "rk_conv2d_rip.h"
+#include "rk_dsp.h"
 #include "rk_instrument.h"
 #include "rk_internal.h"
 
@@ -247,6 +248,22 @@ static void pointwise_buffered(const rk_conv_params *p, const rk_quant *q, const
     const int32_t cin = g->cin, cout = g->cout;
     int8_t *pre = (int8_t *)rk_gather_pre(scratch), *col = pre + 4 * (ptrdiff_t)cout;
     int32_t pix = from;
+#if RK_DSP
+    /* the DSP path's pairs (rk_pointwise_dsp.c), as rk_pointwise_range
+    ** runs them: both pixels read, then both written (their two inputs
+    ** fit pre back to back when c_in < c_out) */
+    for (; pix + 2 <= to; pix += 2, x += 2 * step) {
+        int8_t *y = ws + (int64_t)pix * cout;
+        if (cout <= cin) {
+            rk_pair_channels_dsp(p, q, x, x + step, filter, bias, cin, cout, pre, pre + cout);
+            copy_bytes(y, pre, 2 * (size_t)cout);
+        } else {
+            copy_bytes(pre, x, (size_t)cin);
+            copy_bytes(pre + cin, x + step, (size_t)cin);
+            rk_pair_channels_dsp(p, q, pre, pre + cin, filter, bias, cin, cout, y, y + cout);
+        }
+    }
+#endif
     if (RK_PIXEL_PAIRS && cout <= cin)
         for (; pix + 2 <= to; pix += 2, x += 2 * step) {
             rk_pair_channels(p, q, x, x + step, filter, bias, cin, cout, pre, pre + cout);
@@ -307,12 +324,26 @@ static rk_status run_gather(const rk_conv_params *p, const rk_quant *q, rk_dims 
     const int32_t step = w_out > 1 ? ps.s_w * g->cin : 0, row_in = rows > 1 ? ps.s_h * si.w * g->cin : 0;
     const int64_t d = (int64_t)g->cout - (flat ? g->cin : (int64_t)ps.s_w * g->cin);
     const int64_t de = (int64_t)row_in - (int64_t)(w_out * g->cout);
-    int64_t e = g->gap - (int64_t)(RK_PIXEL_PAIRS ? 2 : 1) * g->cout;
+    /* pairs: the host's (RK_PIXEL_PAIRS) and the DSP path's (rk_dsp.h),
+    ** whose rk_pointwise_range pairs the pixels of a stride-1 row */
+    int64_t e = g->gap - (int64_t)(RK_PIXEL_PAIRS || RK_DSP ? 2 : 1) * g->cout;
     const int8_t *x = ws + g->gap;
     for (int32_t r = 0; r < rows; r++, x += row_in, e += de) {
         const int32_t base = r * w_out;
         int32_t lo, hi;
         linear_span(e, d, w_out, &lo, &hi);
+#if RK_DSP
+        /* an odd run pairs all but one pixel: where the run in place is odd
+        ** and a run through scratch beside it is too, one pixel moves to
+        ** scratch (always allowed: there it is read before it is written),
+        ** so both runs go in pairs */
+        if ((hi - lo) % 2 != 0) {
+            if (lo % 2 != 0)
+                lo++;
+            else if ((w_out - hi) % 2 != 0)
+                hi--;
+        }
+#endif
         pointwise_buffered(&ps, q, filter, bias, g, ws, scratch, base, base + lo, x, step);
         rk_pointwise_range(&ps, q, si, ws + g->gap, filter, bias, out, ws, base + lo, base + hi);
         pointwise_buffered(&ps, q, filter, bias, g, ws, scratch, base + hi, base + w_out, x + (ptrdiff_t)hi * step,

@@ -256,11 +256,124 @@ static inline int8_t rk_dsp_finish(uint32_t acc, const rk_dsp_rq *r)
     return (int8_t)(v + r->out_off);
 }
 
+/*
+** rk_dsp_finish with every per-channel term precomputed (rk_dsp_chan_of),
+** for loops that finish several outputs of one channel (the pixel pairs of
+** rk_pointwise_dsp.c): per output one SMULL-and-add high multiply, the
+** rounding division with its mask and half-mask ready, the clamp before
+** the offset.  Bit-exact with rk_finish for every input: a multiplier of
+** INT32_MIN (the doubling high multiply's one saturating case) sets slow,
+** and then the caller runs rk_dsp_finish instead (tests/test_kernels_dsp.c
+** compares both with rk_finish on random and extreme operands).
+*/
+typedef struct rk_dsp_chan {
+    int32_t mult, left, right, mask, half;
+} rk_dsp_chan;
+
+static inline rk_dsp_chan rk_dsp_chan_of(int32_t multiplier, int32_t shift)
+{
+    rk_dsp_chan c;
+    c.mult = multiplier;
+    c.left = rk_dsp_left(shift);
+    c.right = c.left - shift;
+    c.mask = (int32_t)((1u << c.right) - 1u);
+    c.half = c.mask >> 1;
+    return c;
+}
+
+/* The value before the clamp: rk_requantize_inline for c.mult != INT32_MIN. */
+static inline int32_t rk_dsp_scale(uint32_t acc, const rk_dsp_chan *c)
+{
+    const int32_t shifted = (int32_t)(acc << c->left);
+    /* >> of a negative value is arithmetic on every target (rk_requantize_inline.h) */
+    const int32_t h = (int32_t)(((int64_t)shifted * c->mult + ((int64_t)1 << 30)) >> 31);
+    const int32_t threshold = c->half + (int32_t)((uint32_t)h >> 31);
+    return (h >> c->right) + ((h & c->mask) > threshold ? 1 : 0);
+}
+
+/* v clamped to [lo, hi] (the activation less the offset), plus the offset. */
+static inline int8_t rk_dsp_clamp(int32_t v, int32_t lo, int32_t hi, int32_t out_off)
+{
+    if (v < lo)
+        v = lo;
+    if (v > hi)
+        v = hi;
+    return (int8_t)(v + out_off);
+}
+
+/*
+** The finishing step of four outputs at once (the 2 x 2 blocks of
+** rk_pointwise_dsp.c): each value plus the output offset, saturated to
+** int8 (QADD, SSAT: a saturated sum lands on the same int8 as the exact
+** one, so no overflow can change a byte), the four packed into one word,
+** then clamped to the activation a byte at a time (SSUB8 + SEL: a signed
+** byte max, then min).  The clamp bounds lie in [-128, 127], so clamping
+** the saturated value equals clamping the exact one (rk_finish's order).
+*/
+static inline int32_t rk_dsp_sat8(int32_t v, int32_t out_off)
+{
+#if defined(RK_DSP_ASM)
+    return __ssat(__qadd(v, out_off), 8);
+#else
+    const int64_t t = (int64_t)v + out_off;
+    return t < -128 ? -128 : t > 127 ? 127 : (int32_t)t;
+#endif
+}
+
+/* Bytes (a, b, c, d) from the low bytes of four values. */
+static inline uint32_t rk_dsp_pack4(int32_t a, int32_t b, int32_t c, int32_t d)
+{
+#if defined(RK_DSP_ASM)
+    uint32_t r = (uint32_t)a;
+    __asm__("bfi %0, %1, #8, #8\n\tbfi %0, %2, #16, #8\n\tbfi %0, %3, #24, #8"
+            : "+&r"(r)
+            : "r"(b), "r"(c), "r"(d));
+    return r;
+#else
+    return ((uint32_t)a & 0xffu) | ((uint32_t)b & 0xffu) << 8 | ((uint32_t)c & 0xffu) << 16 |
+           ((uint32_t)d & 0xffu) << 24;
+#endif
+}
+
+/* Each signed byte of v clamped to [the byte of lo4, the byte of hi4]
+** (every byte of lo4 the same, of hi4 too, lo <= hi). */
+static inline uint32_t rk_dsp_clamp4(uint32_t v, uint32_t lo4, uint32_t hi4)
+{
+#if defined(RK_DSP_ASM)
+    uint32_t t;
+    __asm__("ssub8 %1, %0, %2\n\tsel %0, %0, %2\n\tssub8 %1, %3, %0\n\tsel %0, %0, %3"
+            : "+&r"(v), "=&r"(t)
+            : "r"(lo4), "r"(hi4)
+            : "cc");
+    return v;
+#else
+    uint32_t r = 0;
+    for (int i = 0; i < 32; i += 8) {
+        int32_t b = (int32_t)rk_dsp_sext8(v >> i);
+        const int32_t lo = (int32_t)rk_dsp_sext8(lo4 >> i), hi = (int32_t)rk_dsp_sext8(hi4 >> i);
+        b = b < lo ? lo : b > hi ? hi : b;
+        r |= ((uint32_t)b & 0xffu) << i;
+    }
+    return r;
+#endif
+}
+
+/* The byte b four times. */
+static inline uint32_t rk_dsp_bytes4(int32_t b)
+{
+    return ((uint32_t)b & 0xffu) * 0x01010101u;
+}
+
 /* The DSP loops, called where the plain loops would run, on arguments the
 ** caller has checked; each with its contract at its definition. */
 /* rk_pointwise_dsp.c: rk_one_channels (rk_internal.h) */
 void rk_one_channels_dsp(const rk_conv_params *p, const rk_quant *q, const int8_t *x, const int8_t *filter,
                          const int32_t *bias, int32_t depth, int32_t cout, int8_t *y);
+/* rk_pointwise_dsp.c: rk_pair_channels (rk_internal.h), fastest when
+** x1 = x0 + depth (a stride-1 1x1 row, a pair gathered back to back) */
+void rk_pair_channels_dsp(const rk_conv_params *p, const rk_quant *q, const int8_t *x0, const int8_t *x1,
+                          const int8_t *filter, const int32_t *bias, int32_t depth, int32_t cout, int8_t *y0,
+                          int8_t *y1);
 /* rk_depthwise_dsp.c: rk_depthwise, any multiplier; one channel's output
 ** plane of rk_depthwise_inplace, for k_h k_w <= RK_DW_TAPS (a stack array
 ** of the channel's taps: 7 x 7 and smaller, every model's depthwise) */
@@ -276,6 +389,101 @@ bool rk_add_dsp(const rk_add_params *p, int32_t n, const int8_t *input1, const i
 /* rk_fully_connected_dsp.c: the output loop of rk_fully_connected */
 void rk_fully_connected_dsp(const rk_fc_params *p, const rk_quant *q, const int8_t *input, const int8_t *weights,
                             const int32_t *bias, int8_t *output);
+/* rk_fully_connected_dsp.c: its path for a head (one to three outputs)
+** per tensor with a multiplier >= 0 and a shift < 0, which
+** rk_fully_connected calls directly (a tiny layer's whole run is a couple
+** of hundred instructions: the dispatch would show) */
+void rk_fully_connected_dsp_head(const rk_fc_params *p, const rk_quant *q, const int8_t *input,
+                                 const int8_t *weights, const int32_t *bias, int8_t *output);
+/* ... and the one output of such a head, rows x and w: acc (the bias) plus
+** their sum, requantized */
+int8_t rk_fully_connected_dsp_one(const rk_fc_params *p, const rk_quant *q, const int8_t *x, const int8_t *w,
+                                  uint32_t acc);
+#endif
+
+
+#if RK_DSP
+/*
+** Appended for rk_depthwise_dsp.c's four-channel output step: two int32
+** values saturated to 16-bit halves (SSAT #16 each, PKHBT), a saturating
+** halfwise add (QADD16), halfwise signed max and min (SSUB16 setting the
+** GE flags, then SEL: one asm block, so no other instruction comes between
+** them).  The C versions below the core's are their definitions.
+*/
+#if defined(__ARM_FEATURE_DSP) && !defined(RK_DSP_EMULATE)
+static inline uint32_t rk_dsp_sat16x2(int32_t lo, int32_t hi)
+{
+    return ((uint32_t)__ssat(lo, 16) & 0xffffu) | ((uint32_t)__ssat(hi, 16) << 16);
+}
+
+static inline uint32_t rk_qadd16(uint32_t a, uint32_t b)
+{
+    return (uint32_t)__qadd16((int16x2_t)a, (int16x2_t)b);
+}
+
+static inline uint32_t rk_max16(uint32_t a, uint32_t b)
+{
+    uint32_t r, t;
+    __asm__("ssub16 %1, %2, %3\n\tsel %0, %2, %3" : "=r"(r), "=&r"(t) : "r"(a), "r"(b) : "cc");
+    return r;
+}
+
+static inline uint32_t rk_min16(uint32_t a, uint32_t b)
+{
+    uint32_t r, t;
+    __asm__("ssub16 %1, %2, %3\n\tsel %0, %3, %2" : "=r"(r), "=&r"(t) : "r"(a), "r"(b) : "cc");
+    return r;
+}
+#else
+static inline uint32_t rk_dsp_sat16(int32_t v)
+{
+    return (uint32_t)(v < -32768 ? -32768 : v > 32767 ? 32767 : v) & 0xffffu;
+}
+
+static inline uint32_t rk_dsp_sat16x2(int32_t lo, int32_t hi)
+{
+    return rk_dsp_sat16(lo) | (rk_dsp_sat16(hi) << 16);
+}
+
+static inline uint32_t rk_qadd16(uint32_t a, uint32_t b)
+{
+    return rk_dsp_sat16(rk_dsp_half(a, 0) + rk_dsp_half(b, 0)) | (rk_dsp_sat16(rk_dsp_half(a, 1) + rk_dsp_half(b, 1)) << 16);
+}
+
+/* SSUB16 a - b sets GE for a half where a - b >= 0; SEL takes a there. */
+static inline uint32_t rk_max16(uint32_t a, uint32_t b)
+{
+    const uint32_t lo = rk_dsp_half(a, 0) >= rk_dsp_half(b, 0) ? a : b;
+    const uint32_t hi = rk_dsp_half(a, 1) >= rk_dsp_half(b, 1) ? a : b;
+    return (lo & 0xffffu) | (hi & 0xffff0000u);
+}
+
+static inline uint32_t rk_min16(uint32_t a, uint32_t b)
+{
+    const uint32_t lo = rk_dsp_half(a, 0) >= rk_dsp_half(b, 0) ? b : a;
+    const uint32_t hi = rk_dsp_half(a, 1) >= rk_dsp_half(b, 1) ? b : a;
+    return (lo & 0xffffu) | (hi & 0xffff0000u);
+}
+#endif
+#endif
+
+#if RK_DSP
+/*
+** Appended for rk_depthwise_dsp.c's 3x3 plane pairs at stride 2: acc +
+** a.lo b.hi (signed halves), mod 2^32 (SMLABT), so a tap byte in a's low
+** half meets the weight in b's high half without a shift.
+*/
+#if defined(__ARM_FEATURE_DSP) && !defined(RK_DSP_EMULATE)
+static inline uint32_t rk_smlabt(uint32_t a, uint32_t b, uint32_t acc)
+{
+    return (uint32_t)__smlabt((int32_t)a, (int32_t)b, (int32_t)acc);
+}
+#else
+static inline uint32_t rk_smlabt(uint32_t a, uint32_t b, uint32_t acc)
+{
+    return acc + (uint32_t)(rk_dsp_half(a, 0) * rk_dsp_half(b, 1));
+}
+#endif
 #endif
 
 #endif

@@ -187,6 +187,17 @@ void rk_pointwise_range(const rk_conv_params *p, const rk_quant *q, rk_dims in, 
 {
     const int32_t cin = in.c, cout = out.c;
     int32_t pix = from;
+#if RK_DSP
+    /* the DSP path pairs pixels: two pixels x two channels per inner loop
+    ** (rk_pointwise_dsp.c), fastest where the fields lie back to back.
+    ** A pair's second pixel writes before the first's last reads, which the
+    ** in-place caller's intervals allow for (run_gather of rk_conv2d_rip.c). */
+    for (; pix + 2 <= to; pix += 2) {
+        int8_t *y0 = output + (ptrdiff_t)pix * cout;
+        rk_pair_channels_dsp(p, q, pixel_at(p, in, out, input, pix), pixel_at(p, in, out, input, pix + 1), filter,
+                             bias, cin, cout, y0, y0 + cout);
+    }
+#endif
     if (RK_PIXEL_PAIRS)
         for (; pix + 2 <= to; pix += 2) {
             int8_t *y0 = output + (ptrdiff_t)pix * cout;

@@ -46,30 +46,13 @@ static void fc_wide(const rk_fc_params *p, const rk_quant *q, const int8_t *inpu
 }
 #endif
 
-rk_status rk_fully_connected(const rk_fc_params *p, const rk_quant *q, const int8_t *input, const int8_t *weights,
-                             const int32_t *bias, int8_t *output)
+#if !RK_DSP
+/* The plain loop of a checked layer, every batch row into output.  Out of
+** line: with the argument checks in the same function GCC 12 allocates the
+** M0 loop's registers worse (a load more per output). */
+__attribute__((noinline)) static void fc_plain(const rk_fc_params *p, const rk_quant *q, const int8_t *input,
+                                               const int8_t *weights, const int32_t *bias, int8_t *output)
 {
-    if (p == NULL || q == NULL || q->multiplier == NULL || q->shift == NULL || input == NULL || weights == NULL ||
-        output == NULL || p->batches < 1 || p->in_features < 1 || p->out_features < 1 || !rk_act_ok(p->act) ||
-        p->input_offset < -127 || p->input_offset > 128 || p->output_offset < -128 || p->output_offset > 127 ||
-        !rk_product_ok(p->batches, p->in_features) || !rk_product_ok(p->batches, p->out_features) ||
-        !rk_product_ok(p->in_features, p->out_features))
-        return RK_ARG;
-    const int32_t nq = p->per_channel ? p->out_features : 1;
-    for (int32_t o = 0; o < nq; o++)
-        if (q->shift[o] < -31 || q->shift[o] > 30)
-            return RK_ARG;
-#if RK_DSP
-    rk_fully_connected_dsp(p, q, input, weights, bias, output); /* rk_fully_connected_dsp.c */
-    return RK_OK;
-#elif RK_WIDE_MAX > 0
-    /* below four outputs each input is read once or twice anyway: the
-    ** copy would cost more than it saves (hello_world's 16 -> 1) */
-    if (p->in_features <= RK_WIDE_MAX && p->out_features >= 4) {
-        fc_wide(p, q, input, weights, bias, output);
-        return RK_OK;
-    }
-#endif
     for (int32_t b = 0; b < p->batches; b++) {
         const int8_t *x = input + (ptrdiff_t)b * p->in_features;
         int8_t *y = output + (ptrdiff_t)b * p->out_features;
@@ -101,5 +84,53 @@ rk_status rk_fully_connected(const rk_fc_params *p, const rk_quant *q, const int
             y[o] = rk_finish(acc, q->multiplier[k], q->shift[k], p->output_offset, p->act);
         }
     }
+}
+#endif
+
+rk_status rk_fully_connected(const rk_fc_params *p, const rk_quant *q, const int8_t *input, const int8_t *weights,
+                             const int32_t *bias, int8_t *output)
+{
+    if (p == NULL || q == NULL || q->multiplier == NULL || q->shift == NULL || input == NULL || weights == NULL ||
+        output == NULL || !rk_act_ok(p->act) || (uint32_t)p->input_offset + 127u > 255u ||
+        (uint32_t)p->output_offset + 128u > 255u)
+        return RK_ARG;
+    /* Extents in [1, 2^15] (every layer seen) make every product below
+    ** 2^30: one test for the six; only larger ones take the 64-bit checks.
+    ** A tiny layer's whole run is a few hundred instructions (hello_world's
+    ** 16 -> 1), so the checks' own cost shows. */
+    if ((((uint32_t)p->batches - 1u) | ((uint32_t)p->in_features - 1u) | ((uint32_t)p->out_features - 1u)) >=
+            32768u &&
+        (p->batches < 1 || p->in_features < 1 || p->out_features < 1 ||
+         !rk_product_ok(p->batches, p->in_features) || !rk_product_ok(p->batches, p->out_features) ||
+         !rk_product_ok(p->in_features, p->out_features)))
+        return RK_ARG;
+    /* every shift in [-31, 30]: the first (the only one per tensor) outside
+    ** the loop, which then costs a per-tensor layer one test */
+    if ((uint32_t)q->shift[0] + 31u > 61u)
+        return RK_ARG;
+    if (p->per_channel)
+        for (int32_t o = 1; o < p->out_features; o++)
+            if ((uint32_t)q->shift[o] + 31u > 61u)
+                return RK_ARG;
+#if RK_DSP /* rk_fully_connected_dsp.c; a head's path tested here, on values already loaded */
+    if (!p->per_channel && p->out_features < 4 && q->shift[0] < 0 && q->multiplier[0] >= 0) {
+        if (p->out_features == 1 && p->batches == 1) /* one output (a regression head): the call is the layer */
+            output[0] = rk_fully_connected_dsp_one(p, q, input, weights, rk_bias0(bias, 0));
+        else
+            rk_fully_connected_dsp_head(p, q, input, weights, bias, output);
+    } else
+        rk_fully_connected_dsp(p, q, input, weights, bias, output);
     return RK_OK;
+#elif RK_WIDE_MAX > 0
+    /* below four outputs each input is read once or twice anyway: the
+    ** copy would cost more than it saves (hello_world's 16 -> 1) */
+    if (p->in_features <= RK_WIDE_MAX && p->out_features >= 4) {
+        fc_wide(p, q, input, weights, bias, output);
+        return RK_OK;
+    }
+#endif
+#if !RK_DSP
+    fc_plain(p, q, input, weights, bias, output);
+    return RK_OK;
+#endif
 }

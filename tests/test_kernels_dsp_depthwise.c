@@ -34,13 +34,14 @@ static void *alloc(size_t n)
     return p;
 }
 
+static bool check_layer(splitmix *r, rk_conv_params p, rk_dims in, int32_t m);
+
 /*
-** One random depthwise layer of multiplier m and kernel k_h x k_w run by
-** rk_depthwise and by ref_conv2d; false when the geometry has no output.
-** Spatial size up to smax; per channel: multiplier in [2^30, 2^31) or, one
-** channel in 13, INT32_MIN; shift in [-12, 1] or, one channel in 17,
-** anywhere in [-31, 30]; bias NULL one layer in 5.
+** One random depthwise layer of multiplier m and kernel k_h x k_w, spatial
+** size up to smax and up to cmax input channels, checked by check_layer;
+** false when the geometry has no output.
 */
+
 static bool run_layer(splitmix *r, int32_t m, int32_t k_h, int32_t k_w, int32_t smax, int32_t cmax)
 {
     rk_conv_params p = {0};
@@ -54,7 +55,23 @@ static bool run_layer(splitmix *r, int32_t m, int32_t k_h, int32_t k_w, int32_t 
     p.p_bottom = splitmix_int32(r, 0, k_h / 2 + 1);
     p.p_left = splitmix_int32(r, 0, k_w / 2 + 1);
     p.p_right = splitmix_int32(r, 0, k_w / 2 + 1);
-    rk_dims in = {splitmix_int32(r, 1, smax), splitmix_int32(r, 1, smax), splitmix_int32(r, 1, cmax)}, out;
+    const rk_dims in = {splitmix_int32(r, 1, smax), splitmix_int32(r, 1, smax), splitmix_int32(r, 1, cmax)};
+    return check_layer(r, p, in, m);
+}
+
+/*
+** The layer of geometry p (kernel, stride, dilation, padding) on input in
+** at multiplier m, with random offsets, activation, data and quantization,
+** run by rk_depthwise (and at m = 1 by rk_depthwise_inplace) and by
+** ref_conv2d; false when the geometry has no output.  Per channel:
+** multiplier in [2^30, 2^31) or, one channel in 13, INT32_MIN; shift in
+** [-12, 1] or, one channel in 17, anywhere in [-31, 30]; bias NULL one
+** layer in 5.
+*/
+static bool check_layer(splitmix *r, rk_conv_params p, rk_dims in, int32_t m)
+{
+    const int32_t k_h = p.k_h, k_w = p.k_w;
+    rk_dims out;
     const int64_t oh = rk_out_extent(in.h, p.k_h, p.s_h, p.d_h, p.p_top, p.p_bottom);
     const int64_t ow = rk_out_extent(in.w, p.k_w, p.s_w, p.d_w, p.p_left, p.p_right);
     if (oh < 1 || ow < 1)
@@ -146,6 +163,44 @@ Test(kernels_dsp_depthwise, inplace_3x3_planes_equal_the_reference)
         if (run_layer(&r, 1, 3, 3, k % 3 == 0 ? 4 : k % 3 == 1 ? 11 : 24, 9))
             n++;
     cr_log_info("3x3 in place: %d layers", n);
+}
+
+/* The 3 x 3 descriptor loop (dw_3x3: multiplier 1, d = 1, from 48
+** channels, or 32 on rows of up to 24 pixels): every plane of 1..7 x 1..7
+** inputs at every padding 0..2 a side and strides 1 and 2 (pixels with
+** 3, 2, 1 or no taps on the input per axis), then planes of more than its
+** 128-pixel chunk (one chunk, a full and a partial one, several). */
+Test(kernels_dsp_depthwise, descriptor_3x3_planes_equal_the_reference)
+{
+    splitmix r = {9005};
+    int n = 0;
+    for (int32_t h = 1; h <= 7; h++)
+        for (int32_t w = 1; w <= 7; w++)
+            for (int32_t k = 0; k < 12; k++) {
+                rk_conv_params p = {0};
+                p.k_h = p.k_w = 3;
+                p.d_h = p.d_w = 1;
+                p.s_h = 1 + k % 2;
+                p.s_w = 1 + (k / 2) % 2;
+                p.p_top = splitmix_int32(&r, 0, 2);
+                p.p_bottom = splitmix_int32(&r, 0, 2);
+                p.p_left = splitmix_int32(&r, 0, 2);
+                p.p_right = splitmix_int32(&r, 0, 2);
+                const rk_dims in = {h, w, k % 3 == 0 ? 32 : k % 3 == 1 ? 48 : 52};
+                if (check_layer(&r, p, in, 1))
+                    n++;
+            }
+    static const int32_t big[][3] = {{12, 10, 48}, {16, 8, 48}, {11, 12, 52}, {13, 23, 48}, {20, 21, 32}, {24, 24, 64}};
+    for (size_t b = 0; b < sizeof big / sizeof big[0]; b++) {
+        rk_conv_params p = {0};
+        p.k_h = p.k_w = 3;
+        p.d_h = p.d_w = 1;
+        p.s_h = p.s_w = 1;
+        p.p_top = p.p_bottom = p.p_left = p.p_right = 1;
+        cr_assert(check_layer(&r, p, (rk_dims){big[b][0], big[b][1], big[b][2]}, 1));
+        n++;
+    }
+    cr_log_info("3x3 descriptors: %d layers", n);
 }
 
 /* Multipliers 4 and 8 (broadcast groups, input channels 1..12) and 2, 3,

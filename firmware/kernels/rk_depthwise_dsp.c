@@ -5,8 +5,12 @@
 ** in groups of four, each group over every output pixel with its filter
 ** halves extended once onto the stack and its requantization constants
 ** made once, the 3 x 3 and 5 x 5 taps unrolled, the four outputs clamped
-** and stored two channels a word; the other channels one by one.  The
-** per-channel plane loop of rk_depthwise_inplace (two output pixels at a
+** and stored two channels a word; the other channels one by one.  A 3 x 3
+** filter at multiplier 1 on enough channels takes dw_3x3 instead: each
+** output pixel's taps found once (a descriptor), then every group over
+** the pixels by their descriptors, border pixels as cheap as interior
+** ones (the models' last blocks have 3 x 3 inputs).  The per-channel
+** plane loop of rk_depthwise_inplace (two output pixels at a
 ** time, the input offset folded into the accumulator's start).  Compiled
 ** to nothing where RK_DSP is 0.  Both are equal byte for byte to the plain
 ** loops: the same products, summed modulo 2^32, the same requantization.
@@ -336,15 +340,114 @@ DW_VARIANT(dw_byte3, true, 3, true)
 DW_VARIANT(dw_byte_pre, true, 0, true)
 DW_VARIANT(dw_byte, true, 0, false)
 
+/* dw_3x3 describes this many output pixels at a time: 4 bytes a pixel on
+** the stack.  dw_3x3's frame is then 864 B (GCC 12, -O2), 232 B below it
+** on rk_depthwise's path, of the firmware's 2 KiB stack; 64 would save
+** 256 B and cost up to 1.1% on the 8 x 10 planes (per-chunk setup). */
+#define DW_CHUNK 128
+
+/* A pixel's descriptor packs its first on-input tap's byte offset in the
+** input (channel 0) above bit 8, that tap's index a * 3 + b in bits 4-7
+** and its rows on the input times 4 plus its columns in bits 0-3; the
+** offset must stay below 2^24 (dw_groups_run checks the input's size). */
+#define DW_X_MAX ((int64_t)1 << 24)
+
+/*
+** Channels [0, n4) of rk_depthwise for a 3 x 3 filter at multiplier 1 and
+** d = 1, by pixel descriptors: the output pixels in chunks of DW_CHUNK,
+** each pixel's taps on the input found once per chunk (not once per group
+** of four channels and row, as dw_groups does), then every group of four
+** channels (its filter halves extended, its requantization constants
+** made, once per chunk) over the chunk's pixels by their descriptors, the
+** four 2- and 3-tap shapes unrolled.  Border and interior pixels run the
+** same loop: on the last blocks of the MCUNet and VWW models (a 3 x 3
+** input with pad 1, every pixel a border pixel) dw_groups spent more on
+** spans than on taps.  The same products and requantization as
+** dw_groups.
+*/
+__attribute__((noinline)) static void dw_3x3(const rk_conv_params *p, const rk_quant *q, rk_dims in,
+                                             const int8_t *input, const int8_t *filter, const int32_t *bias,
+                                             rk_dims out, int8_t *output, int32_t n4)
+{
+    uint32_t px[DW_CHUNK];
+    uint32_t fx[18];
+    const int32_t ch = out.c, n = out.h * out.w, off = p->input_offset;
+    const ptrdiff_t xrow = (ptrdiff_t)in.w * ch;
+    const uint32_t off2 = rk_dsp_off2(off);
+    int32_t r = 0, c = 0; /* the chunk's first pixel */
+    for (int32_t from = 0; from < n; from += DW_CHUNK) {
+        const int32_t m = n - from < DW_CHUNK ? n - from : DW_CHUNK;
+        for (int32_t i = 0; i < m; i++) {
+            const int32_t ib = r * p->s_h - p->p_top, jb = c * p->s_w - p->p_left;
+            int32_t a0, a1, b0, b1;
+            tap_span(ib, 1, 3, in.h, &a0, &a1);
+            tap_span(jb, 1, 3, in.w, &b0, &b1);
+            const int32_t x = a1 > a0 && b1 > b0 ? ((ib + a0) * in.w + jb + b0) * ch : 0;
+            px[i] = (uint32_t)x << 8 | (uint32_t)(a0 * 3 + b0) << 4 | (uint32_t)((a1 - a0) * 4 + (b1 - b0));
+            if (++c == out.w) {
+                c = 0;
+                r++;
+            }
+        }
+        for (int32_t k = 0; k < n4; k += 4) {
+            const int8_t *fw = filter + k;
+#pragma GCC unroll 9
+            for (int32_t t = 0; t < 9; t++, fw += ch) {
+                const uint32_t v = rk_load4(fw);
+                fx[2 * t] = rk_sxtb16(v);
+                fx[2 * t + 1] = rk_sxtb16_r8(v);
+            }
+            const dw_rq rq0 = dw_rq_make(q->multiplier[k], q->shift[k]),
+                        rq1 = dw_rq_make(q->multiplier[k + 1], q->shift[k + 1]),
+                        rq2 = dw_rq_make(q->multiplier[k + 2], q->shift[k + 2]),
+                        rq3 = dw_rq_make(q->multiplier[k + 3], q->shift[k + 3]);
+            const bool min_mult = q->multiplier[k] == INT32_MIN || q->multiplier[k + 1] == INT32_MIN ||
+                                  q->multiplier[k + 2] == INT32_MIN || q->multiplier[k + 3] == INT32_MIN;
+            const uint32_t b0v = rk_bias0(bias, k), b1v = rk_bias0(bias, k + 1), b2v = rk_bias0(bias, k + 2),
+                           b3v = rk_bias0(bias, k + 3);
+            const int8_t *xk = input + k;
+            int8_t *y = output + (ptrdiff_t)from * ch + k;
+            for (int32_t i = 0; i < m; i++, y += ch) {
+                dw_acc4 s = {b0v, b1v, b2v, b3v};
+                const uint32_t d = px[i], shape = d & 15u;
+                const int8_t *x = xk + (d >> 8);
+                const uint32_t *f = fx + 2 * ((d >> 4) & 15u);
+                if (shape == 3 * 4 + 3)
+                    dw_pixel4(3, 3, false, true, 0, 3, x, ch, xrow, f, filter, ch, 6, off2, off, &s);
+                else if (shape == 2 * 4 + 2)
+                    dw_pixel4(2, 2, false, true, 0, 2, x, ch, xrow, f, filter, ch, 6, off2, off, &s);
+                else if (shape == 2 * 4 + 3)
+                    dw_pixel4(3, 2, false, true, 0, 2, x, ch, xrow, f, filter, ch, 6, off2, off, &s);
+                else if (shape == 3 * 4 + 2)
+                    dw_pixel4(2, 3, false, true, 0, 3, x, ch, xrow, f, filter, ch, 6, off2, off, &s);
+                else /* one row or one column on the input, or none */
+                    dw_pixel4((int32_t)(shape & 3u), 0, false, true, 0, (int32_t)(shape >> 2), x, ch, xrow, f,
+                              filter, ch, 6, off2, off, &s);
+                dw_store4(y, &s, min_mult, &rq0, &rq1, &rq2, &rq3, q, k, p);
+            }
+        }
+    }
+}
+
 /* Channels [0, n4) of rk_depthwise (dw_groups) by the variant that fits. */
 static void dw_groups_run(const rk_conv_params *p, const rk_quant *q, rk_dims in, const int8_t *input,
                           const int8_t *filter, const int32_t *bias, rk_dims out, int8_t *output, int32_t n4,
                           bool bcast)
 {
     const bool pre = p->k_h * p->k_w <= DW_FX_TAPS;
-    if (!bcast && pre && p->k_w == 3)
-        dw_word3(p, q, in, input, filter, bias, out, output, n4);
-    else if (!bcast && pre && p->k_w == 5)
+    if (!bcast && pre && p->k_w == 3) {
+        /* dw_3x3's descriptors cost about one group's taps a pixel, paid
+        ** once for all groups; dw_groups' row spans are paid per row and
+        ** group.  Measured on the 3 x 3 layers of results/kernels.md,
+        ** dw_3x3 wins from 48 channels on, and at 32 on rows of up to 24
+        ** pixels; below, dw_groups does. */
+        const bool descs = p->k_h == 3 && p->d_h == 1 && p->d_w == 1 && (int64_t)in.h * in.w * in.c < DW_X_MAX &&
+                           (out.c >= 48 || (out.c >= 32 && out.w <= 24));
+        if (descs)
+            dw_3x3(p, q, in, input, filter, bias, out, output, n4);
+        else
+            dw_word3(p, q, in, input, filter, bias, out, output, n4);
+    } else if (!bcast && pre && p->k_w == 5)
         dw_word5(p, q, in, input, filter, bias, out, output, n4);
     else if (!bcast && pre)
         dw_word_pre(p, q, in, input, filter, bias, out, output, n4);

@@ -203,6 +203,69 @@ Test(kernels_dsp_depthwise, descriptor_3x3_planes_equal_the_reference)
     cr_log_info("3x3 descriptors: %d layers", n);
 }
 
+/* rk_depthwise_inplace's four-channel path (rk_depthwise_quad_dsp): every
+** plane of 1..6 x 1..6 inputs with 3 x 3 (the descriptor loop into scratch),
+** 5 x 5 and 7 x 7 (the padded planes) filters, random padding and strides
+** 1 and 2, channel counts with and without a one-by-one tail; each run
+** with exactly the scratch rk_depthwise_inplace_buffer_size gives. */
+Test(kernels_dsp_depthwise, four_channel_inplace_equals_the_reference)
+{
+    static const int32_t ks[] = {3, 3, 5, 7};
+    static const int32_t cs[] = {4, 5, 8, 12, 13, 36};
+    splitmix r = {9006};
+    int n = 0;
+    for (int32_t h = 1; h <= 6; h++)
+        for (int32_t w = 1; w <= 6; w++)
+            for (int32_t k = 0; k < 8; k++) {
+                rk_conv_params p = {0};
+                p.k_h = p.k_w = ks[k % 4];
+                p.d_h = p.d_w = 1;
+                p.s_h = p.s_w = 1 + (k / 4) % 2;
+                p.p_top = splitmix_int32(&r, 0, p.k_h / 2);
+                p.p_bottom = splitmix_int32(&r, 0, p.k_h / 2);
+                p.p_left = splitmix_int32(&r, 0, p.k_w / 2);
+                p.p_right = splitmix_int32(&r, 0, p.k_w / 2);
+                const rk_dims in = {h, w, cs[splitmix_int32(&r, 0, 5)]};
+                if (check_layer(&r, p, in, 1))
+                    n++;
+            }
+    cr_log_info("four-channel in place: %d layers", n);
+}
+
+/* The scratch rk_depthwise_inplace_buffer_size asks for, worked out by hand
+** from the rule in rk_depthwise_inplace.h: one padded plane, or the
+** four-channel path's (4 bytes an output pixel at 3 x 3, 4 a padded pixel
+** otherwise) where that is larger and at most max(plane, 256). */
+Test(kernels_dsp_depthwise, inplace_scratch_follows_the_header)
+{
+    static const struct {
+        int32_t h, w, c, k, s, pt, pb;
+        size_t want;
+    } cases[] = {
+        {3, 3, 336, 3, 2, 1, 1, 25},  /* 2 x 2 out: 16 < the 5 x 5 plane */
+        {3, 3, 240, 3, 1, 1, 1, 36},  /* 3 x 3 out: 36 > 25 */
+        {2, 2, 384, 7, 1, 3, 3, 256}, /* 8 x 8 plane, four of them: 256 */
+        {3, 3, 288, 7, 1, 3, 3, 81},  /* four 9 x 9 planes: 324 > 256 */
+        {25, 5, 64, 3, 1, 1, 1, 189}, /* 125 pixels: 500 > 256 */
+        {12, 12, 64, 3, 2, 0, 1, 169}, /* 6 x 6 out: 144 < the 13 x 13 plane */
+        {9, 9, 144, 3, 1, 1, 1, 121}, /* 81 pixels: 324 > max(121, 256) */
+        {6, 6, 3, 3, 1, 1, 1, 64},    /* three channels: one plane */
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        rk_conv_params p = {0};
+        p.k_h = p.k_w = cases[i].k;
+        p.s_h = p.s_w = cases[i].s;
+        p.d_h = p.d_w = 1;
+        p.p_top = p.p_left = cases[i].pt;
+        p.p_bottom = p.p_right = cases[i].pb;
+        const rk_dims in = {cases[i].h, cases[i].w, cases[i].c};
+        const rk_dims out = {(int32_t)rk_out_extent(in.h, p.k_h, p.s_h, 1, p.p_top, p.p_bottom),
+                             (int32_t)rk_out_extent(in.w, p.k_w, p.s_w, 1, p.p_left, p.p_right), in.c};
+        cr_assert_eq(rk_depthwise_inplace_buffer_size(&p, in, out), cases[i].want, "case %zu: %zu", i,
+                     rk_depthwise_inplace_buffer_size(&p, in, out));
+    }
+}
+
 /* Multipliers 4 and 8 (broadcast groups, input channels 1..12) and 2, 3,
 ** 5 (channels one by one), kernels up to 7 x 7 and the 10 x 8 of
 ** micro_speech (80 taps, beyond the pre-extended filter). */

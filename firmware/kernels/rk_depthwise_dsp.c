@@ -18,6 +18,7 @@
 #include "rk_dsp.h"
 
 #if RK_DSP
+#include "rk_depthwise_inplace.h"
 #include "rk_internal.h"
 
 /* [*lo, *hi): the taps t of an axis whose input index o + t d lies in
@@ -353,13 +354,85 @@ DW_VARIANT(dw_byte, true, 0, false)
 #define DW_X_MAX ((int64_t)1 << 24)
 
 /*
+** The descriptors of m output pixels from (*r, *c) on (row-major; *r, *c
+** advanced past them) for a 3 x 3 filter at d = 1 over an input of
+** in.h x in.w pixels, xc bytes apart (the tensor's c, or 4 in
+** rk_depthwise_quad_dsp's plane).
+*/
+static void dw_desc3(const rk_conv_params *p, rk_dims in, int32_t xc, int32_t out_w, int32_t m, int32_t *r,
+                     int32_t *c, uint32_t *px)
+{
+    for (int32_t i = 0; i < m; i++) {
+        const int32_t ib = *r * p->s_h - p->p_top, jb = *c * p->s_w - p->p_left;
+        int32_t a0, a1, b0, b1;
+        tap_span(ib, 1, 3, in.h, &a0, &a1);
+        tap_span(jb, 1, 3, in.w, &b0, &b1);
+        const int32_t x = a1 > a0 && b1 > b0 ? ((ib + a0) * in.w + jb + b0) * xc : 0;
+        px[i] = (uint32_t)x << 8 | (uint32_t)(a0 * 3 + b0) << 4 | (uint32_t)((a1 - a0) * 4 + (b1 - b0));
+        if (++*c == out_w) {
+            *c = 0;
+            ++*r;
+        }
+    }
+}
+
+/*
+** Channels k .. k + 3 of m output pixels by their descriptors px: the
+** group's filter halves extended (filter: 9 taps, ch bytes apart), its
+** requantization constants and biases made, then per pixel the taps from
+** x0 + its offset (taps xc bytes apart in a row, rows xrow apart), the
+** four 2- and 3-tap shapes unrolled, stored at y (pixels ystep bytes
+** apart).
+*/
+__attribute__((noinline)) static void dw_group3(const rk_conv_params *p, const rk_quant *q,
+                                                            const uint32_t *px, int32_t m, const int8_t *x0,
+                                                            ptrdiff_t xc, ptrdiff_t xrow, const int8_t *filter,
+                                                            const int32_t *bias, int32_t ch, int32_t k, int8_t *y,
+                                                            ptrdiff_t ystep)
+{
+    const int32_t off = p->input_offset;
+    const uint32_t off2 = rk_dsp_off2(off);
+    uint32_t fx[18];
+    const int8_t *fw = filter + k;
+#pragma GCC unroll 9
+    for (int32_t t = 0; t < 9; t++, fw += ch) {
+        const uint32_t v = rk_load4(fw);
+        fx[2 * t] = rk_sxtb16(v);
+        fx[2 * t + 1] = rk_sxtb16_r8(v);
+    }
+    const dw_rq rq0 = dw_rq_make(q->multiplier[k], q->shift[k]), rq1 = dw_rq_make(q->multiplier[k + 1], q->shift[k + 1]),
+                rq2 = dw_rq_make(q->multiplier[k + 2], q->shift[k + 2]),
+                rq3 = dw_rq_make(q->multiplier[k + 3], q->shift[k + 3]);
+    const bool min_mult = q->multiplier[k] == INT32_MIN || q->multiplier[k + 1] == INT32_MIN ||
+                          q->multiplier[k + 2] == INT32_MIN || q->multiplier[k + 3] == INT32_MIN;
+    const uint32_t b0v = rk_bias0(bias, k), b1v = rk_bias0(bias, k + 1), b2v = rk_bias0(bias, k + 2),
+                   b3v = rk_bias0(bias, k + 3);
+    for (int32_t i = 0; i < m; i++, y += ystep) {
+        dw_acc4 s = {b0v, b1v, b2v, b3v};
+        const uint32_t d = px[i], shape = d & 15u;
+        const int8_t *x = x0 + (d >> 8);
+        const uint32_t *f = fx + 2 * ((d >> 4) & 15u);
+        if (shape == 3 * 4 + 3)
+            dw_pixel4(3, 3, false, true, 0, 3, x, xc, xrow, f, filter, ch, 6, off2, off, &s);
+        else if (shape == 2 * 4 + 2)
+            dw_pixel4(2, 2, false, true, 0, 2, x, xc, xrow, f, filter, ch, 6, off2, off, &s);
+        else if (shape == 2 * 4 + 3)
+            dw_pixel4(3, 2, false, true, 0, 2, x, xc, xrow, f, filter, ch, 6, off2, off, &s);
+        else if (shape == 3 * 4 + 2)
+            dw_pixel4(2, 3, false, true, 0, 3, x, xc, xrow, f, filter, ch, 6, off2, off, &s);
+        else /* one row or one column on the input, or none */
+            dw_pixel4((int32_t)(shape & 3u), 0, false, true, 0, (int32_t)(shape >> 2), x, xc, xrow, f, filter, ch,
+                      6, off2, off, &s);
+        dw_store4(y, &s, min_mult, &rq0, &rq1, &rq2, &rq3, q, k, p);
+    }
+}
+
+/*
 ** Channels [0, n4) of rk_depthwise for a 3 x 3 filter at multiplier 1 and
 ** d = 1, by pixel descriptors: the output pixels in chunks of DW_CHUNK,
-** each pixel's taps on the input found once per chunk (not once per group
-** of four channels and row, as dw_groups does), then every group of four
-** channels (its filter halves extended, its requantization constants
-** made, once per chunk) over the chunk's pixels by their descriptors, the
-** four 2- and 3-tap shapes unrolled.  Border and interior pixels run the
+** each pixel's taps on the input found once per chunk (dw_desc3; not once
+** per group of four channels and row, as dw_groups does), then every group
+** over the chunk's pixels (dw_group3).  Border and interior pixels run the
 ** same loop: on the last blocks of the MCUNet and VWW models (a 3 x 3
 ** input with pad 1, every pixel a border pixel) dw_groups spent more on
 ** spans than on taps.  The same products and requantization as
@@ -370,63 +443,103 @@ __attribute__((noinline)) static void dw_3x3(const rk_conv_params *p, const rk_q
                                              rk_dims out, int8_t *output, int32_t n4)
 {
     uint32_t px[DW_CHUNK];
-    uint32_t fx[18];
-    const int32_t ch = out.c, n = out.h * out.w, off = p->input_offset;
-    const ptrdiff_t xrow = (ptrdiff_t)in.w * ch;
-    const uint32_t off2 = rk_dsp_off2(off);
+    const int32_t ch = out.c, n = out.h * out.w;
     int32_t r = 0, c = 0; /* the chunk's first pixel */
     for (int32_t from = 0; from < n; from += DW_CHUNK) {
         const int32_t m = n - from < DW_CHUNK ? n - from : DW_CHUNK;
-        for (int32_t i = 0; i < m; i++) {
-            const int32_t ib = r * p->s_h - p->p_top, jb = c * p->s_w - p->p_left;
-            int32_t a0, a1, b0, b1;
-            tap_span(ib, 1, 3, in.h, &a0, &a1);
-            tap_span(jb, 1, 3, in.w, &b0, &b1);
-            const int32_t x = a1 > a0 && b1 > b0 ? ((ib + a0) * in.w + jb + b0) * ch : 0;
-            px[i] = (uint32_t)x << 8 | (uint32_t)(a0 * 3 + b0) << 4 | (uint32_t)((a1 - a0) * 4 + (b1 - b0));
-            if (++c == out.w) {
-                c = 0;
-                r++;
+        dw_desc3(p, in, ch, out.w, m, &r, &c, px);
+        for (int32_t k = 0; k < n4; k += 4)
+            dw_group3(p, q, px, m, input + k, ch, (ptrdiff_t)in.w * ch, filter, bias, ch, k,
+                      output + (ptrdiff_t)from * ch + k, ch);
+    }
+}
+
+/*
+** rk_depthwise_inplace's channels [0, n4), n4 = c - c % 4, four at a time
+** (rk_depthwise_inplace.c calls it where rk_depthwise_inplace.h says, with
+** the scratch that says): per group, its four input planes into
+** scratch, one word a pixel (channels k .. k + 3: one load and one store
+** where the plane loop makes four strided byte copies), then its output
+** pixels written to the group's four bytes of each pixel, the only bytes of
+** the tensor the group's inputs had.  A 3 x 3 filter at d = 1 instead
+** runs dw_3x3's descriptor loop (the descriptors made once for the layer:
+** at most RK_DW_QUAD_PIXELS = DW_CHUNK output pixels) on the
+** tensor itself, into scratch, one word an output pixel, and copies the
+** words to the group's bytes once the group is done: the dual kernel's
+** work plus one word copy a pixel and group.  Any other filter reads every
+** k_h x k_w tap of the padded plane (a pad tap is the zero point, its
+** product 0: no border cases).  The same
+** products and requantization as the plane loop.
+*/
+int32_t rk_depthwise_quad_dsp(const rk_conv_params *p, const rk_quant *q, rk_dims in, rk_dims out,
+                              const int8_t *filter, const int32_t *bias, int8_t *tensor, int8_t *scratch)
+{
+    const int32_t ch = in.c, n4 = ch - ch % 4, kh = p->k_h, kw = p->k_w, taps = kh * kw, off = p->input_offset;
+    if (kh == 3 && kw == 3 && p->d_h == 1 && p->d_w == 1) {
+        uint32_t px[DW_CHUNK];
+        _Static_assert(RK_DW_QUAD_PIXELS <= DW_CHUNK, "the path's output pixels fit one chunk of descriptors");
+        int32_t r = 0, c = 0;
+        const int32_t n = out.h * out.w;
+        dw_desc3(p, in, ch, out.w, n, &r, &c, px);
+        for (int32_t k = 0; k < n4; k += 4) {
+            dw_group3(p, q, px, n, tensor + k, ch, (ptrdiff_t)in.w * ch, filter, bias, ch, k, scratch, 4);
+            const int8_t *w = scratch;
+            int8_t *y = tensor + k;
+            int32_t i = 0;
+            for (; i + 2 <= n; i += 2, w += 8, y += 2 * (ptrdiff_t)ch) {
+                const uint32_t v0 = rk_load4(w), v1 = rk_load4(w + 4);
+                memcpy(y, &v0, sizeof v0);
+                memcpy(y + ch, &v1, sizeof v1);
+            }
+            if (i < n)
+                memcpy(y, w, 4);
+        }
+        return n4;
+    }
+    const int32_t w_s = in.w + p->p_left + p->p_right, h_s = in.h + p->p_top + p->p_bottom; /* padded */
+    memset(scratch, (int8_t)(-off), 4 * (size_t)h_s * (size_t)w_s); /* the border stays pad for every group */
+    const uint32_t off2 = rk_dsp_off2(off);
+    const ptrdiff_t xs = 4 * (ptrdiff_t)p->d_w, xrow = 4 * (ptrdiff_t)p->d_h * w_s;
+    const ptrdiff_t xc = 4 * (ptrdiff_t)p->s_w, xr = 4 * (ptrdiff_t)p->s_h * w_s;
+    uint32_t fx[2 * RK_DW_QUAD_TAPS];
+    for (int32_t k = 0; k < n4; k += 4) {
+        for (int32_t i = 0; i < in.h; i++) {
+            int8_t *d = scratch + 4 * ((ptrdiff_t)(i + p->p_top) * w_s + p->p_left);
+            const int8_t *src = tensor + (ptrdiff_t)i * in.w * ch + k;
+            for (int32_t j = 0; j < in.w; j++, d += 4, src += ch) {
+                const uint32_t v = rk_load4(src);
+                memcpy(d, &v, sizeof v);
             }
         }
-        for (int32_t k = 0; k < n4; k += 4) {
-            const int8_t *fw = filter + k;
-#pragma GCC unroll 9
-            for (int32_t t = 0; t < 9; t++, fw += ch) {
-                const uint32_t v = rk_load4(fw);
-                fx[2 * t] = rk_sxtb16(v);
-                fx[2 * t + 1] = rk_sxtb16_r8(v);
-            }
-            const dw_rq rq0 = dw_rq_make(q->multiplier[k], q->shift[k]),
-                        rq1 = dw_rq_make(q->multiplier[k + 1], q->shift[k + 1]),
-                        rq2 = dw_rq_make(q->multiplier[k + 2], q->shift[k + 2]),
-                        rq3 = dw_rq_make(q->multiplier[k + 3], q->shift[k + 3]);
-            const bool min_mult = q->multiplier[k] == INT32_MIN || q->multiplier[k + 1] == INT32_MIN ||
-                                  q->multiplier[k + 2] == INT32_MIN || q->multiplier[k + 3] == INT32_MIN;
-            const uint32_t b0v = rk_bias0(bias, k), b1v = rk_bias0(bias, k + 1), b2v = rk_bias0(bias, k + 2),
-                           b3v = rk_bias0(bias, k + 3);
-            const int8_t *xk = input + k;
-            int8_t *y = output + (ptrdiff_t)from * ch + k;
-            for (int32_t i = 0; i < m; i++, y += ch) {
+        for (int32_t t = 0; t < taps; t++) {
+            const uint32_t fw = rk_load4(filter + (ptrdiff_t)t * ch + k);
+            fx[2 * t] = rk_sxtb16(fw);
+            fx[2 * t + 1] = rk_sxtb16_r8(fw);
+        }
+        const dw_rq rq0 = dw_rq_make(q->multiplier[k], q->shift[k]), rq1 = dw_rq_make(q->multiplier[k + 1], q->shift[k + 1]),
+                    rq2 = dw_rq_make(q->multiplier[k + 2], q->shift[k + 2]),
+                    rq3 = dw_rq_make(q->multiplier[k + 3], q->shift[k + 3]);
+        const bool min_mult = q->multiplier[k] == INT32_MIN || q->multiplier[k + 1] == INT32_MIN ||
+                              q->multiplier[k + 2] == INT32_MIN || q->multiplier[k + 3] == INT32_MIN;
+        const uint32_t b0v = rk_bias0(bias, k), b1v = rk_bias0(bias, k + 1), b2v = rk_bias0(bias, k + 2),
+                       b3v = rk_bias0(bias, k + 3);
+        int8_t *y = tensor + k;
+        const int8_t *xrow0 = scratch;
+        for (int32_t r = 0; r < out.h; r++, xrow0 += xr) {
+            const int8_t *x = xrow0;
+            for (int32_t c = 0; c < out.w; c++, y += ch, x += xc) {
                 dw_acc4 s = {b0v, b1v, b2v, b3v};
-                const uint32_t d = px[i], shape = d & 15u;
-                const int8_t *x = xk + (d >> 8);
-                const uint32_t *f = fx + 2 * ((d >> 4) & 15u);
-                if (shape == 3 * 4 + 3)
-                    dw_pixel4(3, 3, false, true, 0, 3, x, ch, xrow, f, filter, ch, 6, off2, off, &s);
-                else if (shape == 2 * 4 + 2)
-                    dw_pixel4(2, 2, false, true, 0, 2, x, ch, xrow, f, filter, ch, 6, off2, off, &s);
-                else if (shape == 2 * 4 + 3)
-                    dw_pixel4(3, 2, false, true, 0, 2, x, ch, xrow, f, filter, ch, 6, off2, off, &s);
-                else if (shape == 3 * 4 + 2)
-                    dw_pixel4(2, 3, false, true, 0, 3, x, ch, xrow, f, filter, ch, 6, off2, off, &s);
-                else /* one row or one column on the input, or none */
-                    dw_pixel4((int32_t)(shape & 3u), 0, false, true, 0, (int32_t)(shape >> 2), x, ch, xrow, f,
-                              filter, ch, 6, off2, off, &s);
+                if (kh == 5 && kw == 5)
+                    dw_pixel4(5, 5, false, true, 0, 5, x, xs, xrow, fx, filter, ch, 10, off2, off, &s);
+                else if (kh == 7 && kw == 7)
+                    dw_pixel4(7, 7, false, true, 0, 7, x, xs, xrow, fx, filter, ch, 14, off2, off, &s);
+                else
+                    dw_pixel4(kw, 0, false, true, 0, kh, x, xs, xrow, fx, filter, ch, 2 * kw, off2, off, &s);
                 dw_store4(y, &s, min_mult, &rq0, &rq1, &rq2, &rq3, q, k, p);
             }
         }
     }
+    return n4;
 }
 
 /* Channels [0, n4) of rk_depthwise (dw_groups) by the variant that fits. */

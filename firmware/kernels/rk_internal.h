@@ -67,6 +67,27 @@ static inline int64_t rk_out_extent(int64_t n, int64_t k, int64_t s, int64_t d, 
 }
 
 /*
+** Whether shift[0 .. n) all lie in [-31, 30]: (uint32_t)(s + 31) <= 61,
+** four channels a step (one test a channel and a quarter of the loop's
+** tests: a 672-channel layer's check was 7 instructions a channel on the
+** M33, about 3% of a 2 x 2 depthwise layer).
+*/
+static inline bool rk_shifts_ok(const int32_t *shift, int32_t n)
+{
+    int32_t i = 0;
+    for (; i + 4 <= n; i += 4) {
+        const uint32_t a = (uint32_t)shift[i] + 31u, b = (uint32_t)shift[i + 1] + 31u;
+        const uint32_t c = (uint32_t)shift[i + 2] + 31u, d = (uint32_t)shift[i + 3] + 31u;
+        if (a > 61u || b > 61u || c > 61u || d > 61u)
+            return false;
+    }
+    for (; i < n; i++)
+        if ((uint32_t)shift[i] + 31u > 61u)
+            return false;
+    return true;
+}
+
+/*
 ** Check a convolution (depthwise too: depthwise sets cout_per_group) and its
 ** tensors: every field in range, out.h/out.w the output extents of in, the
 ** quantization arrays present with shifts in [-31, 30].  Returns RK_OK or
@@ -88,11 +109,8 @@ static inline rk_status rk_conv_check(const rk_conv_params *p, const rk_quant *q
         rk_out_extent(in.w, p->k_w, p->s_w, p->d_w, p->p_left, p->p_right) != out.w)
         return RK_ARG;
     if (q != NULL) {
-        if (q->multiplier == NULL || q->shift == NULL)
+        if (q->multiplier == NULL || q->shift == NULL || !rk_shifts_ok(q->shift, out.c))
             return RK_ARG;
-        for (int32_t oc = 0; oc < out.c; oc++)
-            if (q->shift[oc] < -31 || q->shift[oc] > 30)
-                return RK_ARG;
     }
     return RK_OK;
 }

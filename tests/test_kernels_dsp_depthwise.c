@@ -204,10 +204,10 @@ Test(kernels_dsp_depthwise, descriptor_3x3_planes_equal_the_reference)
 }
 
 /* rk_depthwise_inplace's four-channel path (rk_depthwise_quad_dsp): every
-** plane of 1..6 x 1..6 inputs with 3 x 3 (the descriptor loop into scratch),
-** 5 x 5 and 7 x 7 (the padded planes) filters, random padding and strides
-** 1 and 2, channel counts with and without a one-by-one tail; each run
-** with exactly the scratch rk_depthwise_inplace_buffer_size gives. */
+** plane of 1..6 x 1..6 inputs with 3 x 3 (the descriptor loop), 5 x 5 and
+** 7 x 7 (taps found per pixel) filters, random padding and strides 1 and
+** 2, channel counts with and without a one-by-one tail; each run with
+** exactly the scratch rk_depthwise_inplace_buffer_size gives. */
 Test(kernels_dsp_depthwise, four_channel_inplace_equals_the_reference)
 {
     static const int32_t ks[] = {3, 3, 5, 7};
@@ -234,22 +234,25 @@ Test(kernels_dsp_depthwise, four_channel_inplace_equals_the_reference)
 
 /* The scratch rk_depthwise_inplace_buffer_size asks for, worked out by hand
 ** from the rule in rk_depthwise_inplace.h: one padded plane, or the
-** four-channel path's (4 bytes an output pixel at 3 x 3, 4 a padded pixel
-** otherwise) where that is larger and at most max(plane, 256). */
+** four-channel path's 4 h_out w_out bytes where that is larger, the path
+** running on outputs of at most 128 pixels with filters of at most 7 x 7
+** and four channels or more. */
 Test(kernels_dsp_depthwise, inplace_scratch_follows_the_header)
 {
     static const struct {
         int32_t h, w, c, k, s, pt, pb;
         size_t want;
     } cases[] = {
-        {3, 3, 336, 3, 2, 1, 1, 25},  /* 2 x 2 out: 16 < the 5 x 5 plane */
-        {3, 3, 240, 3, 1, 1, 1, 36},  /* 3 x 3 out: 36 > 25 */
-        {2, 2, 384, 7, 1, 3, 3, 256}, /* 8 x 8 plane, four of them: 256 */
-        {3, 3, 288, 7, 1, 3, 3, 81},  /* four 9 x 9 planes: 324 > 256 */
-        {25, 5, 64, 3, 1, 1, 1, 189}, /* 125 pixels: 500 > 256 */
+        {3, 3, 336, 3, 2, 1, 1, 25},   /* 2 x 2 out: 16 < the 5 x 5 plane */
+        {3, 3, 240, 3, 1, 1, 1, 36},   /* 3 x 3 out: 36 > 25 */
+        {4, 4, 64, 3, 1, 1, 1, 64},    /* 4 x 4 out: 64 > 36 */
+        {8, 8, 64, 3, 1, 1, 1, 256},   /* 8 x 8 out: 256 > 100 */
+        {2, 2, 384, 7, 1, 3, 3, 64},   /* the 8 x 8 plane; the path needs 16 */
+        {25, 5, 64, 3, 1, 1, 1, 500},  /* 125 pixels: 500 > 189 */
         {12, 12, 64, 3, 2, 0, 1, 169}, /* 6 x 6 out: 144 < the 13 x 13 plane */
-        {9, 9, 144, 3, 1, 1, 1, 121}, /* 81 pixels: 324 > max(121, 256) */
-        {6, 6, 3, 3, 1, 1, 1, 64},    /* three channels: one plane */
+        {9, 9, 144, 3, 1, 1, 1, 324},  /* 81 pixels: 324 > 121 */
+        {12, 12, 64, 3, 1, 1, 1, 196}, /* 144 pixels: above 128, no path */
+        {6, 6, 3, 3, 1, 1, 1, 64},     /* three channels: one plane */
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         rk_conv_params p = {0};

@@ -143,21 +143,27 @@ __attribute__((noinline)) static void depthwise_mult4(const rk_conv_params *p, c
 }
 #endif
 
+void rk_depthwise_run(const rk_conv_params *p, const rk_quant *q, rk_dims in, const int8_t *input,
+                      const int8_t *filter, const int32_t *bias, rk_dims out, int8_t *output)
+{
+#if RK_DSP
+    rk_depthwise_dsp_run(p, q, in, input, filter, bias, out, output); /* rk_depthwise_dsp.c */
+    return;
+#elif RK_THUMB1
+    if ((out.c / in.c) % 4 == 0) {
+        depthwise_mult4(p, q, in, input, filter, bias, out, output, out.c / in.c);
+        return;
+    }
+#endif
+    depthwise_run(p, q, in, input, filter, bias, out, output, out.c / in.c);
+}
+
 rk_status rk_depthwise(const rk_conv_params *p, const rk_quant *q, rk_dims in, const int8_t *input,
                        const int8_t *filter, const int32_t *bias, rk_dims out, int8_t *output)
 {
     if (rk_conv_check(p, q, in, out) != RK_OK || out.c % in.c != 0 || input == NULL || filter == NULL ||
         output == NULL)
         return RK_ARG;
-#if RK_DSP
-    rk_depthwise_dsp_run(p, q, in, input, filter, bias, out, output); /* rk_depthwise_dsp.c */
-    return RK_OK;
-#elif RK_THUMB1
-    if ((out.c / in.c) % 4 == 0) {
-        depthwise_mult4(p, q, in, input, filter, bias, out, output, out.c / in.c);
-        return RK_OK;
-    }
-#endif
-    depthwise_run(p, q, in, input, filter, bias, out, output, out.c / in.c);
+    rk_depthwise_run(p, q, in, input, filter, bias, out, output);
     return RK_OK;
 }

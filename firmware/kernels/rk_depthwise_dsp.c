@@ -457,61 +457,51 @@ __attribute__((noinline)) static void dw_3x3(const rk_conv_params *p, const rk_q
 /*
 ** rk_depthwise_inplace's channels [0, n4), n4 = c - c % 4, four at a time
 ** (rk_depthwise_inplace.c calls it where rk_depthwise_inplace.h says, with
-** the scratch that says): per group, its four input planes into
-** scratch, one word a pixel (channels k .. k + 3: one load and one store
-** where the plane loop makes four strided byte copies), then its output
-** pixels written to the group's four bytes of each pixel, the only bytes of
-** the tensor the group's inputs had.  A 3 x 3 filter at d = 1 instead
-** runs dw_3x3's descriptor loop (the descriptors made once for the layer:
-** at most RK_DW_QUAD_PIXELS = DW_CHUNK output pixels) on the
-** tensor itself, into scratch, one word an output pixel, and copies the
-** words to the group's bytes once the group is done: the dual kernel's
-** work plus one word copy a pixel and group.  Any other filter reads every
-** k_h x k_w tap of the padded plane (a pad tap is the zero point, its
-** product 0: no border cases).  The same
-** products and requantization as the plane loop.
+** the scratch that says): per group of four channels, the group's outputs
+** computed from the tensor itself into scratch, one word an output pixel,
+** then copied over the group's bytes once the group is done (those bytes
+** held only the group's input, all read by then): the dual kernel's work
+** plus one word copy a pixel and group.  A 3 x 3 filter at d = 1 runs
+** dw_3x3's descriptor loop (the descriptors made once for the layer: at
+** most RK_DW_QUAD_PIXELS = DW_CHUNK output pixels), any other filter the taps on the input found per pixel and group (such
+** layers are few and small).  The same products and requantization as the
+** plane loop.
 */
+/* The group's n output words in scratch w over its bytes of the tensor's
+** pixels (c bytes apart, from y). */
+static inline __attribute__((always_inline)) void dw_copy_words(int8_t *y, const int8_t *w, int32_t n, int32_t c)
+{
+    int32_t i = 0;
+    for (; i + 2 <= n; i += 2, w += 8, y += 2 * (ptrdiff_t)c) {
+        const uint32_t v0 = rk_load4(w), v1 = rk_load4(w + 4);
+        memcpy(y, &v0, sizeof v0);
+        memcpy(y + c, &v1, sizeof v1);
+    }
+    if (i < n)
+        memcpy(y, w, 4);
+}
+
 int32_t rk_depthwise_quad_dsp(const rk_conv_params *p, const rk_quant *q, rk_dims in, rk_dims out,
                               const int8_t *filter, const int32_t *bias, int8_t *tensor, int8_t *scratch)
 {
-    const int32_t ch = in.c, n4 = ch - ch % 4, kh = p->k_h, kw = p->k_w, taps = kh * kw, off = p->input_offset;
+    const int32_t ch = in.c, n4 = ch - ch % 4, kh = p->k_h, kw = p->k_w, off = p->input_offset;
+    const int32_t n = out.h * out.w;
     if (kh == 3 && kw == 3 && p->d_h == 1 && p->d_w == 1) {
         uint32_t px[DW_CHUNK];
         _Static_assert(RK_DW_QUAD_PIXELS <= DW_CHUNK, "the path's output pixels fit one chunk of descriptors");
         int32_t r = 0, c = 0;
-        const int32_t n = out.h * out.w;
         dw_desc3(p, in, ch, out.w, n, &r, &c, px);
         for (int32_t k = 0; k < n4; k += 4) {
             dw_group3(p, q, px, n, tensor + k, ch, (ptrdiff_t)in.w * ch, filter, bias, ch, k, scratch, 4);
-            const int8_t *w = scratch;
-            int8_t *y = tensor + k;
-            int32_t i = 0;
-            for (; i + 2 <= n; i += 2, w += 8, y += 2 * (ptrdiff_t)ch) {
-                const uint32_t v0 = rk_load4(w), v1 = rk_load4(w + 4);
-                memcpy(y, &v0, sizeof v0);
-                memcpy(y + ch, &v1, sizeof v1);
-            }
-            if (i < n)
-                memcpy(y, w, 4);
+            dw_copy_words(tensor + k, scratch, n, ch);
         }
         return n4;
     }
-    const int32_t w_s = in.w + p->p_left + p->p_right, h_s = in.h + p->p_top + p->p_bottom; /* padded */
-    memset(scratch, (int8_t)(-off), 4 * (size_t)h_s * (size_t)w_s); /* the border stays pad for every group */
     const uint32_t off2 = rk_dsp_off2(off);
-    const ptrdiff_t xs = 4 * (ptrdiff_t)p->d_w, xrow = 4 * (ptrdiff_t)p->d_h * w_s;
-    const ptrdiff_t xc = 4 * (ptrdiff_t)p->s_w, xr = 4 * (ptrdiff_t)p->s_h * w_s;
+    const ptrdiff_t xs = (ptrdiff_t)p->d_w * ch, xrow = (ptrdiff_t)p->d_h * in.w * ch;
     uint32_t fx[2 * RK_DW_QUAD_TAPS];
     for (int32_t k = 0; k < n4; k += 4) {
-        for (int32_t i = 0; i < in.h; i++) {
-            int8_t *d = scratch + 4 * ((ptrdiff_t)(i + p->p_top) * w_s + p->p_left);
-            const int8_t *src = tensor + (ptrdiff_t)i * in.w * ch + k;
-            for (int32_t j = 0; j < in.w; j++, d += 4, src += ch) {
-                const uint32_t v = rk_load4(src);
-                memcpy(d, &v, sizeof v);
-            }
-        }
-        for (int32_t t = 0; t < taps; t++) {
+        for (int32_t t = 0; t < kh * kw; t++) {
             const uint32_t fw = rk_load4(filter + (ptrdiff_t)t * ch + k);
             fx[2 * t] = rk_sxtb16(fw);
             fx[2 * t + 1] = rk_sxtb16_r8(fw);
@@ -523,21 +513,22 @@ int32_t rk_depthwise_quad_dsp(const rk_conv_params *p, const rk_quant *q, rk_dim
                               q->multiplier[k + 2] == INT32_MIN || q->multiplier[k + 3] == INT32_MIN;
         const uint32_t b0v = rk_bias0(bias, k), b1v = rk_bias0(bias, k + 1), b2v = rk_bias0(bias, k + 2),
                        b3v = rk_bias0(bias, k + 3);
-        int8_t *y = tensor + k;
-        const int8_t *xrow0 = scratch;
-        for (int32_t r = 0; r < out.h; r++, xrow0 += xr) {
-            const int8_t *x = xrow0;
-            for (int32_t c = 0; c < out.w; c++, y += ch, x += xc) {
+        int8_t *w8 = scratch;
+        for (int32_t r = 0; r < out.h; r++) {
+            int32_t a0, a1;
+            tap_span(r * p->s_h - p->p_top, p->d_h, kh, in.h, &a0, &a1);
+            for (int32_t c = 0; c < out.w; c++, w8 += 4) {
+                int32_t b0, b1;
+                tap_span(c * p->s_w - p->p_left, p->d_w, kw, in.w, &b0, &b1);
                 dw_acc4 s = {b0v, b1v, b2v, b3v};
-                if (kh == 5 && kw == 5)
-                    dw_pixel4(5, 5, false, true, 0, 5, x, xs, xrow, fx, filter, ch, 10, off2, off, &s);
-                else if (kh == 7 && kw == 7)
-                    dw_pixel4(7, 7, false, true, 0, 7, x, xs, xrow, fx, filter, ch, 14, off2, off, &s);
-                else
-                    dw_pixel4(kw, 0, false, true, 0, kh, x, xs, xrow, fx, filter, ch, 2 * kw, off2, off, &s);
-                dw_store4(y, &s, min_mult, &rq0, &rq1, &rq2, &rq3, q, k, p);
+                const int32_t i0 = r * p->s_h + a0 * p->d_h - p->p_top, j0 = c * p->s_w + b0 * p->d_w - p->p_left;
+                if (b1 > b0)
+                    dw_pixel4(b1 - b0, 0, false, true, a0, a1, tensor + ((ptrdiff_t)i0 * in.w + j0) * ch + k, xs,
+                              xrow, fx + 2 * (a0 * kw + b0), filter, ch, 2 * kw, off2, off, &s);
+                dw_store4(w8, &s, min_mult, &rq0, &rq1, &rq2, &rq3, q, k, p);
             }
         }
+        dw_copy_words(tensor + k, scratch, n, ch);
     }
     return n4;
 }

@@ -1,8 +1,11 @@
 /*
 ** rk_depthwise_inplace.c — TinyEngine-style in-place depthwise convolution
 ** (rk_depthwise_inplace.h): per channel, the input plane to scratch, then
-** the output plane over it; on the Cortex-M33, small planes four channels
-** at a time (rk_depthwise_quad_dsp, rk_depthwise_dsp.c).
+** the output plane over it; a layer none of whose input pixels is read
+** after the output pixel over it is written (stride 2) by the dual kernel
+** over the tensor itself; on the Cortex-M33 and M0, small layers four
+** channels at a time (rk_depthwise_quad_dsp of rk_depthwise_dsp.c, and
+** quad_thumb1 here).
 */
 #include "rk_depthwise_inplace.h"
 #include "rk_dsp.h"
@@ -22,19 +25,14 @@ static size_t plane_bytes(const rk_conv_params *p, rk_dims in)
            ((size_t)in.w + (size_t)p->p_left + (size_t)p->p_right);
 }
 
-/* The scratch of the four-channel path (rk_depthwise_inplace.h), 0 where
-** it does not run: four bytes an output pixel for a 3 x 3 filter at d = 1,
-** four padded planes for any other filter. */
+/* The scratch of the four-channel path (rk_depthwise_inplace.h), four
+** bytes an output pixel; 0 where it does not run. */
 static size_t quad_bytes(const rk_conv_params *p, rk_dims in, rk_dims out)
 {
-    if (in.c < 4 || p->k_h * p->k_w > RK_DW_QUAD_TAPS)
+    const size_t pixels = (size_t)out.h * (size_t)out.w;
+    if (in.c < 4 || p->k_h * p->k_w > RK_DW_QUAD_TAPS || pixels > RK_DW_QUAD_PIXELS)
         return 0;
-    const size_t plane = plane_bytes(p, in), pixels = (size_t)out.h * (size_t)out.w;
-    const bool descs = p->k_h == 3 && p->k_w == 3 && p->d_h == 1 && p->d_w == 1;
-    const size_t need = 4 * (descs ? pixels : plane);
-    if ((descs && pixels > RK_DW_QUAD_PIXELS) || need > (plane > RK_DW_QUAD_SMALL ? plane : RK_DW_QUAD_SMALL))
-        return 0;
-    return need;
+    return 4 * pixels;
 }
 
 size_t rk_depthwise_inplace_buffer_size(const rk_conv_params *p, rk_dims in, rk_dims out)
@@ -45,6 +43,101 @@ size_t rk_depthwise_inplace_buffer_size(const rk_conv_params *p, rk_dims in, rk_
     return quad > plane ? quad : plane;
 }
 
+/*
+** Whether the layer may run straight over the tensor (rk_depthwise_run,
+** input = output): at d = 1, output pixel i's bytes are input pixel i's
+** (row-major, out.h out.w <= in.h in.w), and the output pixels reading an
+** input pixel form a rectangle of rows and columns, so its last reader is
+** the last row's last column; no input pixel may have a reader after the
+** output pixel written over it.  True of stride-2 layers with pad 1 (each
+** window reaches back), false of stride 1 with padding.
+*/
+static bool direct(const rk_conv_params *p, rk_dims in, rk_dims out)
+{
+    if (p->d_h != 1 || p->d_w != 1)
+        return false;
+    const int32_t n = out.h * out.w;
+    for (int32_t i = 0; i < n; i++) {
+        const int32_t ai = i / in.w, bi = i % in.w;
+        int32_t r = (ai + p->p_top) / p->s_h, c = (bi + p->p_left) / p->s_w; /* the last windows from ai, bi on */
+        if (r > out.h - 1)
+            r = out.h - 1;
+        if (c > out.w - 1)
+            c = out.w - 1;
+        if (r * p->s_h - p->p_top + p->k_h - 1 < ai || c * p->s_w - p->p_left + p->k_w - 1 < bi)
+            continue; /* no window holds the input pixel */
+        if (r * out.w + c > i)
+            return false;
+    }
+    return true;
+}
+
+#if RK_THUMB1
+/*
+** ARMv6-M: the four-channel path (rk_depthwise_inplace.h) in plain C, for
+** every filter: per group of four channels, each output pixel's four sums
+** in registers over its taps on the input (read from the tensor), the
+** four outputs into scratch (four bytes a pixel, the path's scratch),
+** copied over
+** the group's bytes once the group is done.  Returns the channels done,
+** c - c % 4.  The same wrapped sums and the same rk_finish as the plane
+** loop.
+*/
+__attribute__((noinline)) static int32_t quad_thumb1(const rk_conv_params *p, const rk_quant *q, rk_dims in,
+                                                     rk_dims out, const int8_t *filter, const int32_t *bias,
+                                                     int8_t *tensor, int8_t *scratch)
+{
+    const int32_t ch = in.c, n4 = ch - ch % 4, off = p->input_offset, zo = p->output_offset, kw = p->k_w;
+    const int32_t n = out.h * out.w;
+    const rk_act act = p->act;
+    const ptrdiff_t xs = (ptrdiff_t)p->d_w * ch;
+    for (int32_t k = 0; k < n4; k += 4) {
+        int8_t *w8 = scratch;
+        for (int32_t r = 0; r < out.h; r++) {
+            const int32_t ib = r * p->s_h - p->p_top;
+            int32_t a0 = 0, a1 = p->k_h;
+            while (a0 < a1 && ib + a0 * p->d_h < 0)
+                a0++;
+            while (a1 > a0 && ib + (a1 - 1) * p->d_h >= in.h)
+                a1--;
+            for (int32_t c = 0; c < out.w; c++, w8 += 4) {
+                const int32_t jb = c * p->s_w - p->p_left;
+                int32_t b0 = 0, b1 = kw;
+                while (b0 < b1 && jb + b0 * p->d_w < 0)
+                    b0++;
+                while (b1 > b0 && jb + (b1 - 1) * p->d_w >= in.w)
+                    b1--;
+                uint32_t s0 = rk_bias0(bias, k), s1 = rk_bias0(bias, k + 1), s2 = rk_bias0(bias, k + 2),
+                         s3 = rk_bias0(bias, k + 3);
+                for (int32_t a = a0; a < a1; a++) {
+                    const int8_t *x = tensor + ((ptrdiff_t)(ib + a * p->d_h) * in.w + jb + b0 * p->d_w) * ch + k;
+                    const int8_t *w = filter + (ptrdiff_t)(a * kw + b0) * ch + k;
+                    for (int32_t b = b0; b < b1; b++, x += xs, w += ch) {
+                        s0 += (uint32_t)(((int32_t)x[0] + off) * w[0]);
+                        s1 += (uint32_t)(((int32_t)x[1] + off) * w[1]);
+                        s2 += (uint32_t)(((int32_t)x[2] + off) * w[2]);
+                        s3 += (uint32_t)(((int32_t)x[3] + off) * w[3]);
+                    }
+                }
+                w8[0] = rk_finish(s0, q->multiplier[k], q->shift[k], zo, act);
+                w8[1] = rk_finish(s1, q->multiplier[k + 1], q->shift[k + 1], zo, act);
+                w8[2] = rk_finish(s2, q->multiplier[k + 2], q->shift[k + 2], zo, act);
+                w8[3] = rk_finish(s3, q->multiplier[k + 3], q->shift[k + 3], zo, act);
+            }
+        }
+        const int8_t *src = scratch;
+        int8_t *y = tensor + k;
+        for (int32_t i = 0; i < n; i++, src += 4, y += ch) {
+            y[0] = src[0];
+            y[1] = src[1];
+            y[2] = src[2];
+            y[3] = src[3];
+        }
+    }
+    return n4;
+}
+#endif
+
 rk_status rk_depthwise_inplace(const rk_conv_params *p, const rk_quant *q, rk_dims in, rk_dims out,
                                const int8_t *filter, const int32_t *bias, int8_t *tensor, int8_t *scratch)
 {
@@ -53,13 +146,20 @@ rk_status rk_depthwise_inplace(const rk_conv_params *p, const rk_quant *q, rk_di
     const int32_t ch_n = in.c;
     const int32_t h_p = in.h + p->p_top + p->p_bottom, w_p = in.w + p->p_left + p->p_right;
     const int8_t zero_point = (int8_t)(-p->input_offset);
+    if (direct(p, in, out)) {
+        rk_depthwise_run(p, q, in, tensor, filter, bias, out, tensor);
+        return RK_OK;
+    }
     int32_t ch0 = 0; /* channels [0, ch0) done four at a time */
 #if RK_DSP
     if (quad_bytes(p, in, out) > 0)
         ch0 = rk_depthwise_quad_dsp(p, q, in, out, filter, bias, tensor, scratch);
+#elif RK_THUMB1
+    if (quad_bytes(p, in, out) > 0)
+        ch0 = quad_thumb1(p, q, in, out, filter, bias, tensor, scratch);
+#endif
     if (ch0 == ch_n)
         return RK_OK;
-#endif
     memset(scratch, zero_point, (size_t)h_p * (size_t)w_p); /* the border stays pad for every channel */
     for (int32_t ch = ch0; ch < ch_n; ch++) {
         for (int32_t i = 0; i < in.h; i++) {

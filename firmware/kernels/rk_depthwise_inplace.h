@@ -27,24 +27,28 @@
 rk_status rk_depthwise_inplace(const rk_conv_params *p, const rk_quant *q, rk_dims in, rk_dims out,
                                const int8_t *filter, const int32_t *bias, int8_t *tensor, int8_t *scratch);
 
-/* Four channels at a time.  With at least four channels and at most
-** RK_DW_QUAD_TAPS taps, the Cortex-M33 build runs channels k .. k + 3
-** together where the scratch allows it: a 3 x 3 filter at d = 1 on at most
-** RK_DW_QUAD_PIXELS output pixels computes the group's outputs from the
-** tensor into scratch (four bytes a pixel) and copies them over the
-** group's bytes once done; any other filter copies the group's four input
-** planes into scratch (four bytes a padded pixel) first.  Either way the
-** group's bytes are written only after all of the group's input is read,
-** so the ordering argument above holds per group (its later-read sets are
-** subsets of the per-channel order's: a placement safe for that order is
-** safe for this one).  The path's scratch must not exceed the larger of
-** one padded plane and RK_DW_QUAD_SMALL bytes, so a layer's scratch grows
-** by at most RK_DW_QUAD_SMALL (none of the models' largest scratch grows).
-** The size is the same on every target: a plan must not depend on the
-** core. */
+/* Direct.  On every target, a layer at d = 1 none of whose input pixels
+** is read by an output pixel after the one written over its bytes
+** (row-major; stride-2 layers with pad 1, whose windows reach back) runs
+** the dual kernel over the tensor itself, with no scratch use and no
+** copy: every write then meets only bytes no later read needs, in any
+** placement where the output starts at the input (the ALIAS one).
+**
+** Four channels at a time.  With at least four channels, at most
+** RK_DW_QUAD_TAPS taps and at most RK_DW_QUAD_PIXELS output pixels, the
+** Cortex-M33 and M0 builds run channels k .. k + 3 together: the group's
+** outputs are computed from the tensor into
+** scratch (four bytes an output pixel) and copied over the group's bytes
+** once the group is done.  So the group's bytes are written only after
+** all of the group's input is read, and the ordering argument above holds
+** per group (its later-read sets are subsets of the per-channel order's: a
+** placement safe for that order is safe for this one).  The path's
+** scratch is 4 h_out w_out bytes, at most 512: a layer's scratch is the
+** larger of that and one padded plane (of the models here only
+** kws_ref_model's largest scratch grows, 323 -> 500 B).  The size is the
+** same on every target: a plan must not depend on the core. */
 #define RK_DW_QUAD_TAPS 49
 #define RK_DW_QUAD_PIXELS 128
-#define RK_DW_QUAD_SMALL 256
 
 /* Scratch bytes: one padded plane, h_p * w_p, or the four-channel path's
 ** scratch where that is larger (above); 0 on bad parameters. */

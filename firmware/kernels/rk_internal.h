@@ -518,4 +518,15 @@ void rk_one16_channels(const rk_conv_params *p, const rk_quant *q, const int16_t
                        const int32_t *bias, int32_t depth, int32_t cout, int8_t *y);
 #endif
 
+/*
+** rk_depthwise.c: rk_depthwise on checked arguments.  Every loop it runs
+** visits the output pixels row-major and writes a pixel's channels only
+** after reading all of their taps, so input may be output itself (in
+** place, the same layout) when no output pixel reads an input pixel whose
+** bytes an earlier output pixel has written: rk_depthwise_inplace's direct
+** case (rk_depthwise_inplace.h).
+*/
+void rk_depthwise_run(const rk_conv_params *p, const rk_quant *q, rk_dims in, const int8_t *input,
+                      const int8_t *filter, const int32_t *bias, rk_dims out, int8_t *output);
+
 #endif

@@ -384,8 +384,8 @@ void rk_depthwise_plane_dsp(const rk_conv_params *p, const rk_quant *q, rk_dims 
                             const int32_t *bias, int32_t ch_n, int32_t ch, const int8_t *plane, int32_t w_p,
                             int8_t *tensor);
 /* rk_depthwise_dsp.c: rk_depthwise_inplace's channels [0, c - c % 4) four
-** at a time through a scratch of four interleaved padded planes, for
-** k_h k_w <= RK_DW_QUAD_TAPS (rk_depthwise_inplace.h); returns c - c % 4 */
+** at a time, the group's outputs through a scratch of 4 h_out w_out bytes,
+** where rk_depthwise_inplace.h's four-channel path runs; returns c - c % 4 */
 int32_t rk_depthwise_quad_dsp(const rk_conv_params *p, const rk_quant *q, rk_dims in, rk_dims out,
                               const int8_t *filter, const int32_t *bias, int8_t *tensor, int8_t *scratch);
 /* rk_add_dsp.c: rk_add's loop; false (nothing written) where its fast

@@ -57,17 +57,25 @@ static bool direct(const rk_conv_params *p, rk_dims in, rk_dims out)
     if (p->d_h != 1 || p->d_w != 1)
         return false;
     const int32_t n = out.h * out.w;
+    /* input pixel i = (ai, bi), stepped; r, c: the last output row and
+    ** column whose windows start at or before ai, bi, c stepped with its
+    ** remainder cr (no division per pixel: the M0 has no divide) */
+    int32_t ai = 0, bi = 0, r = p->p_top / p->s_h, c = p->p_left / p->s_w, cr = p->p_left % p->s_w;
     for (int32_t i = 0; i < n; i++) {
-        const int32_t ai = i / in.w, bi = i % in.w;
-        int32_t r = (ai + p->p_top) / p->s_h, c = (bi + p->p_left) / p->s_w; /* the last windows from ai, bi on */
-        if (r > out.h - 1)
-            r = out.h - 1;
-        if (c > out.w - 1)
-            c = out.w - 1;
-        if (r * p->s_h - p->p_top + p->k_h - 1 < ai || c * p->s_w - p->p_left + p->k_w - 1 < bi)
-            continue; /* no window holds the input pixel */
-        if (r * out.w + c > i)
+        const int32_t rl = r < out.h - 1 ? r : out.h - 1, cl = c < out.w - 1 ? c : out.w - 1;
+        const bool read = rl * p->s_h - p->p_top + p->k_h - 1 >= ai && cl * p->s_w - p->p_left + p->k_w - 1 >= bi;
+        if (read && rl * out.w + cl > i) /* a reader after the pixel written over it */
             return false;
+        if (++bi == in.w) {
+            bi = 0;
+            ai++;
+            r = (ai + p->p_top) / p->s_h;
+            c = p->p_left / p->s_w;
+            cr = p->p_left % p->s_w;
+        } else if (++cr == p->s_w) {
+            cr = 0;
+            c++;
+        }
     }
     return true;
 }

@@ -123,6 +123,35 @@ typedef struct acc4 {
     uint32_t a00, a01, a10, a11;
 } acc4;
 
+#if !defined(RK_DSP_ASM)
+/* The C of the asm steps of dot2x2 and dot2x2_dx (the emulation and any
+** core without them): steps of 4 bytes, pixel 1's field at *x + dx, filter
+** row 1 at *w + s; *x and *w advanced past them. */
+static inline void dot2x2_steps(const int8_t **xp, ptrdiff_t dx, const int8_t **wp, ptrdiff_t s, int32_t steps,
+                                uint32_t off2, uint32_t *a00, uint32_t *a01, uint32_t *a10, uint32_t *a11)
+{
+    const int8_t *x = *xp, *w = *wp;
+    for (; steps > 0; steps--, x += 4, w += 4) {
+        uint32_t v = rk_load4(x + dx);
+        const uint32_t xb1 = rk_sxtab16_r8(off2, v), xa1 = rk_sxtab16(off2, v);
+        v = rk_load4(x);
+        const uint32_t xb0 = rk_sxtab16_r8(off2, v), xa0 = rk_sxtab16(off2, v);
+        v = rk_load4(w + s);
+        *a01 = rk_smlad(rk_sxtb16(v), xa0, *a01);
+        *a11 = rk_smlad(rk_sxtb16(v), xa1, *a11);
+        *a01 = rk_smlad(rk_sxtb16_r8(v), xb0, *a01);
+        *a11 = rk_smlad(rk_sxtb16_r8(v), xb1, *a11);
+        v = rk_load4(w);
+        *a00 = rk_smlad(rk_sxtb16(v), xa0, *a00);
+        *a10 = rk_smlad(rk_sxtb16(v), xa1, *a10);
+        *a00 = rk_smlad(rk_sxtb16_r8(v), xb0, *a00);
+        *a10 = rk_smlad(rk_sxtb16_r8(v), xb1, *a10);
+    }
+    *xp = x;
+    *wp = w;
+}
+#endif
+
 static inline acc4 dot2x2(const int8_t *x, const int8_t *w, ptrdiff_t s, int32_t n, uint32_t off2, int32_t offset,
                           const int32_t *bias)
 {
@@ -192,22 +221,7 @@ static inline acc4 dot2x2(const int8_t *x, const int8_t *w, ptrdiff_t s, int32_t
                 : [s] "r"(s), [off] "m"(off2)
                 : "cc", "memory");
 #else
-    for (; steps > 0; steps--, x += 4, w += 4) {
-        uint32_t v = rk_load4(x + s);
-        const uint32_t xb1 = rk_sxtab16_r8(off2, v), xa1 = rk_sxtab16(off2, v);
-        v = rk_load4(x);
-        const uint32_t xb0 = rk_sxtab16_r8(off2, v), xa0 = rk_sxtab16(off2, v);
-        v = rk_load4(w + s);
-        a01 = rk_smlad(rk_sxtb16(v), xa0, a01);
-        a11 = rk_smlad(rk_sxtb16(v), xa1, a11);
-        a01 = rk_smlad(rk_sxtb16_r8(v), xb0, a01);
-        a11 = rk_smlad(rk_sxtb16_r8(v), xb1, a11);
-        v = rk_load4(w);
-        a00 = rk_smlad(rk_sxtb16(v), xa0, a00);
-        a10 = rk_smlad(rk_sxtb16(v), xa1, a10);
-        a00 = rk_smlad(rk_sxtb16_r8(v), xb0, a00);
-        a10 = rk_smlad(rk_sxtb16_r8(v), xb1, a10);
-    }
+    dot2x2_steps(&x, s, &w, s, steps, off2, &a00, &a01, &a10, &a11);
 #endif
     for (int32_t i = 0; i < (n & 3); i++) {
         const int32_t x0 = (int32_t)x[i] + offset, x1 = (int32_t)x[s + i] + offset;
@@ -271,22 +285,7 @@ static inline acc4 dot2x2_dx(const int8_t *x, ptrdiff_t dx, const int8_t *w, ptr
                 : [s] "r"(s), [dx] "r"(dx), [off] "m"(off2), [end] "m"(w_end)
                 : "cc", "memory");
 #else
-    for (int32_t k = steps; k > 0; k--, x += 4, w += 4) {
-        uint32_t v = rk_load4(x + dx);
-        const uint32_t xb1 = rk_sxtab16_r8(off2, v), xa1 = rk_sxtab16(off2, v);
-        v = rk_load4(x);
-        const uint32_t xb0 = rk_sxtab16_r8(off2, v), xa0 = rk_sxtab16(off2, v);
-        v = rk_load4(w + s);
-        a01 = rk_smlad(rk_sxtb16(v), xa0, a01);
-        a11 = rk_smlad(rk_sxtb16(v), xa1, a11);
-        a01 = rk_smlad(rk_sxtb16_r8(v), xb0, a01);
-        a11 = rk_smlad(rk_sxtb16_r8(v), xb1, a11);
-        v = rk_load4(w);
-        a00 = rk_smlad(rk_sxtb16(v), xa0, a00);
-        a10 = rk_smlad(rk_sxtb16(v), xa1, a10);
-        a00 = rk_smlad(rk_sxtb16_r8(v), xb0, a00);
-        a10 = rk_smlad(rk_sxtb16_r8(v), xb1, a10);
-    }
+    dot2x2_steps(&x, dx, &w, s, steps, off2, &a00, &a01, &a10, &a11);
 #endif
     for (int32_t i = 0; i < (n & 3); i++) {
         const int32_t x0 = (int32_t)x[i] + offset, x1 = (int32_t)x[dx + i] + offset;

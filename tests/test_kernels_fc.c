@@ -21,22 +21,7 @@
 #include "rk_dsp.h"
 #include "rk_fully_connected.h"
 #include "ref_conv.h"
-
-typedef struct fc_rng { uint64_t s; } fc_rng;
-
-static uint64_t fc_next(fc_rng *g)
-{
-    g->s = g->s * 6364136223846793005ull + 1442695040888963407ull;
-    uint64_t z = g->s;
-    z = (z ^ (z >> 33)) * 0xff51afd7ed558ccdull;
-    return z ^ (z >> 29);
-}
-
-/* Uniform in [lo, hi]. */
-static int32_t fc_rnd(fc_rng *g, int32_t lo, int32_t hi)
-{
-    return (int32_t)((int64_t)lo + (int64_t)(fc_next(g) % (uint64_t)((int64_t)hi - lo + 1)));
-}
+#include "splitmix.h"
 
 static void *fc_alloc(size_t n)
 {
@@ -125,22 +110,22 @@ Test(kernels_fc, fast_requantization_at_the_edges)
 ** per channel sometimes, with and without a bias. */
 Test(kernels_fc, random_layers_equal_the_reference)
 {
-    fc_rng r = { 2024 };
+    splitmix r = {2024};
     int run = 0;
     for (int k = 0; k < 3000; k++) {
         rk_fc_params p;
         memset(&p, 0, sizeof p);
-        p.batches = fc_rnd(&r, 1, 3);
-        p.in_features = k % 3 == 0 ? fc_rnd(&r, 1, 9) : fc_rnd(&r, 1, 300);
-        p.out_features = k % 2 == 0 ? fc_rnd(&r, 1, 3) : fc_rnd(&r, 1, 21);
-        p.input_offset = fc_rnd(&r, -127, 128);
-        p.output_offset = fc_rnd(&r, -128, 127);
+        p.batches = splitmix_int32(&r, 1, 3);
+        p.in_features = k % 3 == 0 ? splitmix_int32(&r, 1, 9) : splitmix_int32(&r, 1, 300);
+        p.out_features = k % 2 == 0 ? splitmix_int32(&r, 1, 3) : splitmix_int32(&r, 1, 21);
+        p.input_offset = splitmix_int32(&r, -127, 128);
+        p.output_offset = splitmix_int32(&r, -128, 127);
         if (k % 3 == 0) {
             p.act.min = -128;
             p.act.max = 127;
         } else {
-            p.act.min = fc_rnd(&r, -128, 127);
-            p.act.max = fc_rnd(&r, p.act.min, 127);
+            p.act.min = splitmix_int32(&r, -128, 127);
+            p.act.max = splitmix_int32(&r, p.act.min, 127);
         }
         p.per_channel = k % 5 == 4;
         const int32_t n = p.in_features, m = p.out_features;
@@ -149,17 +134,17 @@ Test(kernels_fc, random_layers_equal_the_reference)
         int32_t *bias = k % 7 == 3 ? NULL : fc_alloc(sizeof(int32_t) * (size_t)m);
         int32_t *mult = fc_alloc(sizeof(int32_t) * (size_t)m), *shift = fc_alloc(sizeof(int32_t) * (size_t)m);
         for (size_t i = 0; i < nx; i++)
-            x[i] = (int8_t)fc_rnd(&r, -128, 127);
+            x[i] = (int8_t)splitmix_int32(&r, -128, 127);
         for (size_t i = 0; i < nw; i++)
-            w[i] = (int8_t)fc_rnd(&r, -127, 127);
+            w[i] = (int8_t)splitmix_int32(&r, -127, 127);
         for (int32_t o = 0; o < m; o++) {
             if (bias != NULL)
-                bias[o] = k % 4 == 0 ? fc_rnd(&r, INT32_MIN / 2, INT32_MAX / 2) : fc_rnd(&r, -100000, 100000);
+                bias[o] = k % 4 == 0 ? splitmix_int32(&r, INT32_MIN / 2, INT32_MAX / 2) : splitmix_int32(&r, -100000, 100000);
             const int32_t c = p.per_channel ? o : 0;
             if (p.per_channel || o == 0) {
-                mult[c] = k % 6 == 1 ? special_mult[fc_next(&r) % (sizeof special_mult / sizeof special_mult[0])]
-                                     : fc_rnd(&r, 1 << 30, INT32_MAX);
-                shift[c] = k % 4 == 2 ? fc_rnd(&r, -31, 30) : fc_rnd(&r, -12, -1);
+                mult[c] = k % 6 == 1 ? special_mult[splitmix_next(&r) % (sizeof special_mult / sizeof special_mult[0])]
+                                     : splitmix_int32(&r, 1 << 30, INT32_MAX);
+                shift[c] = k % 4 == 2 ? splitmix_int32(&r, -31, 30) : splitmix_int32(&r, -12, -1);
             }
         }
         if (run_one(&p, x, w, bias, mult, shift, "random", k))

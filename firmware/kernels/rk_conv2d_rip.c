@@ -215,24 +215,6 @@ static void linear_span(int64_t e, int64_t d, int32_t n, int32_t *lo, int32_t *h
         *hi = *lo;
 }
 
-/* n bytes from src to dst (not overlapping): by words, four at a time,
-** when both are 4-aligned and n is a multiple of 4, since the Cortex-M
-** memcpy (picolibc, -Os) moves one byte per iteration. */
-static void copy_bytes(int8_t *dst, const int8_t *src, size_t n)
-{
-    if ((((uintptr_t)dst | (uintptr_t)src | (uintptr_t)n) & 3u) != 0) {
-        memcpy(dst, src, n);
-        return;
-    }
-    int8_t *d = __builtin_assume_aligned(dst, 4);
-    const int8_t *x = __builtin_assume_aligned(src, 4);
-    size_t i = 0;
-    for (; i + 16 <= n; i += 16) /* four words a step: one ldm/stm pair */
-        memcpy(d + i, x + i, 16);
-    for (; i < n; i += 4)
-        memcpy(d + i, x + i, 4);
-}
-
 /* Pixels [from, to) of a 1x1 layer, consecutive in one output row (or,
 ** at stride 1, in the layer), the first one's input at x, each next one's
 ** step bytes further; each with all its reads before its writes: through
@@ -256,10 +238,10 @@ static void pointwise_buffered(const rk_conv_params *p, const rk_quant *q, const
         int8_t *y = ws + (int64_t)pix * cout;
         if (cout <= cin) {
             rk_pair_channels_dsp(p, q, x, x + step, filter, bias, cin, cout, pre, pre + cout);
-            copy_bytes(y, pre, 2 * (size_t)cout);
+            rk_copy_bytes(y, pre, 2 * (size_t)cout);
         } else {
-            copy_bytes(pre, x, (size_t)cin);
-            copy_bytes(pre + cin, x + step, (size_t)cin);
+            rk_copy_bytes(pre, x, (size_t)cin);
+            rk_copy_bytes(pre + cin, x + step, (size_t)cin);
             rk_pair_channels_dsp(p, q, pre, pre + cin, filter, bias, cin, cout, y, y + cout);
         }
     }
@@ -267,15 +249,15 @@ static void pointwise_buffered(const rk_conv_params *p, const rk_quant *q, const
     if (RK_PIXEL_PAIRS && cout <= cin)
         for (; pix + 2 <= to; pix += 2, x += 2 * step) {
             rk_pair_channels(p, q, x, x + step, filter, bias, cin, cout, pre, pre + cout);
-            copy_bytes(ws + (int64_t)pix * cout, pre, 2 * (size_t)cout);
+            rk_copy_bytes(ws + (int64_t)pix * cout, pre, 2 * (size_t)cout);
         }
     for (; pix < to; pix++, x += step) {
         int8_t *y = ws + (int64_t)pix * cout;
         if (cout <= cin) {
             rk_one_channels(p, q, x, filter, bias, cin, cout, pre);
-            copy_bytes(y, pre, (size_t)cout);
+            rk_copy_bytes(y, pre, (size_t)cout);
         } else {
-            copy_bytes(col, x, (size_t)cin);
+            rk_copy_bytes(col, x, (size_t)cin);
             rk_one_channels(p, q, col, filter, bias, cin, cout, y);
         }
     }

@@ -5,7 +5,9 @@
 ** after the output pixel over it is written (stride 2) by the dual kernel
 ** over the tensor itself; on the Cortex-M33 and M0, small layers four
 ** channels at a time (rk_depthwise_quad_dsp of rk_depthwise_dsp.c, and
-** quad_thumb1 here).
+** quad_thumb1 here); on the M0 and the host, stride-1 layers by the dual
+** kernel a band of rows at a time, each row written once its last reader
+** has run (rows_delayed).
 */
 #include "rk_depthwise_inplace.h"
 #include "rk_dsp.h"
@@ -79,6 +81,75 @@ static bool direct(const rk_conv_params *p, rk_dims in, rk_dims out)
     }
     return true;
 }
+
+/*
+** Row delay (rk_depthwise_inplace.h): at stride 1 with out.w = in.w,
+** output row y lies on input row y's bytes, and input row y is last read
+** by output row y + p_top (the tap a = 0), so row y may be written once
+** rows up to y + p_top are computed.  Bands of `band` rows are computed by
+** the dual kernel (rk_depthwise_run, on the band's input rows with the
+** band's own top and bottom padding) into a ring of m = 1 + ceil(p_top /
+** band) band slots in scratch, and each row is copied over its input as
+** soon as its last reader has run; band j reuses band j - m's slot, whose
+** rows are written by then ((m - 1) band >= p_top).  The band is the
+** largest whose ring fits the layer's scratch (its size is not raised
+** for this path); false, having done nothing, where not even one row's
+** ring fits or the layer is not of this shape.
+*/
+#if !RK_DSP
+static bool rows_delayed(const rk_conv_params *p, const rk_quant *q, rk_dims in, rk_dims out, const int8_t *filter,
+                         const int32_t *bias, int8_t *tensor, int8_t *scratch)
+{
+    if (p->s_h != 1 || p->s_w != 1 || out.w != in.w || out.c != in.c)
+        return false;
+    const size_t row = (size_t)out.w * (size_t)out.c, plane = plane_bytes(p, in), quad = quad_bytes(p, in, out),
+                 avail = quad > plane ? quad : plane;
+    const int32_t lag = p->p_top, rows_avail = (int32_t)(avail / row < (size_t)INT32_MAX ? avail / row : 0);
+    int32_t band = 0, m = 0;
+    for (int32_t b = rows_avail < out.h ? rows_avail : out.h; b >= 1 && band == 0; b--) {
+        const int32_t slots = 1 + (lag + b - 1) / b;
+        if ((int64_t)slots * b <= rows_avail) {
+            band = b;
+            m = slots;
+        }
+    }
+    if (band == 0)
+        return false;
+    const int32_t k_span = (p->k_h - 1) * p->d_h + 1;
+    int32_t written = 0, slot = 0, w_slot = 0, w_row = 0; /* w_*: the next row to write, stepped (no divide) */
+    for (int32_t r0 = 0; r0 < out.h; r0 += band) {
+        const int32_t nb = out.h - r0 < band ? out.h - r0 : band, t = r0 - p->p_top;
+        rk_conv_params pb = *p;
+        rk_dims ib = in, ob = out;
+        const int8_t *x = tensor;
+        if (t >= 0) {
+            x = tensor + (ptrdiff_t)t * (ptrdiff_t)row;
+            pb.p_top = 0;
+            ib.h = in.h - t;
+        } else
+            pb.p_top = -t;
+        const int32_t need = nb - 1 + k_span - pb.p_top; /* the band's input rows below its top pad */
+        pb.p_bottom = ib.h < need ? need - ib.h : 0;
+        ib.h = ib.h < need ? ib.h : need;
+        ob.h = nb;
+        int8_t *ring = scratch + (size_t)slot * (size_t)band * row;
+        rk_depthwise_run(&pb, q, ib, x, filter, bias, ob, ring);
+        const int32_t done = r0 + nb, limit = done == out.h ? out.h : done - lag;
+        for (; written < limit; written++) {
+            rk_copy_bytes(tensor + (ptrdiff_t)written * (ptrdiff_t)row,
+                          scratch + ((size_t)w_slot * (size_t)band + (size_t)w_row) * row, row);
+            if (++w_row == band) {
+                w_row = 0;
+                if (++w_slot == m)
+                    w_slot = 0;
+            }
+        }
+        if (++slot == m)
+            slot = 0;
+    }
+    return true;
+}
+#endif
 
 #if RK_THUMB1
 /*
@@ -168,30 +239,15 @@ rk_status rk_depthwise_inplace(const rk_conv_params *p, const rk_quant *q, rk_di
 #endif
     if (ch0 == ch_n)
         return RK_OK;
+#if !RK_DSP /* on the M33 the plane loop below is at least as fast as the dual kernel (rk_depthwise_window_dsp.c) */
+    if (ch0 == 0 && rows_delayed(p, q, in, out, filter, bias, tensor, scratch))
+        return RK_OK;
+#endif
     memset(scratch, zero_point, (size_t)h_p * (size_t)w_p); /* the border stays pad for every channel */
     for (int32_t ch = ch0; ch < ch_n; ch++) {
         for (int32_t i = 0; i < in.h; i++) {
             int8_t *row = scratch + ((ptrdiff_t)(i + p->p_top) * w_p + p->p_left);
-            const int8_t *src = tensor + (ptrdiff_t)i * in.w * ch_n + ch;
-#if RK_DSP
-            int32_t j = 0;
-            /* Four strided loads, then four stores at fixed offsets: one
-            ** pointer step and one loop test per four bytes (the gather is
-            ** about a tenth of the in-place 3x3 on the M33). */
-            const ptrdiff_t n1 = ch_n, n2 = 2 * (ptrdiff_t)ch_n, n3 = 3 * (ptrdiff_t)ch_n, n4 = 4 * (ptrdiff_t)ch_n;
-            for (; j + 4 <= in.w; j += 4, src += n4) {
-                const int8_t b0 = src[0], b1 = src[n1], b2 = src[n2], b3 = src[n3];
-                row[j] = b0;
-                row[j + 1] = b1;
-                row[j + 2] = b2;
-                row[j + 3] = b3;
-            }
-            for (; j < in.w; j++, src += ch_n)
-                row[j] = src[0];
-#else
-            for (int32_t j = 0; j < in.w; j++)
-                row[j] = src[(ptrdiff_t)j * ch_n];
-#endif
+            rk_gather_plane_row(row, tensor + (ptrdiff_t)i * in.w * ch_n + ch, in.w, ch_n);
         }
 #if RK_DSP
         if (p->k_h * p->k_w <= RK_DW_TAPS) { /* rk_depthwise_dsp.c */

@@ -203,6 +203,45 @@ Test(kernels_dsp_depthwise, descriptor_3x3_planes_equal_the_reference)
     cr_log_info("3x3 descriptors: %d layers", n);
 }
 
+/* The dual kernel's window path (rk_depthwise_window_dsp: multiplier 1,
+** stride 1, 3 x 3 or 7 x 7): planes of many bands, so that rows move from
+** a band's end to the next one's top, the last band short or full; rows
+** from 1 pixel to the widest the 768-byte window holds (3 x 3: 192-byte
+** rows, two output rows a band; 7 x 7: 64-byte rows); random padding
+** (with none at the top and left the layer also runs it in place, as the
+** direct rule's kernel over its own input); 1..9 channels.  Smaller
+** planes (under 256 output pixels) take the groups, also checked. */
+Test(kernels_dsp_depthwise, window_planes_equal_the_reference)
+{
+    static const int32_t widths3[] = {1, 5, 30, 60, 121, 186, 188}, widths7[] = {1, 9, 26, 58};
+    splitmix r = {9007};
+    int n = 0, banded = 0;
+    for (int32_t k = 3; k <= 7; k += 4) {
+        const int32_t *ws = k == 3 ? widths3 : widths7;
+        const size_t nw = k == 3 ? sizeof widths3 / sizeof widths3[0] : sizeof widths7 / sizeof widths7[0];
+        for (size_t wi = 0; wi < nw; wi++)
+            for (int32_t rep = 0; rep < 6; rep++) {
+                rk_conv_params p = {0};
+                p.k_h = p.k_w = k;
+                p.d_h = p.d_w = 1;
+                p.s_h = p.s_w = 1;
+                p.p_top = rep == 0 ? 0 : splitmix_int32(&r, 0, k / 2);
+                p.p_bottom = splitmix_int32(&r, 0, k / 2);
+                p.p_left = rep == 0 ? 0 : splitmix_int32(&r, 0, k / 2);
+                p.p_right = splitmix_int32(&r, 0, k / 2);
+                const rk_dims in = {splitmix_int32(&r, k, 3 * k + 40), ws[wi], splitmix_int32(&r, 1, 9)};
+                const int32_t stride = (in.w + p.p_left + p.p_right + 3) & ~3;
+                const rk_dims out = {in.h + p.p_top + p.p_bottom - k + 1, in.w + p.p_left + p.p_right - k + 1, in.c};
+                if (check_layer(&r, p, in, 1)) {
+                    n++;
+                    banded += rk_depthwise_window_dsp_fits(&p, in, out) && 768 / stride - k + 1 < out.h;
+                }
+            }
+    }
+    cr_assert_gt(banded, 20, "only %d layers of more than one band", banded);
+    cr_log_info("window path: %d layers, %d of several bands", n, banded);
+}
+
 /* rk_depthwise_inplace's four-channel path (rk_depthwise_quad_dsp): every
 ** plane of 1..6 x 1..6 inputs with 3 x 3 (the descriptor loop), 5 x 5 and
 ** 7 x 7 (taps found per pixel) filters, random padding and strides 1 and

@@ -383,6 +383,12 @@ void rk_depthwise_dsp_run(const rk_conv_params *p, const rk_quant *q, rk_dims in
 void rk_depthwise_plane_dsp(const rk_conv_params *p, const rk_quant *q, rk_dims out, const int8_t *filter,
                             const int32_t *bias, int32_t ch_n, int32_t ch, const int8_t *plane, int32_t w_p,
                             int8_t *tensor);
+/* rk_depthwise_window_dsp.c: rk_depthwise at multiplier 1, stride 1 and
+** a 3 x 3 or 7 x 7 filter by the plane loop on a window of rows on the
+** stack, where _fits says the window holds enough rows */
+bool rk_depthwise_window_dsp_fits(const rk_conv_params *p, rk_dims in, rk_dims out);
+void rk_depthwise_window_dsp(const rk_conv_params *p, const rk_quant *q, rk_dims in, const int8_t *input,
+                             const int8_t *filter, const int32_t *bias, rk_dims out, int8_t *output);
 /* rk_depthwise_dsp.c: rk_depthwise_inplace's channels [0, c - c % 4) four
 ** at a time, the group's outputs through a scratch of 4 h_out w_out bytes,
 ** where rk_depthwise_inplace.h's four-channel path runs; returns c - c % 4 */

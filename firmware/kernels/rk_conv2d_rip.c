@@ -220,9 +220,12 @@ static void linear_span(int64_t e, int64_t d, int32_t n, int32_t *lo, int32_t *h
 ** step bytes further; each with all its reads before its writes: through
 ** scratch (the 4 c_out bytes at pre, then the c_in at col), whichever of
 ** its c_out outputs (held, then copied) and its c_in inputs (gathered) is
-** the smaller copy.  Held, two pixels fit pre: where pixels go in pairs
-** both are read, then both written (reading q + 1 before q's writes
-** changes nothing at the truth). */
+** the smaller copy.  Held, four pixels fit pre: where pixels go in pairs
+** both are read, then both written, and on the DSP path two pairs are
+** read before either is written, so that one copy serves four pixels
+** (reading q + 1 .. q + 3 before q's writes changes nothing at the truth:
+** no write of the four meets another's reads, and the writes of the
+** last meet the next pixel's reads no earlier than in the plain order). */
 static void pointwise_buffered(const rk_conv_params *p, const rk_quant *q, const int8_t *filter,
                                const int32_t *bias, const rip_geom *g, int8_t *ws, int8_t *scratch, int32_t from,
                                int32_t to, const int8_t *x, ptrdiff_t step)
@@ -234,6 +237,13 @@ static void pointwise_buffered(const rk_conv_params *p, const rk_quant *q, const
     /* the DSP path's pairs (rk_pointwise_dsp.c), as rk_pointwise_range
     ** runs them: both pixels read, then both written (their two inputs
     ** fit pre back to back when c_in < c_out) */
+    if (cout <= cin) /* two pairs held (pre's 4 c_out bytes), then one copy */
+        for (; pix + 4 <= to; pix += 4, x += 4 * step) {
+            rk_pair_channels_dsp(p, q, x, x + step, filter, bias, cin, cout, pre, pre + cout);
+            rk_pair_channels_dsp(p, q, x + 2 * step, x + 3 * step, filter, bias, cin, cout, pre + 2 * cout,
+                                 pre + 3 * cout);
+            rk_copy_bytes(ws + (int64_t)pix * cout, pre, 4 * (size_t)cout);
+        }
     for (; pix + 2 <= to; pix += 2, x += 2 * step) {
         int8_t *y = ws + (int64_t)pix * cout;
         if (cout <= cin) {

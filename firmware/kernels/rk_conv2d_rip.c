@@ -221,8 +221,9 @@ static void linear_span(int64_t e, int64_t d, int32_t n, int32_t *lo, int32_t *h
 ** scratch (the 4 c_out bytes at pre, then the c_in at col), whichever of
 ** its c_out outputs (held, then copied) and its c_in inputs (gathered) is
 ** the smaller copy.  Held, four pixels fit pre: where pixels go in pairs
-** both are read, then both written, and on the DSP path two pairs are
-** read before either is written, so that one copy serves four pixels
+** both are read, then both written, and on the DSP path two pairs (on
+** the M0 four single pixels) are read before any is written, so that one
+** copy serves four pixels
 ** (reading q + 1 .. q + 3 before q's writes changes nothing at the truth:
 ** no write of the four meets another's reads, and the writes of the
 ** last meet the next pixel's reads no earlier than in the plain order). */
@@ -260,6 +261,14 @@ static void pointwise_buffered(const rk_conv_params *p, const rk_quant *q, const
         for (; pix + 2 <= to; pix += 2, x += 2 * step) {
             rk_pair_channels(p, q, x, x + step, filter, bias, cin, cout, pre, pre + cout);
             rk_copy_bytes(ws + (int64_t)pix * cout, pre, 2 * (size_t)cout);
+        }
+    if (!RK_PIXEL_PAIRS && cout <= cin) /* four pixels held, then one copy (as the DSP path's two pairs) */
+        for (; pix + 4 <= to; pix += 4, x += 4 * step) {
+            rk_one_channels(p, q, x, filter, bias, cin, cout, pre);
+            rk_one_channels(p, q, x + step, filter, bias, cin, cout, pre + cout);
+            rk_one_channels(p, q, x + 2 * step, filter, bias, cin, cout, pre + 2 * cout);
+            rk_one_channels(p, q, x + 3 * step, filter, bias, cin, cout, pre + 3 * cout);
+            rk_copy_bytes(ws + (int64_t)pix * cout, pre, 4 * (size_t)cout);
         }
     for (; pix < to; pix++, x += step) {
         int8_t *y = ws + (int64_t)pix * cout;

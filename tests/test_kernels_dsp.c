@@ -195,6 +195,22 @@ static void expect_same(const int8_t *a, const int8_t *b, size_t n, const char *
         cr_assert_eq(a[i], b[i], "%s, case %d: byte %zu: %d, reference %d", what, k, i, a[i], b[i]);
 }
 
+/* rk_conv2d_rip of layer l in the dense layout, gather order, at gap
+** bytes: the output over the workspace must equal want (ny bytes). */
+static void rip_at_gap(const layer *l, const rk_quant *q, const int32_t *bias, int64_t gap, const int8_t *want,
+                       const char *what, int k)
+{
+    const size_t ny = (size_t)l->out.h * l->out.w * l->out.c;
+    const rk_inplace ip = {RK_DENSE, RK_GATHER, gap};
+    const int64_t ws_n = rk_conv2d_rip_workspace_size(&l->p, l->in, &ip);
+    int8_t *ws = alloc((size_t)ws_n), *s2 = alloc(rk_conv2d_rip_buffer_size(&l->p, l->in, l->out, &ip));
+    rk_rip_store_input(&l->p, l->in, l->x, &ip, ws);
+    cr_assert_eq(rk_conv2d_rip(&l->p, q, l->in, l->out, l->f, bias, &ip, ws, ws_n, s2), RK_OK);
+    expect_same(ws, want, ny, what, k);
+    free(ws);
+    free(s2);
+}
+
 Test(kernels_dsp, convolution_equals_the_reference)
 {
     splitmix r = {2401};
@@ -228,30 +244,14 @@ Test(kernels_dsp, convolution_equals_the_reference)
         ** (padded 1x1 layers included: this suite found that a dense 1x1
         ** padded only at its bottom or right was taken for the padded
         ** layout, fixed in rk_conv2d_rip.c) */
-        {
-            const rk_inplace ip = {RK_DENSE, RK_GATHER, (int64_t)ny};
-            const int64_t ws_n = rk_conv2d_rip_workspace_size(&l.p, l.in, &ip);
-            int8_t *ws = alloc((size_t)ws_n), *s2 = alloc(rk_conv2d_rip_buffer_size(&l.p, l.in, l.out, &ip));
-            rk_rip_store_input(&l.p, l.in, l.x, &ip, ws);
-            cr_assert_eq(rk_conv2d_rip(&l.p, &q, l.in, l.out, l.f, bias, &ip, ws, ws_n, s2), RK_OK);
-            expect_same(ws, want, ny, "rk_conv2d_rip", k);
-            free(ws);
-            free(s2);
-            rip++;
-        }
+        rip_at_gap(&l, &q, bias, (int64_t)ny, want, "rk_conv2d_rip", k);
+        rip++;
         /* a 1x1 at stride 1 without padding, c_out <= c_in, at gap 0 (the
         ** gather order's truth there): every pixel's outputs held in
         ** scratch, two pairs at a time, and copied over its input */
         if (pw && l.p.s_h == 1 && l.p.s_w == 1 && l.p.p_top == 0 && l.p.p_bottom == 0 && l.p.p_left == 0 &&
             l.p.p_right == 0 && l.out.c <= l.in.c) {
-            const rk_inplace ip = {RK_DENSE, RK_GATHER, 0};
-            const int64_t ws_n = rk_conv2d_rip_workspace_size(&l.p, l.in, &ip);
-            int8_t *ws = alloc((size_t)ws_n), *s2 = alloc(rk_conv2d_rip_buffer_size(&l.p, l.in, l.out, &ip));
-            rk_rip_store_input(&l.p, l.in, l.x, &ip, ws);
-            cr_assert_eq(rk_conv2d_rip(&l.p, &q, l.in, l.out, l.f, bias, &ip, ws, ws_n, s2), RK_OK);
-            expect_same(ws, want, ny, "rk_conv2d_rip at gap 0", k);
-            free(ws);
-            free(s2);
+            rip_at_gap(&l, &q, bias, 0, want, "rk_conv2d_rip at gap 0", k);
             held++;
         }
         free(want);

@@ -368,12 +368,13 @@ static inline uint32_t *rk_gather_pre(int8_t *scratch)
 /* n bytes from src to dst (not overlapping): by words, four at a time,
 ** when both are 4-aligned and n is a multiple of 4, since the Cortex-M
 ** memcpy (picolibc, -Os) moves one byte per iteration.  On the Cortex-M
-** targets a multiple of 16 (Thumb-1: M0) or 32 (Thumb-2: M33) bytes goes by LDM/STM of 4 or
-** 8 registers in a loop of four instructions (Thumb-2: 64 bytes a step of six where n allows): GCC's own loop for the
-** 16-byte step took 11 instructions (register pressure), which made the
-** in-place 1x1's pixel copy at gap 0 75 instructions a 64-byte pixel on
-** the M0.  (An LDM of n registers takes 1 + n cycles: the copy is cheaper
-** in cycles too, not only in instructions.) */
+** targets a multiple of 16 bytes (Thumb-1: M0) or of 32 (Thumb-2: M33)
+** goes by LDM/STM of 4 or 8 registers, 16 bytes in four instructions on
+** the M0 and 64 in six on the M33: GCC's own loop for the 16-byte step
+** took 11 instructions (register pressure), which made the in-place 1x1's
+** pixel copy at gap 0 75 instructions a 64-byte pixel on the M0.  (An LDM
+** of n registers takes 1 + n cycles: the copy is cheaper in cycles too,
+** not only in instructions.) */
 static inline void rk_copy_bytes(int8_t *dst, const int8_t *src, size_t n)
 {
     if ((((uintptr_t)dst | (uintptr_t)src | (uintptr_t)n) & 3u) != 0) {
@@ -381,25 +382,22 @@ static inline void rk_copy_bytes(int8_t *dst, const int8_t *src, size_t n)
         return;
     }
 #if defined(__arm__) && defined(__thumb2__)
-    if (n >= 64 && n % 64 == 0) {
-        __asm__ volatile("1:\n\t"
+    if (n >= 32 && n % 32 == 0) {
+        /* an odd 32-byte block first, then 64 bytes a step */
+        __asm__ volatile("tst %[n], #32\n\t"
+                         "beq 2f\n\t"
+                         "ldmia %[s]!, {r3, r4, r5, r6, r8, r9, r10, r12}\n\t"
+                         "stmia %[d]!, {r3, r4, r5, r6, r8, r9, r10, r12}\n\t"
+                         "subs %[n], %[n], #32\n\t"
+                         "beq 3f\n"
+                         "2:\n\t"
                          "ldmia %[s]!, {r3, r4, r5, r6, r8, r9, r10, r12}\n\t"
                          "stmia %[d]!, {r3, r4, r5, r6, r8, r9, r10, r12}\n\t"
                          "ldmia %[s]!, {r3, r4, r5, r6, r8, r9, r10, r12}\n\t"
                          "stmia %[d]!, {r3, r4, r5, r6, r8, r9, r10, r12}\n\t"
                          "subs %[n], %[n], #64\n\t"
-                         "bne 1b"
-                         : [s] "+r"(src), [d] "+r"(dst), [n] "+r"(n)
-                         :
-                         : "r3", "r4", "r5", "r6", "r8", "r9", "r10", "r12", "cc", "memory");
-        return;
-    }
-    if (n >= 32 && n % 32 == 0) {
-        __asm__ volatile("1:\n\t"
-                         "ldmia %[s]!, {r3, r4, r5, r6, r8, r9, r10, r12}\n\t"
-                         "stmia %[d]!, {r3, r4, r5, r6, r8, r9, r10, r12}\n\t"
-                         "subs %[n], %[n], #32\n\t"
-                         "bne 1b"
+                         "bne 2b\n"
+                         "3:"
                          : [s] "+r"(src), [d] "+r"(dst), [n] "+r"(n)
                          :
                          : "r3", "r4", "r5", "r6", "r8", "r9", "r10", "r12", "cc", "memory");

@@ -290,8 +290,10 @@ rip_status rip_db_open_snapshot(const char *path, sqlite3 **out, char err[RIP_ER
     rip_status s = rip_db_open_read(path, &db, err);
     if (s != RIP_OK)
         return s;
-    /* a copy of the pages of the checked snapshot; then the file's read lock ends */
-    int rc = open_uri(":memory:", SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, &mem);
+    /* a copy of the pages of the checked snapshot into an anonymous temporary
+    ** database ("": on disk, deleted on close; memory stays the page cache);
+    ** then the file's read lock ends */
+    int rc = open_uri("", SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, &mem);
     if (rc == SQLITE_OK && !(b = sqlite3_backup_init(mem, "main", db, "main")))
         rc = sqlite3_errcode(mem);
     if (b) {
@@ -299,7 +301,7 @@ rip_status rip_db_open_snapshot(const char *path, sqlite3 **out, char err[RIP_ER
         rc = sqlite3_backup_finish(b);
     }
     if (rc != SQLITE_OK) {
-        s = rc == SQLITE_NOMEM ? RIP_S_NOMEM : fail(db, rc, path, "copy it into memory", err);
+        s = rc == SQLITE_NOMEM ? RIP_S_NOMEM : fail(db, rc, path, "copy it to a temporary database", err);
         if (s == RIP_S_NOMEM)
             snprintf(err, RIP_ERR_LEN, "out of memory (a copy of %.200s)", path);
         sqlite3_close_v2(mem);

@@ -68,7 +68,7 @@ rip_status rip_claims_build_optima(sqlite3 *aux, sqlite3 *sweep, int64_t max_pix
 
 /*
 ** Build the tables the aux queries read (claims_data.c) into db, an empty
-** writable database (normally ":memory:"): every channel-mixing layer of
+** writable database (ripsim claims: an anonymous temporary one): every channel-mixing layer of
 ** layers_dir, the Tab. 6 selection, the paper's named layers, and the
 ** eleven MCUNet models of models_dir/mcunet planned.  RIP_OK, or
 ** RIP_S_NOINPUT / RIP_S_DATA / RIP_S_NOMEM / RIP_S_INTERNAL with err.

@@ -147,7 +147,10 @@ void rk_depthwise_run(const rk_conv_params *p, const rk_quant *q, rk_dims in, co
                       const int8_t *filter, const int32_t *bias, rk_dims out, int8_t *output)
 {
 #if RK_DSP
-    rk_depthwise_dsp_run(p, q, in, input, filter, bias, out, output); /* rk_depthwise_dsp.c */
+    if (rk_depthwise_window_dsp_fits(p, in, out)) /* rk_depthwise_window_dsp.c says why */
+        rk_depthwise_window_dsp(p, q, in, input, filter, bias, out, output);
+    else
+        rk_depthwise_dsp_run(p, q, in, input, filter, bias, out, output); /* rk_depthwise_dsp.c */
     return;
 #elif RK_THUMB1
     if ((out.c / in.c) % 4 == 0) {

@@ -612,10 +612,6 @@ __attribute__((noinline)) static void dw_tail(const rk_conv_params *p, const rk_
 void rk_depthwise_dsp_run(const rk_conv_params *p, const rk_quant *q, rk_dims in, const int8_t *input,
                           const int8_t *filter, const int32_t *bias, rk_dims out, int8_t *output)
 {
-    if (rk_depthwise_window_dsp_fits(p, in, out)) { /* rk_depthwise_window_dsp.c says why */
-        rk_depthwise_window_dsp(p, q, in, input, filter, bias, out, output);
-        return;
-    }
     const int32_t ch = out.c, m = ch / in.c;
     int32_t k4 = 0; /* channels [0, k4) done in groups */
     if (m == 1 || m % 4 == 0) {

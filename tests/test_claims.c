@@ -441,6 +441,89 @@ Test(claims, tab3_planner_claims)
     cr_expect_not_null(strstr(claim_row("fig1_in3_margins"), "overruns by 14212 B, RiP 185856 B clears by 47740 B"));
 }
 
+/* ---- every domain ------------------------------------------------------------------ */
+
+/* The figures "holds on K of N" after marker in row: K and N. */
+static void holds_after(const char *row, const char *marker, long *k, long *n)
+{
+    const char *p = strstr(row, marker);
+    cr_assert_not_null(p, "no \"%s\" in: %s", marker, row);
+    cr_assert_eq(sscanf(p + strlen(marker), "holds on %ld of %ld", k, n), 2, "after \"%s\" in: %s", marker, row);
+}
+
+/* A statement written for the sweep is judged on the public tables and
+** Tab. 6 too, with the same members those domains' own claims count (C18,
+** C19: 76 Tab. 6 layers, 2281 channel-mixing ones); and one written for
+** the public tables on the sweep, with the sweep's 10,000. */
+Test(claims, statements_are_judged_on_every_domain)
+{
+    long k, n, k2, n2;
+    const char *c16 = claim_row("thm11_tight_sweep");
+    holds_after(c16, "on the public layer tables: ", &k, &n);
+    holds_after(claim_row("thm11_tight_real_all"), "| **agrees** | ", &k2, &n2);
+    cr_expect_eq(n, n2, "the public tables: %ld members against C19's %ld", n, n2);
+    holds_after(c16, "on Tab. 6: ", &k, &n);
+    cr_expect_eq(n, 76);
+    holds_after(claim_row("thm11_tight_real_all"), "on the sweep: ", &k, &n);
+    cr_expect_eq(n, 10000);
+    /* a column the sweep does not store: not judged there, and said so */
+    cr_expect_not_null(strstr(claim_row("small_output_exact_tab6"), "on the sweep: not judged (no such column: w_rip)"));
+}
+
+/* C33 holds on the sweep and on Tab. 6 but not on the public tables: the
+** overall verdict is the strictest, with that domain's smallest
+** counterexample.  The counterexample is one by the claim's reading (a
+** formula not defined counts as not holding): its top padding is at least
+** the effective kernel height, outside Theorem 13's domain (p < k_eff on
+** every side), which the spec shows without running ripsim. */
+Test(claims, the_strictest_domain_decides)
+{
+    const char *row = claim_row("dense_gather_tight_all");
+    cr_expect_not_null(strstr(row, "| **contradicted** |"), "%s", row);
+    cr_expect_not_null(strstr(row, "holds on 10000 of 10000 sweep layers"), "%s", row);
+    const char *w = strstr(row, "smallest counterexample on the public layer tables: ");
+    cr_assert_not_null(w, "%s", row);
+    const char *spec = strstr(w, "`ripsim layer ");
+    cr_assert_not_null(spec, "%s", w);
+    int kh, kw, dh, dw, pt;
+    cr_assert_not_null(strstr(spec, ",k="));
+    cr_assert_eq(sscanf(strstr(spec, ",k="), ",k=%dx%d", &kh, &kw), 2);
+    cr_assert_eq(sscanf(strstr(spec, ",d="), ",d=%dx%d", &dh, &dw), 2);
+    cr_assert_eq(sscanf(strstr(spec, ",pt="), ",pt=%d", &pt), 1);
+    cr_expect_geq(pt, (kh - 1) * dh + 1, "the counterexample's top pad %d is inside Theorem 13's domain (k_eff %d)", pt,
+                  (kh - 1) * dh + 1);
+    const char *md = NULL;
+    size_t len;
+    char *text = slurp_file(in_dir("claims.md"), &len);
+    md = strstr(text, "change verdict when the other domains are added: ");
+    cr_expect_not_null(md, "claims.md names the claims the other domains change");
+    if (md)
+        cr_expect_not_null(strstr(md, "C33 (agrees on its own domain -> contradicted on the public layer tables)"));
+    free(text);
+}
+
+/* The rule itself, on made-up judgements. */
+Test(claims, overall_is_the_strictest_of_the_domains)
+{
+    rip_claim_domain_result d[RIP_CLAIM_DOMAINS];
+    int from;
+    memset(d, 0, sizeof d);
+    cr_expect_str_eq(rip_claim_overall("agrees", d, &from), "agrees");
+    cr_expect_eq(from, -1);
+    d[1] = (rip_claim_domain_result){.judged = true, .applicable = true, .verdict = "agrees", .k = 3, .n = 3};
+    d[2] = (rip_claim_domain_result){.judged = true, .applicable = true, .verdict = "contradicted", .k = 2, .n = 3};
+    cr_expect_str_eq(rip_claim_overall("agrees", d, &from), "contradicted");
+    cr_expect_eq(from, 2);
+    cr_expect_str_eq(rip_claim_overall("contradicted", d, &from), "contradicted");
+    cr_expect_eq(from, -1, "a home counterexample is its own");
+    d[2].applicable = false; /* a domain that could not judge decides nothing */
+    cr_expect_str_eq(rip_claim_overall("differs", d, &from), "agrees", "an empty premise at home, held elsewhere");
+    cr_expect_eq(from, 1);
+    d[1].verdict[0] = '\0';
+    snprintf(d[1].verdict, sizeof d[1].verdict, "never");
+    cr_expect_str_eq(rip_claim_overall("differs", d, &from), "differs");
+}
+
 /* ---- command line ------------------------------------------------------------------ */
 
 Test(claims, help_and_errors)

@@ -31,7 +31,11 @@ static const char about[] =
 static const char notes[] =
     "The output is deterministic: the same database and tables give the same\n"
     "bytes.  The database is opened read-only and read as it was checked: a\n"
-    "copy of it in memory, so a sweep writing it meanwhile is not held up.\n"
+    "temporary copy of it (on disk, in the temporary directory, removed at the\n"
+    "end), so a sweep writing it meanwhile is not held up and memory stays\n"
+    "flat however large the sweep.  Each statement about every layer of a set\n"
+    "is judged on the sweep, the public layer tables and the Tab. 6 selection\n"
+    "alike; its verdict is the strictest.\n"
     "Figures go to --fig-dir (default: the folder of --out; none with\n"
     "--no-figures or --out -), linked from claims.md by relative paths.\n"
     "claims.md and its figures are replaced together, once all are written;\n"

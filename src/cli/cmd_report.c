@@ -97,7 +97,7 @@ int rip_cmd_report(int argc, char **argv)
     size_t len = 0;
     FILE *mem = NULL;
     rip_report_status st = {0};
-    /* a copy in memory, made in the transaction of the check: the claims
+    /* a temporary copy, made in the transaction of the check: the claims
     ** queries take a while, and a sweep writing the file meanwhile must not
     ** be kept from committing (with a rollback journal no one commits while
     ** anyone reads) */

@@ -76,6 +76,45 @@ rip_status rip_claims_build_optima(sqlite3 *aux, sqlite3 *sweep, int64_t max_pix
 rip_status rip_claims_build_aux(sqlite3 *db, const char *layers_dir, const char *models_dir,
                                 char err[RIP_ERR_LEN]);
 
+/* The data sets a statement about every member of a set is judged on
+** (claims_domains.c): the sweep database, every channel-mixing layer of
+** sweeps/layers/, the Tab. 6 selection. */
+enum { RIP_CLAIM_DOMAIN_SWEEP = 0, RIP_CLAIM_DOMAIN_TABLES, RIP_CLAIM_DOMAIN_TAB6, RIP_CLAIM_DOMAINS };
+extern const char *const rip_claim_domain_names[RIP_CLAIM_DOMAINS];
+
+/* The view a claim of the ALL rule reads its members from ("cl", "lead",
+** "ra", "t6", "pl", "small_opt"), or NULL for a claim of another kind
+** (claims_registry.c). */
+const char *rip_claim_every_from(const rip_claim *c);
+
+/* One claim on one domain other than its own. */
+typedef struct rip_claim_domain_result {
+    bool judged;         /* the claim is a statement about every member, written for another domain */
+    bool applicable;     /* its query runs on this domain; else why says what is missing */
+    char verdict[16];    /* agrees, contradicted, or never (the premise holds on no member) */
+    int64_t k, n;        /* members that hold, members of the domain where the premise holds */
+    char witness[512];   /* the smallest counterexample, "" when none */
+    char why[160];
+} rip_claim_domain_result;
+
+/*
+** Judge every statement about all members of a set among the n claims cs
+** on each domain it was not written for, into out[i][domain] (zeroed
+** first): the claim's own SQL with the views it reads pointed at the other
+** domain's layers.  sweep: the sweep connection with its views
+** (rip_claims_sweep_views); aux: built by rip_claims_build_aux with the
+** views of aux_views, which are put back afterwards.  RIP_OK, or RIP_S_DATA
+** with err when a view cannot be made.
+*/
+rip_status rip_claims_on_domains(sqlite3 *sweep, sqlite3 *aux, const char *aux_views, const rip_claim *cs, size_t n,
+                                 rip_claim_domain_result (*out)[RIP_CLAIM_DOMAINS], char err[RIP_ERR_LEN]);
+
+/* The overall verdict of a claim whose home verdict is home, given its
+** other domains d: the strictest (a counterexample anywhere contradicts;
+** a premise empty at home agrees where it holds elsewhere); *from the
+** domain that decided it, -1 for the home one. */
+const char *rip_claim_overall(const char *home, const rip_claim_domain_result d[RIP_CLAIM_DOMAINS], int *from);
+
 /* One claim's outcome. */
 typedef struct rip_claim_result {
     char verdict[16];     /* agrees, differs, contradicted, not checked */

@@ -19,14 +19,17 @@
 ** of the view for every layer (twenty times faster on the default sweep).
 */
 #include "claims.h"
+
+#include <string.h>
 #include "paper_data.h"
 
 /* One row of Tab. 2 (paper_data.h) in the SQL of claim C07. */
 #define TAB2_SQL_ROW(lim, cin, cout, k, hw, xs, eq1, truth, err, tag) \
     "\n       UNION ALL SELECT '" tag "', " #eq1 ", " #truth
 
+#define ALL_HEAD "WITH d AS NOT MATERIALIZED (SELECT * FROM "
 #define ALL(FROM, DOM, HOLDS, NOUN)                                                                           \
-    "WITH d AS NOT MATERIALIZED (SELECT * FROM " FROM " WHERE " DOM "),\n"                                    \
+    ALL_HEAD FROM " WHERE " DOM "),\n"                                                                        \
     "     b AS NOT MATERIALIZED (SELECT * FROM d WHERE (" HOLDS ") IS NOT 1),\n"                             \
     "     n AS (SELECT count(*) AS nd, coalesce(sum((" HOLDS ") IS NOT 1), 0) AS nb FROM d)\n"              \
     "SELECT CASE WHEN nd = 0 THEN 'differs' WHEN nb = 0 THEN 'agrees' ELSE 'contradicted' END,\n"            \
@@ -673,4 +676,19 @@ const rip_claim *rip_claims(size_t *n)
 {
     *n = sizeof registry / sizeof registry[0];
     return registry;
+}
+
+/* Contract (claims.h): the name after ALL_HEAD, up to its " WHERE ". */
+const char *rip_claim_every_from(const rip_claim *c)
+{
+    static const char *const views[] = {"cl", "lead", "ra", "t6", "pl", "small_opt"};
+    const size_t head = sizeof ALL_HEAD - 1;
+    if (c->kind != RIP_CLAIM_SQL || c->sql == NULL || strncmp(c->sql, ALL_HEAD, head) != 0)
+        return NULL;
+    for (size_t i = 0; i < sizeof views / sizeof views[0]; i++) {
+        const size_t len = strlen(views[i]);
+        if (strncmp(c->sql + head, views[i], len) == 0 && strncmp(c->sql + head + len, " WHERE ", 7) == 0)
+            return views[i];
+    }
+    return NULL;
 }

@@ -451,6 +451,39 @@ static void holds_after(const char *row, const char *marker, long *k, long *n)
     cr_assert_eq(sscanf(p + strlen(marker), "holds on %ld of %ld", k, n), 2, "after \"%s\" in: %s", marker, row);
 }
 
+/* The conv2d and pointwise rows of the eleven graphs of firmware/models/mcunet/
+** (every CSV there with an op column, the Tab. 3 reference tables aside). */
+static long mcunet_conv_rows(void)
+{
+    const char *root = getenv("RIPSIM_FIRMWARE_DIR");
+    cr_assert_not_null(root, "RIPSIM_FIRMWARE_DIR is not set");
+    char dir[4096];
+    snprintf(dir, sizeof dir, "%s/models/mcunet", root);
+    DIR *d = opendir(dir);
+    cr_assert_not_null(d, "%s", dir);
+    long rows = 0;
+    int graphs = 0;
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL) {
+        const size_t len = strlen(e->d_name);
+        if (len < 5 || strcmp(e->d_name + len - 4, ".csv") != 0 || strncmp(e->d_name, "table3", 6) == 0)
+            continue;
+        char path[8192], line[1024];
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        FILE *f = fopen(path, "r");
+        cr_assert_not_null(f, "%s", path);
+        graphs++;
+        while (fgets(line, sizeof line, f)) {
+            const char *c = strchr(line, ',');
+            rows += c && (strncmp(c + 1, "conv2d,", 7) == 0 || strncmp(c + 1, "pointwise,", 10) == 0);
+        }
+        fclose(f);
+    }
+    closedir(d);
+    cr_assert_eq(graphs, 11, "%d graphs in %s", graphs, dir);
+    return rows;
+}
+
 /* A statement written for the sweep is judged on the public tables and
 ** Tab. 6 too, with the same members those domains' own claims count (C18,
 ** C19: 76 Tab. 6 layers, 2281 channel-mixing ones); and one written for
@@ -466,6 +499,10 @@ Test(claims, statements_are_judged_on_every_domain)
     cr_expect_eq(n, 76);
     holds_after(claim_row("thm11_tight_real_all"), "on the sweep: ", &k, &n);
     cr_expect_eq(n, 10000);
+    /* the MCUNet graphs: every conv2d and pointwise row of the eleven
+    ** graphs, counted here from the CSV files themselves */
+    holds_after(c16, "on the MCUNet graphs: ", &k, &n);
+    cr_expect_eq(n, mcunet_conv_rows(), "the MCUNet domain: %ld members", n);
     /* a column the sweep does not store: not judged there, and said so */
     cr_expect_not_null(strstr(claim_row("small_output_exact_tab6"), "on the sweep: not judged (no such column: w_rip)"));
 }

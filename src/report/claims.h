@@ -78,8 +78,15 @@ rip_status rip_claims_build_aux(sqlite3 *db, const char *layers_dir, const char 
 
 /* The data sets a statement about every member of a set is judged on
 ** (claims_domains.c): the sweep database, every channel-mixing layer of
-** sweeps/layers/, the Tab. 6 selection. */
-enum { RIP_CLAIM_DOMAIN_SWEEP = 0, RIP_CLAIM_DOMAIN_TABLES, RIP_CLAIM_DOMAIN_TAB6, RIP_CLAIM_DOMAINS };
+** sweeps/layers/, the Tab. 6 selection, the conv and pointwise ops of the
+** eleven MCUNet graphs. */
+enum {
+    RIP_CLAIM_DOMAIN_SWEEP = 0,
+    RIP_CLAIM_DOMAIN_TABLES,
+    RIP_CLAIM_DOMAIN_TAB6,
+    RIP_CLAIM_DOMAIN_MCUNET,
+    RIP_CLAIM_DOMAINS
+};
 extern const char *const rip_claim_domain_names[RIP_CLAIM_DOMAINS];
 
 /* The view a claim of the ALL rule reads its members from ("cl", "lead",

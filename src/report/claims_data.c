@@ -10,7 +10,9 @@
 **   paper     the layers the paper names in its text (Tab. 2, the Sec. 3.1
 **             and App. F.4 examples, the two App. I layers), network = a tag;
 **   plans     the eleven MCUNet models of Tab. 3 under the planner's
-**             strategies, beside the paper's Tab. 3 figures.
+**             strategies, beside the paper's Tab. 3 figures;
+**   mcunet    the same columns for every conv2d and pointwise op of those
+**             eleven graphs (network = the graph, name = op<id>).
 **
 ** Nothing here decides a verdict: the registry's SQL does (claims_registry.c).
 */
@@ -22,6 +24,7 @@
 #include <string.h>
 
 #include "compare.h"
+#include "graph.h"
 #include "optimum.h"
 #include "paper_data.h"
 #include "layer_csv.h"
@@ -271,16 +274,51 @@ static rip_status load_plans(sqlite3 *db, const char *models_dir, char err[RIP_E
     return s;
 }
 
+/*
+** Every conv2d and pointwise op of the eleven MCUNet graphs of Tab. 3
+** (models_dir/mcunet/<file>.csv, in op order) into st, network = the
+** graph's file stem, name = "op<id>": the channel-mixing layers the
+** deployments run, a domain of their own for the claims.
+*/
+static rip_status load_mcunet(sqlite3_stmt *st, const char *models_dir, char err[RIP_ERR_LEN])
+{
+    rip_status s = RIP_OK;
+    for (size_t m = 0; m < sizeof tab3 / sizeof tab3[0] && s == RIP_OK; m++) {
+        char path[4096], name[32];
+        snprintf(path, sizeof path, "%s/mcunet/%s.csv", models_dir, tab3[m].file);
+        rip_graph g = {0};
+        if ((s = rip_graph_load(path, &g, err)) != RIP_OK)
+            break;
+        for (size_t i = 0; i < g.n_ops && s == RIP_OK; i++) {
+            const rip_op *op = &g.ops[i];
+            if (op->kind != RIP_OP_CONV2D && op->kind != RIP_OP_POINTWISE)
+                continue;
+            rip_layer L = {.cin = op->c_in, .cout = op->c_out, .h_in = op->h_in, .w_in = op->w_in,
+                           .k_h = op->k_h, .k_w = op->k_w, .s_h = op->s_h, .s_w = op->s_w, .d_h = op->d_h,
+                           .d_w = op->d_w, .p_top = op->p_top, .p_bottom = op->p_bottom, .p_left = op->p_left,
+                           .p_right = op->p_right};
+            if (rip_layer_derive(&L, err) != 0) {
+                s = RIP_S_DATA;
+                break;
+            }
+            snprintf(name, sizeof name, "op%lld", (long long)op->id);
+            s = insert_layer(st, tab3[m].file, name, &L, err);
+        }
+        rip_graph_free(&g);
+    }
+    return s;
+}
+
 rip_status rip_claims_build_aux(sqlite3 *db, const char *layers_dir, const char *models_dir,
                                 char err[RIP_ERR_LEN])
 {
-    static const char *const tables[] = {"real_all", "tab6", "paper"};
+    static const char *const tables[] = {"real_all", "tab6", "paper", "mcunet"};
     char sql[2048];
-    sqlite3_stmt *ins[3] = {NULL, NULL, NULL};
+    sqlite3_stmt *ins[4] = {NULL, NULL, NULL, NULL};
     rip_csv_layer *sel = NULL;
     size_t n_sel = 0;
     rip_status s = sql_exec(db, "BEGIN", err);
-    for (int t = 0; t < 3 && s == RIP_OK; t++) {
+    for (int t = 0; t < 4 && s == RIP_OK; t++) {
         snprintf(sql, sizeof sql, "CREATE TABLE %s (%s)", tables[t], layer_cols);
         if ((s = sql_exec(db, sql, err)) != RIP_OK)
             break;
@@ -308,10 +346,12 @@ rip_status rip_claims_build_aux(sqlite3 *db, const char *layers_dir, const char 
         s = insert_layer(ins[2], paper_layers[i].tag, paper_layers[i].spec, &L, err);
     }
     if (s == RIP_OK)
+        s = load_mcunet(ins[3], models_dir, err);
+    if (s == RIP_OK)
         s = load_plans(db, models_dir, err);
     if (s == RIP_OK)
         s = sql_exec(db, "COMMIT", err);
-    for (int t = 0; t < 3; t++)
+    for (int t = 0; t < 4; t++)
         sqlite3_finalize(ins[t]);
     free(sel);
     return s;

@@ -9,7 +9,8 @@
 ** other domain, with those view names pointed at that domain's layers:
 **
 **   the sweep: ra and t6 become views of cl (temporary, dropped after);
-**   the public tables, Tab. 6: a view layer_wide of the aux table with the
+**   the public tables, Tab. 6, the MCUNet graphs' conv and pointwise ops:
+**     a view layer_wide of the aux table with the
 **     sweep's column names, then the sweep's own view script on it (cl and
 **     lead, the derived columns and the witness built the same way), and
 **     ra and t6 over that cl; afterwards the aux views are put back.
@@ -26,7 +27,8 @@
 #include <stdio.h>
 #include <string.h>
 
-const char *const rip_claim_domain_names[RIP_CLAIM_DOMAINS] = {"the sweep", "the public layer tables", "Tab. 6"};
+const char *const rip_claim_domain_names[RIP_CLAIM_DOMAINS] = {"the sweep", "the public layer tables", "Tab. 6",
+                                                              "the MCUNet graphs"};
 
 /* The sweep's column names over an aux layer table: what
 ** rip_claims_sweep_views_sql reads (layer_idx and generator made from
@@ -105,7 +107,7 @@ static void judge_all(sqlite3 *db, const rip_claim *cs, size_t n, int d, rip_cla
 rip_status rip_claims_on_domains(sqlite3 *sweep, sqlite3 *aux, const char *aux_views, const rip_claim *cs, size_t n,
                                  rip_claim_domain_result (*out)[RIP_CLAIM_DOMAINS], char err[RIP_ERR_LEN])
 {
-    static const char *const tables[RIP_CLAIM_DOMAINS] = {NULL, "real_all", "tab6"};
+    static const char *const tables[RIP_CLAIM_DOMAINS] = {NULL, "real_all", "tab6", "mcunet"};
     memset(out, 0, n * sizeof *out);
     rip_status s = exec(sweep, alias_sql, err);
     if (s == RIP_OK) {

@@ -272,7 +272,8 @@ static void write_domains_summary(FILE *o, const rip_claim *cs, size_t n, const 
     fprintf(o, ". The real models' layers are not a domain yet.\n\n");
 }
 
-/* The other domains of claim i, appended to its evidence cell. */
+/* The other domains of claim i, appended to its evidence cell: each
+** one's figures and verdict, with its own smallest counterexample. */
 static void write_domains_cell(FILE *o, const domain_view *v)
 {
     for (int k = 0; k < RIP_CLAIM_DOMAINS; k++) {
@@ -286,8 +287,14 @@ static void write_domains_cell(FILE *o, const domain_view *v)
             fprintf(o, ")");
         } else if (strcmp(d->verdict, "never") == 0)
             fprintf(o, "the premise holds on no layer");
-        else
-            fprintf(o, "holds on %lld of %lld (%s)", (long long)d->k, (long long)d->n, d->verdict);
+        else {
+            fprintf(o, "holds on %lld of %lld (%s", (long long)d->k, (long long)d->n, d->verdict);
+            if (strcmp(d->verdict, "contradicted") == 0 && d->witness[0]) {
+                fprintf(o, "; smallest counterexample there: ");
+                cell(o, d->witness);
+            }
+            fprintf(o, ")");
+        }
     }
 }
 
@@ -337,10 +344,7 @@ static void write_verdicts(FILE *o, const rip_claim *cs, size_t n, const rip_cla
             fprintf(o, ")");
         }
         write_domains_cell(o, &dv[i]);
-        if (dv[i].from >= 0 && dv[i].d[dv[i].from].witness[0]) {
-            fprintf(o, "; smallest counterexample on %s: ", rip_claim_domain_names[dv[i].from]);
-            cell(o, dv[i].d[dv[i].from].witness);
-        } else if (res[i].witness[0]) {
+        if (res[i].witness[0]) {
             fprintf(o, "; %s: ", strcmp(res[i].verdict, "contradicted") == 0 ? "smallest counterexample" : "example");
             cell(o, res[i].witness);
         }

@@ -128,7 +128,11 @@ static bool rows_delayed(const rk_conv_params *p, const rk_quant *q, rk_dims in,
             ib.h = in.h - t;
         } else
             pb.p_top = -t;
-        const int32_t need = nb - 1 + k_span - pb.p_top; /* the band's input rows below its top pad */
+        /* the band's input rows below its top pad; <= 0 when a top pad wider
+        ** than the kernel leaves the band none: the dual kernel then skips
+        ** every tap (each row index >= ib.h), the output the bias alone, as
+        ** the reference (kernels_others draws such pads) */
+        const int32_t need = nb - 1 + k_span - pb.p_top;
         pb.p_bottom = ib.h < need ? need - ib.h : 0;
         ib.h = ib.h < need ? ib.h : need;
         ob.h = nb;

@@ -243,7 +243,7 @@ static rip_status run_claims(sqlite3 *sweep, sqlite3 *aux, const rip_claim *cs, 
 typedef struct domain_view {
     const char *overall;
     int from;
-    rip_claim_domain_result d[RIP_CLAIM_DOMAINS];
+    const rip_claim_domain_result *d; /* RIP_CLAIM_DOMAINS of them */
 } domain_view;
 
 /* How the other domains moved the verdicts: the claims judged on more
@@ -267,8 +267,8 @@ static void write_domains_summary(FILE *o, const rip_claim *cs, size_t n, const 
             judged, changed);
     for (size_t i = 0, w = 0; i < n; i++)
         if (strcmp(dv[i].overall, res[i].verdict) != 0)
-            fprintf(o, "%s%s (%s on %s -> %s on %s)", w++ ? "; " : ": ", cs[i].id, res[i].verdict,
-                    "its own domain", dv[i].overall, rip_claim_domain_names[dv[i].from]);
+            fprintf(o, "%s%s (%s on its own domain -> %s on %s)", w++ ? "; " : ": ", cs[i].id, res[i].verdict,
+                    dv[i].overall, rip_claim_domain_names[dv[i].from]);
     fprintf(o, ". The real models' layers are not a domain yet.\n\n");
 }
 
@@ -418,7 +418,7 @@ rip_status rip_claims_write(sqlite3 *sweep, sqlite3 *aux, const char *const *fig
         goto done;
     memset(count, 0, sizeof count);
     for (size_t i = 0; i < n; i++) {
-        memcpy(dv[i].d, dom[i], sizeof dv[i].d);
+        dv[i].d = dom[i];
         dv[i].overall = rip_claim_overall(res[i].verdict, dv[i].d, &dv[i].from);
         for (int k = 0; k < 4; k++)
             count[k] += strcmp(dv[i].overall, verdict_names[k]) == 0;
